@@ -1,0 +1,2 @@
+//! The native `wabash` binary, for tests and benchmarks: `wabash -c SCRIPT`.
+fn main() {}

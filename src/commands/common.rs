@@ -1,0 +1,58 @@
+//! Helpers shared by utilities: reading the inputs named on the command line
+//! (or standard input for none or `-`) and writing with SIGPIPE semantics.
+
+use crate::interp::{write_failure_status, Invocation};
+use crate::io::{Fd, READ_CHUNK};
+use crate::fs::{FsError, OpenOptions};
+
+/// An input a utility reads: standard input or a named file.
+pub enum Input {
+    /// Standard input (no operands, or `-`).
+    Stdin,
+    /// A file, as named on the command line.
+    File(String),
+}
+
+/// The inputs named by `operands`, standard input when there are none.
+pub fn inputs(operands: &[String]) -> Vec<Input> {
+    if operands.is_empty() {
+        return vec![Input::Stdin];
+    }
+    operands.iter().map(|op| if op == "-" { Input::Stdin } else { Input::File(op.clone()) }).collect()
+}
+
+/// Opens an input as a stream. Directories give EISDIR, as `read(2)` would.
+pub async fn open_input(ctx: &Invocation<'_>, input: &Input) -> Result<Fd, FsError> {
+    match input {
+        Input::Stdin => Ok(ctx.stdin.clone()),
+        Input::File(name) => {
+            let path = ctx.resolve(name);
+            let metadata = ctx.fs.metadata(&path).await?;
+            if metadata.is_dir() {
+                return Err(FsError::IsADirectory);
+            }
+            let handle = ctx.fs.open(&path, OpenOptions::read_only()).await?;
+            Ok(std::rc::Rc::new(crate::io::Stream::File(crate::io::FileStream {
+                handle,
+                offset: std::cell::Cell::new(0),
+                readable: true,
+                writable: false,
+            })))
+        }
+    }
+}
+
+/// Copies a stream to standard output chunk by chunk. `Err(status)` when
+/// the write failed (141 for a closed pipe).
+pub async fn copy_to_stdout(ctx: &Invocation<'_>, source: &Fd) -> Result<(), i32> {
+    loop {
+        let chunk = match source.read(READ_CHUNK).await {
+            Ok(chunk) => chunk,
+            Err(_) => return Err(1),
+        };
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        ctx.write_out(&chunk).await.map_err(write_failure_status)?;
+    }
+}

@@ -1,0 +1,3 @@
+//! File utilities: reading, listing, copying, moving and inspecting files.
+
+pub mod cat;

@@ -1,0 +1,37 @@
+//! The utilities the sandbox provides (`cat`, `ls`, `grep`...), one file or
+//! folder per command or family, and their one registry table.
+//!
+//! The table is the name list: `/bin` is populated from it, `type` and
+//! `which` consult it, and nothing else lists command names.
+
+pub mod common;
+mod file;
+
+use crate::interp::Utility;
+
+/// Every utility, sorted by name.
+static REGISTRY: &[Utility] = &[
+    Utility { name: "cat", run: file::cat::run },
+];
+
+/// The registry table.
+pub fn registry() -> &'static [Utility] {
+    REGISTRY
+}
+
+/// Looks a utility up by name.
+pub fn find(name: &str) -> Option<&'static Utility> {
+    REGISTRY.binary_search_by(|utility| utility.name.cmp(name)).ok().map(|index| &REGISTRY[index])
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn registry_is_sorted_and_unique() {
+        let names: Vec<&str> = super::REGISTRY.iter().map(|u| u.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+    }
+}

@@ -1,0 +1,104 @@
+//! The contract between the shell and the utilities it runs (`ls`, `cat`,
+//! `grep`...): what a utility receives when invoked, and how it reaches back
+//! into the shell to run other commands (`find -exec`, `xargs`, `env`).
+//!
+//! Utilities live in the `commands` layer above this one; the shell gets
+//! their table injected at construction, so this layer never names them.
+
+use crate::fs::{Fs, FsError};
+use crate::host::{Host, LocalFuture};
+use crate::io::{Fd, IoError};
+use std::rc::Rc;
+
+/// The signature of a utility: runs with its invocation, returns the exit status.
+pub type UtilityFn = for<'a> fn(&'a mut Invocation<'_>) -> LocalFuture<'a, i32>;
+
+/// A named utility, as listed in the registry table.
+#[derive(Clone, Copy)]
+pub struct Utility {
+    /// The command name (`ls`).
+    pub name: &'static str,
+    /// The implementation.
+    pub run: UtilityFn,
+}
+
+/// What a utility may ask of the shell that runs it.
+pub trait ShellServices {
+    /// Runs `argv` as a command (function, builtin or utility) with the given
+    /// standard streams and returns its status (`find -exec`, `xargs`, `env`).
+    fn run_command<'a>(&'a mut self, argv: Vec<String>, stdin: Fd, stdout: Fd, stderr: Fd) -> LocalFuture<'a, i32>;
+
+    /// The shell's file-creation mask (`umask`).
+    fn umask(&self) -> u32;
+
+    /// True when `name` would run as a command (`which`, `command -v`).
+    fn command_exists(&self, name: &str) -> bool;
+}
+
+/// One invocation of a utility.
+pub struct Invocation<'s> {
+    /// The arguments, `args[0]` being the command name as typed.
+    pub args: Vec<String>,
+    /// Standard input.
+    pub stdin: Fd,
+    /// Standard output.
+    pub stdout: Fd,
+    /// Standard error.
+    pub stderr: Fd,
+    /// The sandbox filesystem.
+    pub fs: Rc<dyn Fs>,
+    /// The host (clock, randomness, sleep).
+    pub host: Rc<dyn Host>,
+    /// The working directory (absolute).
+    pub cwd: String,
+    /// The exported environment, sorted by name.
+    pub env: Vec<(String, String)>,
+    /// The shell, for running nested commands.
+    pub shell: &'s mut dyn ShellServices,
+}
+
+/// The status a utility returns when a write hits a closed pipe (128 + SIGPIPE).
+pub const STATUS_SIGPIPE: i32 = 141;
+
+impl Invocation<'_> {
+    /// The command name (`args[0]`).
+    pub fn name(&self) -> &str {
+        self.args.first().map(String::as_str).unwrap_or("")
+    }
+
+    /// Resolves `path` against the working directory (no normalization: the
+    /// filesystem walks `..` physically).
+    pub fn resolve(&self, path: &str) -> String {
+        crate::fs::path::join(&self.cwd, path)
+    }
+
+    /// Writes to standard output.
+    pub async fn write_out(&self, data: &[u8]) -> Result<(), IoError> {
+        self.stdout.write(data).await
+    }
+
+    /// Writes `name: message\n` to standard error, as GNU tools report.
+    pub async fn report(&self, message: &str) {
+        let line = format!("{}: {}\n", self.name(), message);
+        let _ = self.stderr.write(line.as_bytes()).await;
+    }
+
+    /// Writes `name: path: strerror\n` to standard error.
+    pub async fn report_fs(&self, path: &str, error: FsError) {
+        self.report(&format!("{path}: {error}")).await;
+    }
+
+    /// The value of an exported variable.
+    pub fn env_var(&self, name: &str) -> Option<&str> {
+        self.env.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+}
+
+/// Maps a failed write to the utility's exit status: 141 for a closed pipe
+/// (the caller stops at once), 1 otherwise.
+pub fn write_failure_status(error: IoError) -> i32 {
+    match error {
+        IoError::BrokenPipe => STATUS_SIGPIPE,
+        _ => 1,
+    }
+}

@@ -1,0 +1,21 @@
+//! wabash: a bash-compatible shell that runs scripts over an in-memory
+//! filesystem, with no processes, no host files and no network except what
+//! the host grants. Built natively for tests and to WebAssembly for JS hosts.
+//!
+//! Layers depend one way: [`syntax`] <- [`expand`] <- [`interp`] <-
+//! [`commands`]; [`fs`], [`io`] and [`host`] are leaves used by all;
+//! [`Sandbox`] ties them together and the `wasm` module exposes it to JS.
+
+pub mod commands;
+pub mod executor;
+pub mod expand;
+pub mod fs;
+pub mod host;
+pub mod interp;
+pub mod io;
+mod sandbox;
+pub mod syntax;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use sandbox::{ExecOptions, ExecResult, Sandbox, SandboxOptions};

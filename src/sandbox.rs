@@ -1,0 +1,116 @@
+//! The embedding API: a [`Sandbox`] owns a filesystem and a shell session
+//! whose state (variables, functions, working directory) persists across
+//! [`Sandbox::exec`] calls, as in one interactive bash session.
+
+use crate::fs::{Fs, MemoryFs};
+use crate::host::Host;
+use crate::interp::{Limits, Shell, ShellConfig};
+use crate::io::{Capture, OutputSink, Stream};
+use std::rc::Rc;
+
+/// How to build a sandbox.
+#[derive(Default)]
+pub struct SandboxOptions {
+    /// Files to create before the first run: absolute or cwd-relative path and contents.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Environment variables (exported).
+    pub env: Vec<(String, String)>,
+    /// The initial working directory (default `/home/user`).
+    pub cwd: Option<String>,
+    /// Execution limits (defaults are generous enough for ordinary scripts).
+    pub limits: Limits,
+}
+
+/// Per-run options of [`Sandbox::exec`].
+#[derive(Default)]
+pub struct ExecOptions {
+    /// Bytes the script reads as standard input.
+    pub stdin: Vec<u8>,
+    /// Variables exported for this run only.
+    pub env: Vec<(String, String)>,
+    /// The working directory for this run only.
+    pub cwd: Option<String>,
+    /// Receives standard output as it is produced.
+    pub on_stdout: Option<Rc<dyn OutputSink>>,
+    /// Receives standard error as it is produced.
+    pub on_stderr: Option<Rc<dyn OutputSink>>,
+}
+
+/// The outcome of one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecResult {
+    /// Everything the script wrote to standard output.
+    pub stdout: Vec<u8>,
+    /// Everything the script wrote to standard error.
+    pub stderr: Vec<u8>,
+    /// The exit status (`$?` after the script).
+    pub exit_code: i32,
+}
+
+impl ExecResult {
+    /// Standard output as text (invalid UTF-8 replaced).
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// Standard error as text (invalid UTF-8 replaced).
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+/// A sandboxed shell session over its own in-memory filesystem.
+pub struct Sandbox {
+    fs: MemoryFs,
+    shell: Shell,
+}
+
+impl Sandbox {
+    /// Creates a sandbox with the default filesystem layout, the given files,
+    /// environment and working directory.
+    pub async fn new(options: SandboxOptions, host: Rc<dyn Host>) -> Sandbox {
+        let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
+        let utilities = crate::commands::registry();
+        crate::fs::layout::create_default_layout(&fs, utilities.iter().map(|u| u.name)).await;
+        let cwd = options.cwd.unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        for (path, contents) in &options.files {
+            let absolute = crate::fs::path::normalize(&cwd, path);
+            crate::fs::layout::write_with_parents(&fs, &absolute, contents).await;
+        }
+        let shared: Rc<dyn Fs> = Rc::new(fs.clone());
+        let shell = Shell::new(ShellConfig { fs: shared, host, utilities, env: options.env, cwd, limits: options.limits });
+        Sandbox { fs, shell }
+    }
+
+    /// Runs `script` and collects its output and status. Parse errors,
+    /// missing commands and limit breaches are reported as bash reports them,
+    /// on stderr with a status; the sandbox stays usable afterwards.
+    pub async fn exec(&mut self, script: &str, options: ExecOptions) -> ExecResult {
+        let limit = self.shell.limits().max_output_bytes;
+        let stdout = Capture::new(limit, options.on_stdout);
+        let stderr = Capture::new(limit, options.on_stderr);
+        let stdin = Stream::input(options.stdin);
+        let exit_code = self
+            .shell
+            .run_top_level(
+                script,
+                stdin,
+                Rc::new(Stream::Capture(stdout.clone())),
+                Rc::new(Stream::Capture(stderr.clone())),
+                options.env,
+                options.cwd,
+            )
+            .await;
+        ExecResult { stdout: stdout.take(), stderr: stderr.take(), exit_code }
+    }
+
+    /// The sandbox filesystem, for the host to read and write files directly.
+    pub fn fs(&self) -> &MemoryFs {
+        &self.fs
+    }
+
+    /// The shell session (variables, working directory), for inspection.
+    pub fn shell(&self) -> &Shell {
+        &self.shell
+    }
+}

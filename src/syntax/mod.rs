@@ -1,0 +1,14 @@
+//! The bash parser: source text to the syntax tree of [`ast`], with bash's
+//! own syntax error messages, parse limits, and a printer back to source.
+//!
+//! Bash reads and runs a script one top-level line at a time: `shopt -s
+//! extglob` or `alias` on one line affect how the next is parsed, and a
+//! syntax error on line 5 is reported after lines 1-4 ran. [`Parser`] offers
+//! exactly that; [`parse`] parses everything at once (`bash -n`).
+
+pub mod ast;
+mod error;
+mod parser;
+
+pub use error::{ParseError, ParseErrorKind};
+pub use parser::{parse, Completeness, ParseLimits, ParseOptions, Parser, completeness};
