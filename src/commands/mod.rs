@@ -6,6 +6,8 @@
 
 pub mod common;
 mod file;
+#[cfg(test)]
+pub mod test_support;
 
 use crate::interp::Utility;
 
