@@ -223,7 +223,7 @@ impl Parser<'_> {
     pub(super) fn trailing_redirects(&mut self) -> PResult<Vec<super::ast::Redirect>> {
         let mut redirects = Vec::new();
         loop {
-            self.skip_blanks();
+            self.skip_space();
             if !self.at_redirect() {
                 return Ok(redirects);
             }
@@ -237,7 +237,7 @@ impl Parser<'_> {
             SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
         let mut declaration = false;
         loop {
-            self.skip_blanks();
+            self.skip_space();
             self.step()?;
             let Some(byte) = self.cur() else { break };
             if self.at_redirect() {
