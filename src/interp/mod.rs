@@ -152,6 +152,8 @@ pub struct Shell {
     pipestatus: Vec<i32>,
     dir_stack: Vec<String>,
     jobs: jobs::JobTable,
+    /// True while the ERR trap runs (it does not trigger itself).
+    in_err_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
     last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`).
@@ -208,6 +210,7 @@ impl Shell {
             source_depth: 0,
             syntax_error_seen: false,
             last_argument: None,
+            in_err_trap: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),

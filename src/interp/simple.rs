@@ -104,10 +104,11 @@ impl Shell {
     }
 
     async fn run_assignments_only(&mut self, command: &SimpleCommand) -> Outcome {
-        let mut failed = false;
         for assignment in &command.assignments {
+            // A failed bare assignment (read-only, bad subscript) ends a
+            // non-interactive bash.
             if !self.apply_assignment(assignment, false).await? {
-                failed = true;
+                return Err(Flow::Exit(1));
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -118,7 +119,7 @@ impl Shell {
             }
             self.trace(line.trim_end()).await;
         }
-        let status = if failed { 1 } else { self.last_substitution_status.unwrap_or(0) };
+        let status = self.last_substitution_status.unwrap_or(0);
         if !command.redirects.is_empty() {
             let saved = self.fds.clone();
             let result = self.apply_redirects(&command.redirects).await;
@@ -210,12 +211,8 @@ impl Shell {
             if !special {
                 saved_vars.push((assignment.name.clone(), self.vars.get(&assignment.name).cloned()));
             }
-            if !self.apply_assignment(assignment, !special).await? {
-                for (name, previous) in saved_vars.into_iter().rev() {
-                    self.restore_variable(&name, previous);
-                }
-                return Ok(1);
-            }
+            // A failed prefix assignment is reported; the command still runs.
+            self.apply_assignment(assignment, !special).await?;
         }
         let saved_fds = self.fds.clone();
         let result = match self.apply_redirects(&command.redirects).await {
@@ -415,6 +412,10 @@ impl ShellServices for Shell {
 
     fn umask(&self) -> u32 {
         self.umask
+    }
+
+    fn open_fd(&self, fd: usize) -> Option<Fd> {
+        self.fds.get(fd)
     }
 
     fn command_exists(&self, name: &str) -> bool {

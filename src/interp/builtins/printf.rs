@@ -194,7 +194,7 @@ impl Formatter<'_> {
                     spec.precision = Some(chars[start..index].iter().collect::<String>().parse().unwrap_or(0));
                 }
             }
-            while matches!(chars.get(index), Some('l') | Some('h') | Some('L') | Some('q') | Some('j') | Some('z') | Some('t')) {
+            while matches!(chars.get(index), Some('l') | Some('h') | Some('L') | Some('j') | Some('z') | Some('t')) {
                 index += 1;
             }
             let Some(&conversion) = chars.get(index) else {
