@@ -8,12 +8,19 @@
 //! supplied lazily by JavaScript) plug in beside the in-memory one.
 
 mod error;
-pub mod memory;
+pub mod host_dir;
 pub mod layout;
+pub mod memory;
+pub mod mount;
+pub mod overlay;
 pub mod path;
+pub mod perm;
+pub mod readonly;
+pub mod walk;
 
 pub use error::{FsError, FsResult};
 pub use memory::MemoryFs;
+pub use perm::{Access, Credentials};
 
 use async_trait::async_trait;
 use std::rc::Rc;
@@ -75,6 +82,19 @@ impl Metadata {
     pub fn is_symlink(&self) -> bool {
         self.file_type == FileType::Symlink
     }
+}
+
+/// Space and node use of a filesystem, for `df`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SpaceInfo {
+    /// The byte quota.
+    pub total_bytes: u64,
+    /// Bytes in use.
+    pub used_bytes: u64,
+    /// The node quota (files and directories).
+    pub total_nodes: u64,
+    /// Nodes in use.
+    pub used_nodes: u64,
 }
 
 /// One entry of a directory listing (without `.` and `..`).
@@ -190,6 +210,19 @@ pub trait Fs {
 
     /// `utimensat(2)`: sets access and/or modification times (ms since epoch).
     async fn set_times(&self, path: &str, atime: Option<f64>, mtime: Option<f64>) -> FsResult<()>;
+
+    /// `access(2)`: succeeds when this filesystem's user may access `path`
+    /// as asked (`test -r/-w/-x`), following symlinks; EROFS for a write
+    /// check on a read-only filesystem. The default only checks existence.
+    async fn access(&self, path: &str, access: Access) -> FsResult<()> {
+        let _ = access;
+        self.metadata(path).await.map(|_| ())
+    }
+
+    /// Quota and use for `df`; `None` when the filesystem cannot tell.
+    fn space(&self) -> Option<SpaceInfo> {
+        None
+    }
 
     /// Reads a whole file.
     async fn read_file(&self, path: &str) -> FsResult<Vec<u8>> {
