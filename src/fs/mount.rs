@@ -70,7 +70,7 @@ impl MountFs {
         let dev = self.next_dev.get();
         self.next_dev.set(dev + 1);
         mounts.push(Mount { point, fs, dev });
-        mounts.sort_by(|a, b| b.point.len().cmp(&a.point.len()));
+        mounts.sort_by_key(|m| std::cmp::Reverse(m.point.len()));
         Ok(())
     }
 
