@@ -79,7 +79,13 @@ pub struct HostDirFs {
 impl HostDirFs {
     /// A view of `dir` whose nodes belong to `owner`, walked as `user`.
     pub fn new(dir: Rc<dyn HostDirectory>, owner: Credentials, user: Credentials) -> Self {
-        HostDirFs { dir, owner, user, dev: 0x300, inodes: RefCell::new(HashMap::new()) }
+        HostDirFs {
+            dir,
+            owner,
+            user,
+            dev: 0x300,
+            inodes: RefCell::new(HashMap::new()),
+        }
     }
 
     fn inode(&self, path: &str) -> u64 {
@@ -97,7 +103,11 @@ impl HostDirFs {
             file_type,
             mode: stat.mode & 0o7777,
             size: stat.size,
-            nlink: if file_type == FileType::Directory { 2 } else { 1 },
+            nlink: if file_type == FileType::Directory {
+                2
+            } else {
+                1
+            },
             uid: self.owner.uid,
             gid: self.owner.gid,
             ino: self.inode(path),
@@ -115,7 +125,11 @@ impl HostDirFs {
 
 /// True for a name a host may report.
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\0']) && name.len() <= super::path::MAX_COMPONENT_LEN
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\0'])
+        && name.len() <= super::path::MAX_COMPONENT_LEN
 }
 
 #[async_trait(?Send)]
@@ -143,7 +157,10 @@ impl FileHandle for HostFileHandle {
         if self.meta.is_dir() {
             return Err(FsError::IsADirectory);
         }
-        let mut data = self.dir.read(&self.path, offset, len.min(HOST_READ_MAX)).await?;
+        let mut data = self
+            .dir
+            .read(&self.path, offset, len.min(HOST_READ_MAX))
+            .await?;
         data.truncate(len);
         Ok(data)
     }
@@ -186,7 +203,11 @@ impl Fs for HostDirFs {
         if options.read && !self.user.allows_meta(Access::READ, &meta) {
             return Err(FsError::PermissionDenied);
         }
-        Ok(Rc::new(HostFileHandle { dir: self.dir.clone(), path: resolved.path, meta }))
+        Ok(Rc::new(HostFileHandle {
+            dir: self.dir.clone(),
+            path: resolved.path,
+            meta,
+        }))
     }
 
     async fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
@@ -203,12 +224,20 @@ impl Fs for HostDirFs {
             if !valid_name(&entry.name) || entries.iter().any(|e| e.name == entry.name) {
                 continue;
             }
-            let child = if resolved.path == "/" { format!("/{}", entry.name) } else { format!("{}/{}", resolved.path, entry.name) };
+            let child = if resolved.path == "/" {
+                format!("/{}", entry.name)
+            } else {
+                format!("{}/{}", resolved.path, entry.name)
+            };
             let file_type = match entry.file_type {
                 FileType::Directory | FileType::Symlink => entry.file_type,
                 _ => FileType::File,
             };
-            entries.push(DirEntry { name: entry.name, file_type, ino: self.inode(&child) });
+            entries.push(DirEntry {
+                name: entry.name,
+                file_type,
+                ino: self.inode(&child),
+            });
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
@@ -254,7 +283,12 @@ impl Fs for HostDirFs {
         Err(change_error(self, path, true).await)
     }
 
-    async fn set_times(&self, path: &str, _atime: Option<f64>, _mtime: Option<f64>) -> FsResult<()> {
+    async fn set_times(
+        &self,
+        path: &str,
+        _atime: Option<f64>,
+        _mtime: Option<f64>,
+    ) -> FsResult<()> {
         Err(change_error(self, path, true).await)
     }
 

@@ -51,7 +51,8 @@ pub async fn try_write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) 
         prefix.push_str(part);
         if !root.exists(&prefix).await {
             root.create_dir(&prefix, 0o755).await?;
-            root.set_owner(&prefix, Some(user.uid), Some(user.gid)).await?;
+            root.set_owner(&prefix, Some(user.uid), Some(user.gid))
+                .await?;
         }
     }
     let existed = root.exists(path).await;
@@ -67,18 +68,40 @@ pub async fn try_write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) 
 pub async fn create_default_layout(fs: &MemoryFs, commands: impl Iterator<Item = &'static str>) {
     let root = fs.with_credentials(Credentials::ROOT);
     let user = fs.credentials();
-    for dir in ["/bin", "/usr", "/usr/bin", "/usr/local", "/usr/local/bin", "/etc", "/dev", "/dev/fd", "/home", HOME, "/root", "/tmp", "/var", "/var/tmp"] {
+    for dir in [
+        "/bin",
+        "/usr",
+        "/usr/bin",
+        "/usr/local",
+        "/usr/local/bin",
+        "/etc",
+        "/dev",
+        "/dev/fd",
+        "/home",
+        HOME,
+        "/root",
+        "/tmp",
+        "/var",
+        "/var/tmp",
+    ] {
         let _ = root.create_dir(dir, 0o755).await;
     }
     let _ = root.set_mode("/root", 0o700).await;
     let _ = root.set_mode("/tmp", 0o1777).await;
     let _ = root.set_mode("/var/tmp", 0o1777).await;
     let _ = root.set_owner(HOME, Some(user.uid), Some(user.gid)).await;
-    for (name, device) in [("null", Device::Null), ("zero", Device::Zero), ("urandom", Device::Random), ("random", Device::Random)] {
+    for (name, device) in [
+        ("null", Device::Null),
+        ("zero", Device::Zero),
+        ("urandom", Device::Random),
+        ("random", Device::Random),
+    ] {
         let _ = root.create_device(&format!("/dev/{name}"), device);
     }
     for (index, name) in ["stdin", "stdout", "stderr"].iter().enumerate() {
-        let _ = root.symlink(&format!("/dev/fd/{index}"), &format!("/dev/{name}")).await;
+        let _ = root
+            .symlink(&format!("/dev/fd/{index}"), &format!("/dev/{name}"))
+            .await;
     }
     let script = b"#!/bin/bash\n# wabash built-in command: runs inside the sandbox.\n";
     for name in commands {
@@ -90,8 +113,15 @@ pub async fn create_default_layout(fs: &MemoryFs, commands: impl Iterator<Item =
     }
     let _ = root.write_file("/etc/passwd", passwd().as_bytes()).await;
     let _ = root.write_file("/etc/group", group().as_bytes()).await;
-    let _ = root.write_file("/etc/hostname", format!("{HOST_NAME}\n").as_bytes()).await;
-    let _ = root.write_file("/etc/hosts", format!("127.0.0.1\tlocalhost\n127.0.1.1\t{HOST_NAME}\n").as_bytes()).await;
+    let _ = root
+        .write_file("/etc/hostname", format!("{HOST_NAME}\n").as_bytes())
+        .await;
+    let _ = root
+        .write_file(
+            "/etc/hosts",
+            format!("127.0.0.1\tlocalhost\n127.0.1.1\t{HOST_NAME}\n").as_bytes(),
+        )
+        .await;
 }
 
 #[cfg(test)]
@@ -121,11 +151,20 @@ mod tests {
     #[test]
     fn etc_has_sandbox_values_and_is_not_writable_by_the_user() {
         let fs = layout();
-        assert_eq!(block_on(fs.read_file("/etc/hostname")).unwrap(), b"sandbox\n");
+        assert_eq!(
+            block_on(fs.read_file("/etc/hostname")).unwrap(),
+            b"sandbox\n"
+        );
         let passwd = String::from_utf8(block_on(fs.read_file("/etc/passwd")).unwrap()).unwrap();
         assert!(passwd.contains("user:x:1000:1000:user:/home/user:/bin/bash"));
-        assert_eq!(block_on(fs.write_file("/etc/passwd", b"x")), Err(FsError::PermissionDenied));
-        assert_eq!(block_on(fs.create_dir("/opt", 0o755)), Err(FsError::PermissionDenied));
+        assert_eq!(
+            block_on(fs.write_file("/etc/passwd", b"x")),
+            Err(FsError::PermissionDenied)
+        );
+        assert_eq!(
+            block_on(fs.create_dir("/opt", 0o755)),
+            Err(FsError::PermissionDenied)
+        );
     }
 
     #[test]
@@ -135,7 +174,10 @@ mod tests {
         let dir = block_on(fs.metadata("/data/in")).unwrap();
         assert_eq!(dir.uid, SANDBOX_UID);
         assert_eq!(block_on(fs.read_file("/data/in/a.csv")).unwrap(), b"1,2\n");
-        assert_eq!(block_on(fs.metadata("/data/in/a.csv")).unwrap().uid, SANDBOX_UID);
+        assert_eq!(
+            block_on(fs.metadata("/data/in/a.csv")).unwrap().uid,
+            SANDBOX_UID
+        );
     }
 
     #[test]
@@ -143,8 +185,12 @@ mod tests {
         let fs = layout();
         assert_eq!(block_on(fs.read_file("/dev/null")).unwrap(), b"");
         let handle = block_on(fs.open("/dev/zero", crate::fs::OpenOptions::read_only())).unwrap();
-        assert_eq!(block_on(handle.read_at(0, 1 << 30)).unwrap().len(), 64 * 1024);
-        let handle = block_on(fs.open("/dev/urandom", crate::fs::OpenOptions::read_only())).unwrap();
+        assert_eq!(
+            block_on(handle.read_at(0, 1 << 30)).unwrap().len(),
+            64 * 1024
+        );
+        let handle =
+            block_on(fs.open("/dev/urandom", crate::fs::OpenOptions::read_only())).unwrap();
         let a = block_on(handle.read_at(0, 16)).unwrap();
         let b = block_on(handle.read_at(0, 16)).unwrap();
         assert_ne!(a, b);

@@ -9,7 +9,9 @@
 use super::path::normalize;
 use super::perm::{Access, Credentials};
 use super::walk::{resolve, RawTree, Resolved};
-use super::{DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo};
+use super::{
+    DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo,
+};
 use async_trait::async_trait;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -49,7 +51,13 @@ impl MountFs {
     /// A mount table over `root`, walking paths as `user` (the same user
     /// the inner filesystems run as).
     pub fn new(root: Rc<dyn Fs>, user: Credentials) -> Self {
-        MountFs { root, mounts: RefCell::new(Vec::new()), next_dev: std::cell::Cell::new(FIRST_MOUNT_DEVICE), user, max_depth: 256 }
+        MountFs {
+            root,
+            mounts: RefCell::new(Vec::new()),
+            next_dev: std::cell::Cell::new(FIRST_MOUNT_DEVICE),
+            user,
+            max_depth: 256,
+        }
     }
 
     /// Mounts `fs` at `point` (an absolute path; its parent need not hold a
@@ -79,7 +87,10 @@ impl MountFs {
     pub fn unmount(&self, point: &str) -> FsResult<()> {
         let point = normalize("/", point);
         let mut mounts = self.mounts.borrow_mut();
-        let index = mounts.iter().position(|m| m.point == point).ok_or(FsError::InvalidArgument)?;
+        let index = mounts
+            .iter()
+            .position(|m| m.point == point)
+            .ok_or(FsError::InvalidArgument)?;
         if mounts.iter().any(|m| is_below(&m.point, &point)) {
             return Err(FsError::Busy);
         }
@@ -89,7 +100,12 @@ impl MountFs {
 
     /// The mount points, sorted.
     pub fn mount_points(&self) -> Vec<String> {
-        let mut points: Vec<String> = self.mounts.borrow().iter().map(|m| m.point.clone()).collect();
+        let mut points: Vec<String> = self
+            .mounts
+            .borrow()
+            .iter()
+            .map(|m| m.point.clone())
+            .collect();
         points.sort();
         points
     }
@@ -97,14 +113,29 @@ impl MountFs {
     fn route<'a>(&self, canonical: &'a str) -> Route<'a> {
         for mount in self.mounts.borrow().iter() {
             if canonical == mount.point {
-                return Route { fs: mount.fs.clone(), inner: "/", dev: Some(mount.dev), point: mount.point.clone() };
+                return Route {
+                    fs: mount.fs.clone(),
+                    inner: "/",
+                    dev: Some(mount.dev),
+                    point: mount.point.clone(),
+                };
             }
             if is_below(canonical, &mount.point) {
                 let inner = canonical.get(mount.point.len()..).unwrap_or("/");
-                return Route { fs: mount.fs.clone(), inner, dev: Some(mount.dev), point: mount.point.clone() };
+                return Route {
+                    fs: mount.fs.clone(),
+                    inner,
+                    dev: Some(mount.dev),
+                    point: mount.point.clone(),
+                };
             }
         }
-        Route { fs: self.root.clone(), inner: canonical, dev: None, point: "/".to_string() }
+        Route {
+            fs: self.root.clone(),
+            inner: canonical,
+            dev: None,
+            point: "/".to_string(),
+        }
     }
 
     fn is_mount_point(&self, canonical: &str) -> bool {
@@ -112,7 +143,10 @@ impl MountFs {
     }
 
     fn has_mounts_below(&self, canonical: &str) -> bool {
-        self.mounts.borrow().iter().any(|m| is_below(&m.point, canonical))
+        self.mounts
+            .borrow()
+            .iter()
+            .any(|m| is_below(&m.point, canonical))
     }
 
     async fn walk(&self, path: &str, follow_last: bool) -> FsResult<Resolved> {
@@ -160,7 +194,9 @@ impl Fs for MountFs {
     }
 
     async fn open(&self, path: &str, options: OpenOptions) -> FsResult<Rc<dyn FileHandle>> {
-        let resolved = self.walk(path, !(options.create && options.exclusive)).await?;
+        let resolved = self
+            .walk(path, !(options.create && options.exclusive))
+            .await?;
         if resolved.meta.is_none() {
             if !options.create {
                 return Err(FsError::NotFound);
@@ -181,16 +217,25 @@ impl Fs for MountFs {
             .mounts
             .borrow()
             .iter()
-            .filter(|m| super::path::split_parent(&m.point).is_some_and(|(parent, _)| parent == resolved.path))
+            .filter(|m| {
+                super::path::split_parent(&m.point)
+                    .is_some_and(|(parent, _)| parent == resolved.path)
+            })
             .cloned()
             .collect();
         for mount in children {
-            let Some((_, name)) = super::path::split_parent(&mount.point) else { continue };
+            let Some((_, name)) = super::path::split_parent(&mount.point) else {
+                continue;
+            };
             if entries.iter().any(|e| e.name == name) {
                 entries.retain(|e| e.name != name);
             }
             let ino = mount.fs.symlink_metadata("/").await.map_or(0, |m| m.ino);
-            entries.push(DirEntry { name: name.to_string(), file_type: FileType::Directory, ino });
+            entries.push(DirEntry {
+                name: name.to_string(),
+                file_type: FileType::Directory,
+                ino,
+            });
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
@@ -264,7 +309,10 @@ impl Fs for MountFs {
         if from_route.point != to_route.point {
             return Err(FsError::CrossDevice);
         }
-        from_route.fs.hard_link(from_route.inner, to_route.inner).await
+        from_route
+            .fs
+            .hard_link(from_route.inner, to_route.inner)
+            .await
     }
 
     async fn read_link(&self, path: &str) -> FsResult<String> {

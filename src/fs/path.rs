@@ -63,11 +63,11 @@ pub fn validate(path: &str) -> FsResult<()> {
 pub fn split_parent(path: &str) -> Option<(&str, &str)> {
     let trimmed = path.trim_end_matches('/');
     let slash = trimmed.rfind('/')?;
-    let name = &trimmed[slash + 1..];
+    let name = trimmed.get(slash + 1..)?;
     if name.is_empty() {
         return None;
     }
-    let parent = if slash == 0 { "/" } else { &trimmed[..slash] };
+    let parent = if slash == 0 { "/" } else { trimmed.get(..slash)? };
     Some((parent, name))
 }
 
@@ -77,7 +77,10 @@ mod tests {
 
     #[test]
     fn normalizes_dots_and_never_leaves_root() {
-        assert_eq!(normalize("/home/user", "../../../etc/./passwd"), "/etc/passwd");
+        assert_eq!(
+            normalize("/home/user", "../../../etc/./passwd"),
+            "/etc/passwd"
+        );
         assert_eq!(normalize("/", ".."), "/");
         assert_eq!(normalize("/a/b", "c//d/"), "/a/b/c/d");
         assert_eq!(normalize("/a", "/x/../y"), "/y");
@@ -86,7 +89,10 @@ mod tests {
     #[test]
     fn rejects_nul_and_long_names() {
         assert_eq!(validate("/a\0b"), Err(FsError::InvalidArgument));
-        assert_eq!(validate(&format!("/{}", "x".repeat(256))), Err(FsError::NameTooLong));
+        assert_eq!(
+            validate(&format!("/{}", "x".repeat(256))),
+            Err(FsError::NameTooLong)
+        );
         assert!(validate(&format!("/{}", "x".repeat(255))).is_ok());
     }
 

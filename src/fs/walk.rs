@@ -72,7 +72,13 @@ fn as_path(canonical: &str) -> &str {
 /// Walks `path` over `tree` as `user`. With `follow_last`, a final symlink
 /// is followed (a trailing `/` always follows it). `max_depth` bounds the
 /// directory levels below `/`.
-pub async fn resolve<T: RawTree + ?Sized>(tree: &T, path: &str, follow_last: bool, user: Credentials, max_depth: usize) -> FsResult<Resolved> {
+pub async fn resolve<T: RawTree + ?Sized>(
+    tree: &T,
+    path: &str,
+    follow_last: bool,
+    user: Credentials,
+    max_depth: usize,
+) -> FsResult<Resolved> {
     validate(path)?;
     if !path.starts_with('/') {
         return Err(FsError::InvalidArgument);
@@ -87,7 +93,12 @@ pub async fn resolve<T: RawTree + ?Sized>(tree: &T, path: &str, follow_last: boo
     let mut dot = true;
     loop {
         let Some((component, is_last)) = next(&mut segments) else {
-            return Ok(Resolved { path: as_path(&canonical).to_string(), meta: Some(dir_meta), dir_required, dot });
+            return Ok(Resolved {
+                path: as_path(&canonical).to_string(),
+                meta: Some(dir_meta),
+                dir_required,
+                dot,
+            });
         };
         if dir_meta.file_type != FileType::Directory {
             return Err(FsError::NotADirectory);
@@ -122,7 +133,12 @@ pub async fn resolve<T: RawTree + ?Sized>(tree: &T, path: &str, follow_last: boo
         let meta = match tree.raw_lstat(&candidate).await {
             Ok(meta) => meta,
             Err(FsError::NotFound) if is_last => {
-                return Ok(Resolved { path: candidate, meta: None, dir_required, dot: false });
+                return Ok(Resolved {
+                    path: candidate,
+                    meta: None,
+                    dir_required,
+                    dot: false,
+                });
             }
             Err(error) => return Err(error),
         };
@@ -147,7 +163,12 @@ pub async fn resolve<T: RawTree + ?Sized>(tree: &T, path: &str, follow_last: boo
             if dir_required && meta.file_type != FileType::Directory {
                 return Err(FsError::NotADirectory);
             }
-            return Ok(Resolved { path: candidate, meta: Some(meta), dir_required, dot: false });
+            return Ok(Resolved {
+                path: candidate,
+                meta: Some(meta),
+                dir_required,
+                dot: false,
+            });
         }
         canonical = candidate;
         dir_meta = meta;
@@ -171,7 +192,9 @@ fn next(segments: &mut Vec<(String, usize)>) -> Option<(String, bool)> {
         *pos = start + len;
         break component;
     };
-    let is_last = segments.iter().all(|(text, pos)| text.get(*pos..).unwrap_or("").trim_matches('/').is_empty());
+    let is_last = segments
+        .iter()
+        .all(|(text, pos)| text.get(*pos..).unwrap_or("").trim_matches('/').is_empty());
     Some((component, is_last))
 }
 
@@ -189,7 +212,12 @@ mod tests {
 
     #[test]
     fn parents_of_canonical_paths() {
-        let resolved = |path: &str| Resolved { path: path.to_string(), meta: None, dir_required: false, dot: false };
+        let resolved = |path: &str| Resolved {
+            path: path.to_string(),
+            meta: None,
+            dir_required: false,
+            dot: false,
+        };
         assert_eq!(resolved("/a/b").parent(), "/a");
         assert_eq!(resolved("/a").parent(), "/");
         assert_eq!(resolved("/").parent(), "/");

@@ -37,11 +37,17 @@ impl Changes {
 fn walk_tree(state: &State, mut visit: impl FnMut(&str, u64, u64)) {
     let mut stack: Vec<(String, u64)> = vec![(String::new(), ROOT)];
     while let Some((prefix, dir)) = stack.pop() {
-        let Some(node) = state.nodes.get(&dir) else { continue };
-        let NodeKind::Directory { entries, .. } = &node.kind else { continue };
+        let Some(node) = state.nodes.get(&dir) else {
+            continue;
+        };
+        let NodeKind::Directory { entries, .. } = &node.kind else {
+            continue;
+        };
         for (name, child) in entries {
             let path = format!("{prefix}/{name}");
-            let Some(child_node) = state.nodes.get(child) else { continue };
+            let Some(child_node) = state.nodes.get(child) else {
+                continue;
+            };
             visit(&path, *child, child_node.changed);
             if child_node.is_dir() {
                 stack.push((path, *child));
@@ -58,7 +64,11 @@ impl MemoryFs {
         walk_tree(&state, |path, ino, _| {
             paths.insert(path.to_string(), ino);
         });
-        Checkpoint { generation: state.generation, epoch: state.epoch, paths }
+        Checkpoint {
+            generation: state.generation,
+            epoch: state.epoch,
+            paths,
+        }
     }
 
     /// What changed since `checkpoint`. A directory counts as modified when
@@ -70,12 +80,14 @@ impl MemoryFs {
         let restored = state.epoch != checkpoint.epoch;
         let mut changes = Changes::default();
         let mut seen = 0usize;
-        walk_tree(&state, |path, ino, changed| match checkpoint.paths.get(path) {
-            None => changes.created.push(path.to_string()),
-            Some(old) => {
-                seen += 1;
-                if restored || *old != ino || changed > checkpoint.generation {
-                    changes.modified.push(path.to_string());
+        walk_tree(&state, |path, ino, changed| {
+            match checkpoint.paths.get(path) {
+                None => changes.created.push(path.to_string()),
+                Some(old) => {
+                    seen += 1;
+                    if restored || *old != ino || changed > checkpoint.generation {
+                        changes.modified.push(path.to_string());
+                    }
                 }
             }
         });
@@ -84,7 +96,12 @@ impl MemoryFs {
             walk_tree(&state, |path, _, _| {
                 current.insert(path.to_string());
             });
-            changes.deleted = checkpoint.paths.keys().filter(|path| !current.contains(*path)).cloned().collect();
+            changes.deleted = checkpoint
+                .paths
+                .keys()
+                .filter(|path| !current.contains(*path))
+                .cloned()
+                .collect();
         }
         changes.created.sort();
         changes.modified.sort();

@@ -50,7 +50,10 @@ fn next_component(text: &str, pos: usize) -> Option<(usize, usize)> {
     if start >= bytes.len() {
         return None;
     }
-    let end = text.get(start..).and_then(|rest| rest.find('/')).map_or(bytes.len(), |i| start + i);
+    let end = text
+        .get(start..)
+        .and_then(|rest| rest.find('/'))
+        .map_or(bytes.len(), |i| start + i);
     Some((start, end))
 }
 
@@ -87,7 +90,9 @@ impl Cursor<'_> {
 
     /// True when no component is left in any segment.
     fn is_exhausted(&self) -> bool {
-        self.links.iter().all(|(text, pos)| next_component(text, *pos).is_none())
+        self.links
+            .iter()
+            .all(|(text, pos)| next_component(text, *pos).is_none())
             && next_component(self.base, self.base_pos).is_none()
     }
 }
@@ -95,7 +100,12 @@ impl Cursor<'_> {
 impl MemoryFs {
     /// Walks `path`. With `follow_last`, a symlink in the final position is
     /// followed too (a trailing `/` always follows it).
-    pub(crate) fn lookup<'p>(&self, state: &State, path: &'p str, follow_last: bool) -> FsResult<Lookup<'p>> {
+    pub(crate) fn lookup<'p>(
+        &self,
+        state: &State,
+        path: &'p str,
+        follow_last: bool,
+    ) -> FsResult<Lookup<'p>> {
         validate(path)?;
         if !path.starts_with('/') {
             return Err(FsError::InvalidArgument);
@@ -103,11 +113,21 @@ impl MemoryFs {
         let dir_required = path.len() > 1 && path.ends_with('/');
         let follow_final = follow_last || dir_required;
         let max_depth = state.limits.max_depth;
-        let mut cursor = Cursor { base: path, base_pos: 0, links: Vec::new() };
+        let mut cursor = Cursor {
+            base: path,
+            base_pos: 0,
+            links: Vec::new(),
+        };
         let mut current = ROOT;
         let mut depth = 0usize;
         let mut follows = 0usize;
-        let mut result = Lookup { parent: ROOT, name: Cow::Borrowed("."), node: Some(ROOT), dir_required, depth: 0 };
+        let mut result = Lookup {
+            parent: ROOT,
+            name: Cow::Borrowed("."),
+            node: Some(ROOT),
+            dir_required,
+            depth: 0,
+        };
         loop {
             let Some((seg_index, start, end)) = cursor.advance() else {
                 // The path ended at a directory reached through `..`, `.`,
@@ -122,17 +142,31 @@ impl MemoryFs {
             };
             let is_last = cursor.is_exhausted();
             let dir = state.node(current)?;
-            let Some(entries) = dir.entries() else { return Err(FsError::NotADirectory) };
+            let Some(entries) = dir.entries() else {
+                return Err(FsError::NotADirectory);
+            };
             self.check(dir, Access::EXECUTE)?;
             let component: &str = cursor.text(seg_index).get(start..end).unwrap_or("");
             match component {
                 "." => {
-                    result = Lookup { parent: current, name: Cow::Borrowed("."), node: Some(current), dir_required, depth };
+                    result = Lookup {
+                        parent: current,
+                        name: Cow::Borrowed("."),
+                        node: Some(current),
+                        dir_required,
+                        depth,
+                    };
                     continue;
                 }
                 ".." => {
                     if let NodeKind::Directory { parent, .. } = &dir.kind {
-                        result = Lookup { parent: current, name: Cow::Borrowed(".."), node: Some(*parent), dir_required, depth };
+                        result = Lookup {
+                            parent: current,
+                            name: Cow::Borrowed(".."),
+                            node: Some(*parent),
+                            dir_required,
+                            depth,
+                        };
                         current = *parent;
                         depth = depth.saturating_sub(1);
                     }
@@ -153,7 +187,13 @@ impl MemoryFs {
                 if depth + 1 > max_depth {
                     return Err(FsError::NameTooLong);
                 }
-                return Ok(Lookup { parent: current, name, node: None, dir_required, depth: depth + 1 });
+                return Ok(Lookup {
+                    parent: current,
+                    name,
+                    node: None,
+                    dir_required,
+                    depth: depth + 1,
+                });
             };
             let node = state.node(ino)?;
             if let NodeKind::Symlink(target) = &node.kind {
@@ -169,7 +209,13 @@ impl MemoryFs {
                         current = ROOT;
                         depth = 0;
                     }
-                    result = Lookup { parent: current, name: Cow::Borrowed("."), node: Some(current), dir_required, depth };
+                    result = Lookup {
+                        parent: current,
+                        name: Cow::Borrowed("."),
+                        node: Some(current),
+                        dir_required,
+                        depth,
+                    };
                     cursor.links.push((target.clone(), 0));
                     continue;
                 }
@@ -181,7 +227,13 @@ impl MemoryFs {
                 if dir_required && !node.is_dir() {
                     return Err(FsError::NotADirectory);
                 }
-                return Ok(Lookup { parent: current, name, node: Some(ino), dir_required, depth: depth + 1 });
+                return Ok(Lookup {
+                    parent: current,
+                    name,
+                    node: Some(ino),
+                    dir_required,
+                    depth: depth + 1,
+                });
             }
             current = ino;
             depth += 1;

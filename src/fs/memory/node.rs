@@ -27,7 +27,10 @@ pub(crate) enum NodeKind {
     /// A regular file's bytes.
     File(Vec<u8>),
     /// A directory: its named children and its parent (itself for `/`).
-    Directory { entries: BTreeMap<String, u64>, parent: u64 },
+    Directory {
+        entries: BTreeMap<String, u64>,
+        parent: u64,
+    },
     /// A symbolic link's target text.
     Symlink(String),
     /// A character device.
@@ -153,11 +156,16 @@ impl State {
     /// Frees an inode that has no names left, unless an open handle still
     /// uses it (then it waits in `orphans` until the last handle is gone).
     pub fn release_if_unlinked(&mut self, ino: u64) {
-        let Some(node) = self.nodes.get(&ino) else { return };
+        let Some(node) = self.nodes.get(&ino) else {
+            return;
+        };
         if node.nlink > 0 && !node.is_dir() {
             return;
         }
-        let in_use = self.open.get(&ino).is_some_and(|token| token.strong_count() > 0);
+        let in_use = self
+            .open
+            .get(&ino)
+            .is_some_and(|token| token.strong_count() > 0);
         if in_use && !node.is_dir() {
             if !self.orphans.contains(&ino) {
                 self.orphans.push(ino);
@@ -182,7 +190,10 @@ impl State {
         }
         let orphans = std::mem::take(&mut self.orphans);
         for ino in orphans {
-            let in_use = self.open.get(&ino).is_some_and(|token| token.strong_count() > 0);
+            let in_use = self
+                .open
+                .get(&ino)
+                .is_some_and(|token| token.strong_count() > 0);
             if in_use {
                 self.orphans.push(ino);
             } else {
