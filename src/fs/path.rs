@@ -49,10 +49,20 @@ pub fn normalize(cwd: &str, path: &str) -> String {
 /// Checks the Linux limits a path must meet before any lookup: no NUL byte
 /// (EINVAL), no component over 255 bytes and no path over 4096 (ENAMETOOLONG).
 pub fn validate(path: &str) -> FsResult<()> {
-    if path.contains('\0') {
-        return Err(FsError::InvalidArgument);
+    // One pass over the bytes: this runs on every lookup.
+    let mut component = 0usize;
+    let mut too_long = path.len() > MAX_PATH_LEN;
+    for byte in path.bytes() {
+        match byte {
+            0 => return Err(FsError::InvalidArgument),
+            b'/' => component = 0,
+            _ => {
+                component += 1;
+                too_long |= component > MAX_COMPONENT_LEN;
+            }
+        }
     }
-    if path.len() > MAX_PATH_LEN || path.split('/').any(|c| c.len() > MAX_COMPONENT_LEN) {
+    if too_long {
         return Err(FsError::NameTooLong);
     }
     Ok(())
