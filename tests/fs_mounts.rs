@@ -340,6 +340,10 @@ fn a_host_directory_reads_lazily_and_never_hears_dot_dot() {
     let meta = block_on(fs.metadata("/src/main.rs")).unwrap();
     assert_eq!((meta.uid, meta.size, meta.mtime), (USER.uid, 13, 42.0));
     assert_eq!(meta.ino, block_on(fs.metadata("/src/main.rs")).unwrap().ino);
+    // Stat answers are cached: a second walk asks the host nothing new.
+    let calls = fake.calls.get();
+    block_on(fs.metadata("/src/main.rs")).unwrap();
+    assert_eq!(fake.calls.get(), calls);
 }
 
 #[test]

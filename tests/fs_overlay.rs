@@ -208,3 +208,14 @@ fn the_overlay_can_be_mounted_and_snapshotted_through_its_upper_layer() {
     again.restore(&bytes).unwrap();
     assert_eq!(read(&again, "/home/user/out.txt").unwrap(), b"result");
 }
+
+#[test]
+fn the_merged_root_has_the_lower_roots_attributes() {
+    let (fs, lower) = overlay();
+    let root = lower.with_credentials(Credentials::ROOT);
+    block_on(root.set_owner("/", Some(USER.uid), Some(USER.gid))).unwrap();
+    block_on(root.set_mode("/", 0o700)).unwrap();
+    let meta = block_on(fs.metadata("/")).unwrap();
+    assert_eq!((meta.uid, meta.mode), (USER.uid, 0o700));
+    write(&fs, "/at-the-top", b"ok").unwrap();
+}

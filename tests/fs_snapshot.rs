@@ -223,3 +223,38 @@ fn changes_since_a_checkpoint_are_reported_by_path() {
     let later = fs.checkpoint();
     assert!(fs.changes_since(&later).is_empty());
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_bytes_are_rejected(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            let fs = user_fs();
+            prop_assert!(fs.restore(&bytes).is_err());
+        }
+
+        /// Mutations of a real snapshot, re-sealed so the checksum passes:
+        /// the decoder itself must refuse them or build a sound tree.
+        #[test]
+        fn resealed_mutations_never_break_the_tree(edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6)) {
+            let bytes = sample().snapshot();
+            let mut body = bytes[..bytes.len() - 8].to_vec();
+            for (index, value) in edits {
+                let at = index.index(body.len());
+                body[at] = value;
+            }
+            let fs = user_fs();
+            if fs.restore(&sealed(&body)).is_ok() {
+                // Whatever was accepted is a tree that lists, reads and snapshots again.
+                let listed = listing(&fs);
+                let again = user_fs();
+                again.restore(&fs.snapshot()).unwrap();
+                prop_assert_eq!(listing(&again).len(), listed.len());
+            }
+        }
+    }
+}

@@ -74,6 +74,9 @@ pub struct HostDirFs {
     user: Credentials,
     dev: u64,
     inodes: RefCell<HashMap<String, u64>>,
+    /// Answers already given by the host, when caching is on.
+    stats: RefCell<HashMap<String, FsResult<HostStat>>>,
+    cache: bool,
 }
 
 impl HostDirFs {
@@ -85,7 +88,35 @@ impl HostDirFs {
             user,
             dev: 0x300,
             inodes: RefCell::new(HashMap::new()),
+            stats: RefCell::new(HashMap::new()),
+            cache: true,
         }
+    }
+
+    /// Turns caching of the host's `stat` answers on (the default: a path
+    /// walk then asks the host about each directory once) or off (for a
+    /// host tree that changes while the sandbox runs).
+    pub fn with_cache(mut self, cache: bool) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    /// Forgets cached `stat` answers (after the host tree changed).
+    pub fn clear_cache(&self) {
+        self.stats.borrow_mut().clear();
+    }
+
+    async fn stat(&self, path: &str) -> FsResult<HostStat> {
+        if let Some(answer) = self.stats.borrow().get(path) {
+            return answer.clone();
+        }
+        let answer = self.dir.stat(path).await;
+        if self.cache && matches!(answer, Ok(_) | Err(FsError::NotFound)) {
+            self.stats
+                .borrow_mut()
+                .insert(path.to_string(), answer.clone());
+        }
+        answer
     }
 
     fn inode(&self, path: &str) -> u64 {
@@ -135,7 +166,7 @@ fn valid_name(name: &str) -> bool {
 #[async_trait(?Send)]
 impl RawTree for HostDirFs {
     async fn raw_lstat(&self, path: &str) -> FsResult<Metadata> {
-        let stat = self.dir.stat(path).await?;
+        let stat = self.stat(path).await?;
         Ok(self.to_metadata(path, &stat))
     }
 

@@ -77,7 +77,11 @@ pub fn split_parent(path: &str) -> Option<(&str, &str)> {
     if name.is_empty() {
         return None;
     }
-    let parent = if slash == 0 { "/" } else { trimmed.get(..slash)? };
+    let parent = if slash == 0 {
+        "/"
+    } else {
+        trimmed.get(..slash)?
+    };
     Some((parent, name))
 }
 

@@ -49,6 +49,8 @@ pub struct OverlayFs {
     whiteouts: RefCell<BTreeSet<String>>,
     user: Credentials,
     max_depth: usize,
+    /// Whether `/` of the upper layer has taken the lower root's attributes.
+    root_synced: std::cell::Cell<bool>,
 }
 
 impl OverlayFs {
@@ -64,6 +66,7 @@ impl OverlayFs {
             whiteouts: RefCell::new(BTreeSet::new()),
             user,
             max_depth,
+            root_synced: std::cell::Cell::new(false),
         }
     }
 
@@ -127,6 +130,14 @@ impl OverlayFs {
     }
 
     async fn walk(&self, path: &str, follow_last: bool) -> FsResult<Resolved> {
+        if !self.root_synced.get() {
+            // The merged `/` is the upper one: give it the lower root's
+            // owner, mode and times once, before the first lookup.
+            self.root_synced.set(true);
+            if let Ok(meta) = self.lower.symlink_metadata("/").await {
+                self.copy_attributes("/", &meta).await?;
+            }
+        }
         resolve(self, path, follow_last, self.user, self.max_depth).await
     }
 
