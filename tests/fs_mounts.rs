@@ -385,3 +385,37 @@ fn a_mounted_host_directory_escapes_only_into_the_sandbox() {
     assert_eq!(read(&table, "/project/escape").unwrap(), b"sandbox passwd");
     assert_eq!(write(&table, "/project/x", b""), Err(FsError::ReadOnly));
 }
+
+#[test]
+fn an_overlay_of_a_host_directory_mounted_in_the_sandbox() {
+    let (table, _root, _data) = mounted();
+    let (_fake, host_fs) = host_dir();
+    let upper = MemoryFs::new(
+        Rc::new(wabash::host::FixedHost::default()),
+        USER.uid,
+        USER.gid,
+    );
+    let overlay = wabash::fs::overlay::OverlayFs::new(upper, Rc::new(host_fs));
+    table.mount("/project", Rc::new(overlay)).unwrap();
+    append(&table, "/project/README.md", b"edited\n").unwrap();
+    assert_eq!(
+        read(&table, "/project/README.md").unwrap(),
+        b"# project\nedited\n"
+    );
+    block_on(table.remove_file("/project/src/main.rs")).unwrap();
+    assert_eq!(names(&table, "/project/src").unwrap(), vec!["link"]);
+    block_on(table.create_dir("/project/build", 0o755)).unwrap();
+    write(&table, "/project/build/out", b"o").unwrap();
+    assert_eq!(
+        block_on(table.rename("/project/build/out", "/tmp/out")),
+        Err(FsError::CrossDevice)
+    );
+    assert_eq!(
+        block_on(table.rename("/project/src", "/project/src2")),
+        Err(FsError::CrossDevice)
+    );
+    assert_eq!(
+        names(&table, "/").unwrap(),
+        vec!["etc", "home", "mnt", "project", "tmp"]
+    );
+}

@@ -230,3 +230,21 @@ fn missing_and_non_directory_components() {
         Err(FsError::NotFound)
     );
 }
+
+#[test]
+fn opening_a_directory_reads_as_eisdir() {
+    let fs = user_fs();
+    let handle = block_on(fs.open("/tmp", OpenOptions::read_only())).unwrap();
+    assert_eq!(block_on(handle.read_at(0, 10)), Err(FsError::IsADirectory));
+    let create = OpenOptions {
+        read: true,
+        create: true,
+        mode: 0o644,
+        ..Default::default()
+    };
+    assert_eq!(
+        block_on(fs.open("/tmp", create)).err(),
+        Some(FsError::IsADirectory)
+    );
+    assert_eq!(write(&fs, "/tmp", b""), Err(FsError::IsADirectory));
+}

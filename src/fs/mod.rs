@@ -1,11 +1,23 @@
 //! The sandbox filesystem: the one [`Fs`] trait every builtin, command,
 //! redirection and glob goes through, and its implementations.
 //!
-//! Paths given to an `Fs` are absolute (the shell resolves relative paths
-//! against its working directory first) and are UTF-8 strings. Implementations
-//! follow symbolic links, check permissions against the sandbox user, and
-//! enforce quotas. The trait is async so that host-backed layers (directories
-//! supplied lazily by JavaScript) plug in beside the in-memory one.
+//! Paths given to an `Fs` are absolute (the shell joins relative paths to
+//! its working directory first, without normalizing: `..` is resolved
+//! physically by the filesystem) and are UTF-8 strings. Implementations
+//! follow symbolic links (ELOOP after 40), check permissions against their
+//! user, and enforce quotas. The trait is async so that host-backed layers
+//! (directories supplied lazily by JavaScript) plug in beside the in-memory
+//! one.
+//!
+//! - [`memory::MemoryFs`]: the in-memory tree, with quotas, change tracking
+//!   and snapshots; [`layout`] builds the default sandbox tree in it.
+//! - [`mount::MountFs`]: other filesystems mounted at paths.
+//! - [`readonly::ReadOnlyFs`]: EROFS for every change.
+//! - [`overlay::OverlayFs`]: a copy-on-write upper layer over any lower one.
+//! - [`host_dir::HostDirFs`]: a read-only view of a [`host_dir::HostDirectory`]
+//!   the host supplies.
+//! - [`path`], [`perm`], [`walk`]: path rules, permission rules, and the
+//!   path walk shared by the filesystems assembled from others.
 
 mod error;
 pub mod host_dir;

@@ -60,6 +60,12 @@ impl MountFs {
         }
     }
 
+    /// Sets the directory levels below `/` a walk may reach (ENAMETOOLONG
+    /// past it; 256 by default).
+    pub fn set_max_depth(&mut self, max_depth: usize) {
+        self.max_depth = max_depth;
+    }
+
     /// Mounts `fs` at `point` (an absolute path; its parent need not hold a
     /// directory of that name). EBUSY when something is mounted there.
     pub fn mount(&self, point: &str, fs: Rc<dyn Fs>) -> FsResult<()> {

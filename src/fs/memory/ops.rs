@@ -37,7 +37,7 @@ impl MemoryFs {
                     wanted = wanted | Access::WRITE;
                 }
                 match &node.kind {
-                    NodeKind::Directory { .. } if options.write => {
+                    NodeKind::Directory { .. } if options.write || options.create => {
                         return Err(FsError::IsADirectory)
                     }
                     NodeKind::Symlink(_) => return Err(FsError::TooManyLinks),
