@@ -65,7 +65,7 @@ pub async fn try_write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) 
 
 /// Builds the default layout (as root); `commands` are listed in `/bin`
 /// and `/usr/bin` as small executable stubs.
-pub async fn create_default_layout(fs: &MemoryFs, commands: impl Iterator<Item = &'static str>) {
+pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<Item = &'n str>) {
     let root = fs.with_credentials(Credentials::ROOT);
     let user = fs.credentials();
     for dir in [
