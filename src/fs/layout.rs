@@ -44,9 +44,25 @@ pub async fn write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) {
 pub async fn try_write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) -> FsResult<()> {
     let user = fs.credentials();
     let root = fs.with_credentials(Credentials::ROOT);
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    if let Some((parent, _)) = super::path::split_parent(path) {
+        try_create_dir_with_parents(fs, parent).await?;
+    }
+    let existed = root.exists(path).await;
+    root.write_file(path, contents).await?;
+    if !existed {
+        root.set_owner(path, Some(user.uid), Some(user.gid)).await?;
+    }
+    Ok(())
+}
+
+/// Creates directory `path` and every missing one on the way (`mkdir -p`),
+/// owned by the filesystem's user and bypassing permission checks: for
+/// directories the host supplies (a host tree copied in, a mount point).
+pub async fn try_create_dir_with_parents(fs: &MemoryFs, path: &str) -> FsResult<()> {
+    let user = fs.credentials();
+    let root = fs.with_credentials(Credentials::ROOT);
     let mut prefix = String::new();
-    for part in parts.iter().take(parts.len().saturating_sub(1)) {
+    for part in path.split('/').filter(|p| !p.is_empty()) {
         prefix.push('/');
         prefix.push_str(part);
         if !root.exists(&prefix).await {
@@ -54,11 +70,6 @@ pub async fn try_write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) 
             root.set_owner(&prefix, Some(user.uid), Some(user.gid))
                 .await?;
         }
-    }
-    let existed = root.exists(path).await;
-    root.write_file(path, contents).await?;
-    if !existed {
-        root.set_owner(path, Some(user.uid), Some(user.gid)).await?;
     }
     Ok(())
 }
@@ -171,6 +182,11 @@ mod tests {
     fn host_files_are_written_with_parents_owned_by_the_user() {
         let fs = layout();
         block_on(try_write_with_parents(&fs, "/data/in/a.csv", b"1,2\n")).unwrap();
+        block_on(try_create_dir_with_parents(&fs, "/project/sub")).unwrap();
+        assert_eq!(
+            block_on(fs.metadata("/project/sub")).unwrap().uid,
+            SANDBOX_UID
+        );
         let dir = block_on(fs.metadata("/data/in")).unwrap();
         assert_eq!(dir.uid, SANDBOX_UID);
         assert_eq!(block_on(fs.read_file("/data/in/a.csv")).unwrap(), b"1,2\n");
