@@ -219,3 +219,23 @@ fn the_merged_root_has_the_lower_roots_attributes() {
     assert_eq!((meta.uid, meta.mode), (USER.uid, 0o700));
     write(&fs, "/at-the-top", b"ok").unwrap();
 }
+
+#[test]
+fn an_overlay_is_saved_as_upper_snapshot_plus_whiteouts() {
+    let (fs, lower) = overlay();
+    block_on(fs.remove_file("/home/user/project/README")).unwrap();
+    write(&fs, "/home/user/project/NEW", b"new").unwrap();
+    let (bytes, whiteouts) = (fs.upper().snapshot(), fs.whiteouts());
+    let upper = MemoryFs::new(
+        Rc::new(wabash::host::FixedHost::default()),
+        USER.uid,
+        USER.gid,
+    );
+    upper.restore(&bytes).unwrap();
+    let again = OverlayFs::new(upper, Rc::new(lower));
+    again.set_whiteouts(whiteouts);
+    assert_eq!(
+        names(&again, "/home/user/project").unwrap(),
+        vec!["NEW", "alink", "src"]
+    );
+}

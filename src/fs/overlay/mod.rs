@@ -80,6 +80,12 @@ impl OverlayFs {
         self.whiteouts.borrow().iter().cloned().collect()
     }
 
+    /// Replaces the whiteouts (with [`OverlayFs::whiteouts`] and a snapshot
+    /// of [`OverlayFs::upper`], this saves and restores a whole overlay).
+    pub fn set_whiteouts(&self, paths: impl IntoIterator<Item = String>) {
+        *self.whiteouts.borrow_mut() = paths.into_iter().collect();
+    }
+
     /// True when the lower layer's `path` shows through (no whiteout on it
     /// or any directory above it).
     fn lower_visible(&self, path: &str) -> bool {
