@@ -214,7 +214,7 @@ impl Shell {
     pub(super) async fn finish_subshell(&mut self, outcome: Outcome) -> i32 {
         let status = match outcome {
             Ok(status) => status,
-            Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.last_status,
         };
         self.last_status = status;
