@@ -155,6 +155,9 @@ pub struct Shell {
     pipestatus: Vec<i32>,
     dir_stack: Vec<String>,
     jobs: jobs::JobTable,
+    /// Set when a compound command's own redirection failed (`set -e` then
+    /// applies to the compound command itself).
+    compound_redirect_failed: bool,
     /// Whether the last failed assignment hit a read-only variable.
     last_assignment_readonly: bool,
     /// True while the ERR trap runs (it does not trigger itself).
@@ -217,6 +220,7 @@ impl Shell {
             last_argument: None,
             in_err_trap: false,
             last_assignment_readonly: false,
+            compound_redirect_failed: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),

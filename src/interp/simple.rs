@@ -304,6 +304,11 @@ impl Shell {
             if let Some(run) = self.utilities.get(&base).copied() {
                 return Ok(self.run_utility(run, argv).await);
             }
+            if let Some(builtin) = builtins::find(&base) {
+                let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
+                args[0] = Arg::Word(base);
+                return builtin(self, args).await;
+            }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();
         Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
