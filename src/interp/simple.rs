@@ -71,6 +71,8 @@ impl Shell {
         self.last_status = error.status();
         match error {
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // failglob fails just the command (and so obeys `set -e`).
+            ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),
         }
     }
