@@ -163,7 +163,7 @@ impl Parser<'_> {
         }
         let mut commands = Vec::new();
         let mut pipe_stderr = Vec::new();
-        if timed.is_some() && self.at_pipeline_end() {
+        if (timed.is_some() || negated) && self.at_pipeline_end() {
             commands.push(Command::Simple(SimpleCommand {
                 assignments: Vec::new(),
                 words: Vec::new(),
@@ -201,7 +201,7 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word() {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "!" => {
                     return self.unexpected();
                 }
                 "function" => return self.function_keyword(start),
@@ -237,14 +237,15 @@ impl Parser<'_> {
             SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
         let mut declaration = false;
         loop {
-            self.skip_blanks();
+            self.skip_space();
             self.step()?;
             let Some(byte) = self.cur() else { break };
             if self.at_redirect() {
                 command.redirects.push(self.redirect()?);
                 continue;
             }
-            if is_meta(byte) {
+            let process_substitution = matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(');
+            if is_meta(byte) && !process_substitution {
                 break;
             }
             if command.words.is_empty() || declaration {
@@ -270,6 +271,11 @@ impl Parser<'_> {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
+            if command.words.len() == 1 {
+                self.pos += 1;
+                self.skip_blanks();
+                return self.unexpected_word();
+            }
             return self.unexpected();
         }
         command.span = self.span(start, self.pos);
@@ -310,7 +316,7 @@ impl Parser<'_> {
         self.token()?;
         self.skip_blanks();
         let name_start = self.pos;
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected_word() };
         if !word.parts.iter().all(|part| matches!(part, WordPart::Literal(_))) {
             self.pos = name_start;
             return self.unexpected();
@@ -344,6 +350,9 @@ impl Parser<'_> {
         self.pos += "coproc".len();
         self.token()?;
         self.skip_blanks();
+        if self.cur().is_none() {
+            return self.unexpected_word();
+        }
         let mut name = "COPROC".to_string();
         if let Some(word) = self.plain_word() {
             let compound_next = {

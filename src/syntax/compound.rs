@@ -123,8 +123,8 @@ impl Parser<'_> {
         if !select && self.looking_at("((") {
             return self.arith_for();
         }
-        let Some(name) = self.plain_word().filter(|w| super::lexer::is_name(w)).map(str::to_string) else {
-            return self.unexpected();
+        let Some(name) = self.plain_word().map(str::to_string) else {
+            return self.unexpected_word();
         };
         self.pos += name.len();
         self.token()?;
@@ -181,7 +181,20 @@ impl Parser<'_> {
         pieces.push((piece_start, inner.len()));
         if pieces.len() != 3 {
             self.pos = close + 2;
-            return self.fail(ParseErrorKind::UnexpectedToken("((".to_string()));
+            self.token()?;
+            self.skip_space();
+            if !self.eat_op(";")? {
+                self.skip_linebreaks()?;
+            }
+            self.do_group()?;
+            let message = if pieces.len() < 3 { "syntax error: arithmetic expression required" } else { "syntax error: `;' unexpected" };
+            return Err(Fail {
+                kind: ParseErrorKind::Detailed {
+                    message: message.to_string(),
+                    detail: format!("syntax error: `(({inner}))'"),
+                },
+                pos: start,
+            });
         }
         let mut exprs: Vec<Option<ArithExpr>> = Vec::new();
         for (from, to) in pieces {
@@ -207,7 +220,7 @@ impl Parser<'_> {
     /// `case word in pattern) list ;; ... esac`.
     fn case_command(&mut self) -> PResult<CompoundCommand> {
         self.skip_space();
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected_word() };
         self.skip_linebreaks()?;
         self.expect_reserved("in")?;
         let mut clauses = Vec::new();
@@ -248,7 +261,7 @@ impl Parser<'_> {
         let mut patterns = Vec::new();
         loop {
             self.skip_space();
-            let Some(pattern) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+            let Some(pattern) = self.read_word(WordContext::Pattern)? else { return self.unexpected_word() };
             patterns.push(pattern);
             self.skip_space();
             if self.eat_op("|")? {
@@ -257,7 +270,7 @@ impl Parser<'_> {
             if self.eat_op(")")? {
                 return Ok(patterns);
             }
-            return self.unexpected();
+            return self.unexpected_word();
         }
     }
 }

@@ -195,6 +195,11 @@ impl Parser<'_> {
             None => None,
             Some(b'\n') => Some("newline".to_string()),
             Some(_) => {
+                if self.looking_at("((") {
+                    if let Some(close) = self.arith_close(self.pos + 2) {
+                        return Some(self.slice(self.pos + 2, close).to_string());
+                    }
+                }
                 if let Some(op) = self.peek_op() {
                     return Some(op.to_string());
                 }
@@ -225,6 +230,15 @@ impl Parser<'_> {
             end -= 1;
         }
         end - self.pos
+    }
+
+    /// Fails where a word must follow: at the end of input bash has read
+    /// the final newline, so it names `newline`.
+    pub(super) fn unexpected_word<T>(&self) -> PResult<T> {
+        match self.token_text() {
+            Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
+            None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
+        }
     }
 
     /// Fails with `syntax error near unexpected token` at the read position

@@ -116,7 +116,10 @@ impl Parser<'_> {
         let Some(param) = self.param_name() else { return Ok(None) };
         expansion.param = param;
         if self.cur() == Some(b'[') && matches!(expansion.param, Parameter::Named(_)) {
-            expansion.index = Some(self.subscript(start)?);
+            match self.subscript(start)? {
+                Some(subscript) => expansion.index = Some(subscript),
+                None => return Ok(None),
+            }
         }
         let Some(byte) = self.cur() else { return self.unclosed_brace(start) };
         if byte == b'}' {
@@ -179,9 +182,9 @@ impl Parser<'_> {
     }
 
     /// Reads `[@]`, `[*]` or `[expr]` after a name.
-    pub(super) fn subscript(&mut self, start: usize) -> PResult<Subscript> {
+    pub(super) fn subscript(&mut self, start: usize) -> PResult<Option<Subscript>> {
         let open = self.pos;
-        let Some(close) = self.matching_bracket(open) else { return self.unclosed_brace(start) };
+        let Some(close) = self.matching_bracket(open) else { return Ok(None) };
         let inner = self.slice(open + 1, close);
         let subscript = match inner {
             "@" => Subscript::At,
@@ -196,7 +199,8 @@ impl Parser<'_> {
             }
         };
         self.pos = close + 1;
-        Ok(subscript)
+        let _ = start;
+        Ok(Some(subscript))
     }
 
     /// The word inside a subscript (the parser's range is set to it).

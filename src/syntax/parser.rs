@@ -59,6 +59,14 @@ pub(super) struct Fail {
     pub pos: usize,
 }
 
+impl Fail {
+    /// A failure blamed on the line after the last, as bash does for an
+    /// unclosed `$(` (it has read its final newline by then).
+    pub fn at_end(kind: ParseErrorKind) -> Self {
+        Fail { kind, pos: usize::MAX }
+    }
+}
+
 /// The result of a grammar rule.
 pub(super) type PResult<T> = Result<T, Fail>;
 
@@ -209,6 +217,9 @@ impl<'s> Parser<'s> {
     fn to_error(&self, fail: Fail) -> ParseError {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
+        if fail.pos == usize::MAX {
+            return ParseError { line: self.eof_line(&index), kind: fail.kind, source_line: None };
+        }
         let (line, source_line) = match &fail.kind {
             ParseErrorKind::UnexpectedToken(_) => {
                 let line = index.line_of(pos);

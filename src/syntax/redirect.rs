@@ -77,14 +77,14 @@ impl Parser<'_> {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;
             return Ok(Redirect { fd, op, target, span: self.span(start, self.pos) });
         }
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected_word() };
         Ok(Redirect { fd, op, target: RedirectTarget::Word(word), span: self.span(start, self.pos) })
     }
 
     /// Reads the delimiter after `<<` and queues the body for the next newline.
     fn heredoc_operator(&mut self, strip_tabs: bool) -> PResult<RedirectTarget> {
         let start = self.pos;
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected_word() };
         let raw = self.slice(start, self.pos).to_string();
         let quoted = raw.bytes().any(|b| matches!(b, b'\'' | b'"' | b'\\'));
         let delimiter = unquote_delimiter(&raw);

@@ -24,7 +24,8 @@ impl Parser<'_> {
             self.token()?;
             Ok(list)
         } else if self.cur().is_none() {
-            Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: open.max(self.pos) })
+            let _ = open;
+            Err(Fail::at_end(ParseErrorKind::UnterminatedQuote(')')))
         } else {
             self.unexpected()
         }
@@ -44,7 +45,10 @@ impl Parser<'_> {
             None if self.paren_scan_hit_eof(start + 3) => {
                 Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start })
             }
-            None => self.command_substitution(),
+            None => self.command_substitution().map_err(|fail| match fail.kind {
+                ParseErrorKind::UnterminatedQuote(')') if fail.pos == usize::MAX => Fail { kind: fail.kind, pos: start },
+                _ => fail,
+            }),
         }
     }
 
