@@ -58,7 +58,7 @@ impl Parser<'_> {
                     let mut start = index + 1;
                     let mut at = index + 1;
                     while at <= close {
-                        let at_comma = at == close || is_top_comma(slots, groups, at);
+                        let at_comma = at == close || is_top_comma(slots, at);
                         if at_comma {
                             let parts = self.expand_range(slots, groups, start, at)?;
                             alternatives.push(Word { parts, span: Span::default() });
@@ -98,9 +98,8 @@ impl Parser<'_> {
     }
 }
 
-/// True when `slots[at]` is a comma directly inside a group (not nested deeper).
-fn is_top_comma(slots: &[Option<Item>], groups: &Groups, at: usize) -> bool {
-    let _ = groups;
+/// True when `slots[at]` is a comma (nested groups are skipped by the caller).
+fn is_top_comma(slots: &[Option<Item>], at: usize) -> bool {
     matches!(slots.get(at), Some(Some(Item::Char(','))))
 }
 
@@ -134,6 +133,9 @@ fn find_groups(items: &[Item]) -> Groups {
 
 /// `{1..10}`, `{a..e}`, `{1..10..2}`: the text between the braces, if a sequence.
 fn range_part(slots: &[Option<Item>], from: usize, to: usize) -> Option<WordPart> {
+    if to.saturating_sub(from) > 64 {
+        return None;
+    }
     let mut text = String::new();
     for slot in slots.get(from..to)? {
         match slot {

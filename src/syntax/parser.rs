@@ -23,12 +23,30 @@ pub struct ParseLimits {
     pub max_depth: usize,
     /// Most parser steps in one parse (default 1,000,000).
     pub max_iterations: usize,
+    /// Most stack the parser may use below where a parse started, in bytes
+    /// (default 160 KiB). Nesting is refused past this even under
+    /// `max_depth`, so a parse never overflows a small stack (wasm's, or a
+    /// thread's; unoptimized builds use far bigger frames than release ones).
+    pub max_stack_bytes: usize,
 }
 
 impl Default for ParseLimits {
     fn default() -> Self {
-        ParseLimits { max_input_bytes: 10_000_000, max_tokens: 100_000, max_depth: 100, max_iterations: 1_000_000 }
+        ParseLimits {
+            max_input_bytes: 10_000_000,
+            max_tokens: 100_000,
+            max_depth: 100,
+            max_iterations: 1_000_000,
+            max_stack_bytes: 160 * 1024,
+        }
     }
+}
+
+/// An address in the current stack frame (the stack grows down on every
+/// target this runs on, wasm included). Only compared, never dereferenced.
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(std::ptr::addr_of!(marker)) as usize
 }
 
 /// Settings that change how text parses.
@@ -117,6 +135,8 @@ pub struct Parser<'s> {
     pub(super) in_backtick: bool,
     /// Warnings bash prints but parses on (here-document ended by end of file).
     pub(super) warnings: Vec<String>,
+    /// The stack position where the parse started.
+    pub(super) stack_base: usize,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -140,6 +160,7 @@ impl<'s> Parser<'s> {
             heredoc_bodies: Vec::new(),
             in_backtick: false,
             warnings: Vec::new(),
+            stack_base: 0,
             done: false,
         }
     }
@@ -152,6 +173,7 @@ impl<'s> Parser<'s> {
         }
         self.extglob = options.extglob;
         self.limits = options.limits.clone();
+        self.stack_base = stack_position();
         if self.aliases != options.aliases {
             self.aliases = options.aliases.clone();
         }
@@ -203,6 +225,7 @@ impl<'s> Parser<'s> {
         sub.depth = self.depth;
         sub.tokens = self.tokens;
         sub.iterations = self.iterations;
+        sub.stack_base = self.stack_base;
         sub
     }
 
@@ -273,6 +296,13 @@ impl<'s> Parser<'s> {
 
     /// Enters one level of nesting, checked against `max_depth`.
     pub(super) fn enter(&mut self) -> PResult<()> {
+        let used = self.stack_base.saturating_sub(stack_position());
+        if self.stack_base != 0 && used > self.limits.max_stack_bytes {
+            return self.fail(ParseErrorKind::LimitExceeded(format!(
+                "nesting too deep for the parser's stack (max_stack_bytes: {})",
+                self.limits.max_stack_bytes
+            )));
+        }
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             return self.fail(ParseErrorKind::LimitExceeded(format!(
