@@ -26,6 +26,19 @@ enum Stop {
 impl Parser<'_> {
     /// Reads an expansion at `$`; `None` when the `$` is literal.
     pub(super) fn dollar(&mut self, in_dquote: bool) -> PResult<Option<WordPart>> {
+        if self.looking_at("$\\\n") {
+            let dollar = self.pos;
+            let mut after = self.pos + 1;
+            while self.text.as_bytes().get(after..after + 2) == Some(b"\\\n".as_slice()) {
+                after += 2;
+            }
+            self.pos = after - 1;
+            let part = self.dollar(in_dquote)?;
+            if part.is_none() {
+                self.pos = dollar;
+            }
+            return Ok(part);
+        }
         let Some(next) = self.peek_at(1) else { return Ok(None) };
         match next {
             b'{' => self.braced_param(in_dquote).map(Some),

@@ -296,9 +296,21 @@ impl Printer {
             }
             CompoundCommand::ArithFor { init, condition, step, body } => {
                 self.out.push_str("for ((");
-                let texts: Vec<String> =
-                    [init, condition, step].iter().map(|e| e.as_ref().map(arith_text).unwrap_or_default()).collect();
-                self.out.push_str(&texts.join("; "));
+                for (index, expr) in [init, condition, step].into_iter().enumerate() {
+                    if index > 0 {
+                        self.out.push(';');
+                    }
+                    match expr {
+                        Some(ArithExpr::Invalid(text)) => self.out.push_str(text),
+                        Some(expr) => {
+                            if index > 0 {
+                                self.out.push(' ');
+                            }
+                            self.out.push_str(&arith_text(expr));
+                        }
+                        None => {}
+                    }
+                }
                 self.out.push_str(")); do ");
                 self.list(body, true);
                 self.out.push_str("done");
@@ -430,9 +442,15 @@ impl Printer {
                 self.out.push('`');
             }
             WordPart::Arith(ArithExpr::Invalid(text)) => {
-                self.out.push_str("$((");
-                self.out.push_str(text);
-                self.out.push_str("))");
+                if balanced(text) {
+                    self.out.push_str("$((");
+                    self.out.push_str(text);
+                    self.out.push_str("))");
+                } else {
+                    self.out.push_str("$[");
+                    self.out.push_str(text);
+                    self.out.push(']');
+                }
             }
             WordPart::Arith(expr) => {
                 self.out.push_str("$(( ");
@@ -496,6 +514,24 @@ impl Printer {
         self.out.push_str(&inner.out);
         self.heredocs = outer;
     }
+}
+
+/// True when the parentheses of `text` balance (so `$(( ))` can hold it).
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i64;
+    for byte in text.bytes() {
+        match byte {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// True for the placeholder command of a bare `time`.
