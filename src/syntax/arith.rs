@@ -162,7 +162,11 @@ impl Parser<'_> {
         }
         let otherwise = self.arith_assign()?;
         self.leave();
-        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
+        Ok(ArithExpr::Conditional(
+            Box::new(condition),
+            Box::new(then),
+            Box::new(otherwise),
+        ))
     }
 
     /// Binary operators binding at least as tightly as `min`, by precedence climbing.
@@ -170,14 +174,23 @@ impl Parser<'_> {
         let mut left = self.arith_unary()?;
         loop {
             self.arith_blanks();
-            let found = BINARY.iter().find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text)).copied();
-            let Some((text, op, precedence)) = found else { return Ok(left) };
+            let found = BINARY
+                .iter()
+                .find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text))
+                .copied();
+            let Some((text, op, precedence)) = found else {
+                return Ok(left);
+            };
             if precedence < min {
                 return Ok(left);
             }
             self.pos += text.len();
             self.enter()?;
-            let next = if op == BinaryArithOp::Power { precedence } else { precedence + 1 };
+            let next = if op == BinaryArithOp::Power {
+                precedence
+            } else {
+                precedence + 1
+            };
             let right = self.arith_binary(next)?;
             self.leave();
             left = ArithExpr::Binary(op, Box::new(left), Box::new(right));
@@ -214,7 +227,11 @@ impl Parser<'_> {
                 if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
                     return Err(ArithFail::Syntax);
                 }
-                return Ok(ArithExpr::IncDec { increment, prefix: true, target: Box::new(target) });
+                return Ok(ArithExpr::IncDec {
+                    increment,
+                    prefix: true,
+                    target: Box::new(target),
+                });
             }
         }
         let op = match self.cur() {
@@ -237,7 +254,11 @@ impl Parser<'_> {
             for (text, increment) in [("++", true), ("--", false)] {
                 if self.looking_at(text) {
                     self.pos += 2;
-                    return Ok(ArithExpr::IncDec { increment, prefix: false, target: Box::new(primary) });
+                    return Ok(ArithExpr::IncDec {
+                        increment,
+                        prefix: false,
+                        target: Box::new(primary),
+                    });
                 }
             }
         }
@@ -265,7 +286,9 @@ impl Parser<'_> {
                     let rest = self.rest();
                     let length = rest
                         .iter()
-                        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@'))
+                        .position(|b| {
+                            !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@')
+                        })
                         .unwrap_or(rest.len());
                     let text = self.slice(self.pos, self.pos + length).to_string();
                     self.pos += length;
@@ -293,7 +316,10 @@ impl Parser<'_> {
             }
         }
         if expanded {
-            return Ok(ArithExpr::Expansion(Word { parts, span: self.span(start, self.pos) }));
+            return Ok(ArithExpr::Expansion(Word {
+                parts,
+                span: self.span(start, self.pos),
+            }));
         }
         let text = match parts.pop() {
             Some(WordPart::Literal(text)) => text,
@@ -306,7 +332,9 @@ impl Parser<'_> {
             return Err(ArithFail::Syntax);
         }
         if self.cur() == Some(b'[') {
-            let Some(close) = self.matching_bracket(self.pos) else { return Err(ArithFail::Syntax) };
+            let Some(close) = self.matching_bracket(self.pos) else {
+                return Err(ArithFail::Syntax);
+            };
             let index = self.arith_range(self.pos + 1, close)?;
             if matches!(index, ArithExpr::Invalid(_)) {
                 return Err(ArithFail::Syntax);

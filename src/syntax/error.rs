@@ -40,7 +40,9 @@ pub struct ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ParseErrorKind::UnexpectedToken(token) => write!(f, "syntax error near unexpected token `{token}'"),
+            ParseErrorKind::UnexpectedToken(token) => {
+                write!(f, "syntax error near unexpected token `{token}'")
+            }
             ParseErrorKind::UnexpectedEof => f.write_str("syntax error: unexpected end of file"),
             ParseErrorKind::UnterminatedQuote(quote) => {
                 write!(f, "unexpected EOF while looking for matching `{quote}'")

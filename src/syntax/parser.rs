@@ -81,7 +81,10 @@ impl Fail {
     /// A failure blamed on the line after the last, as bash does for an
     /// unclosed `$(` (it has read its final newline by then).
     pub fn at_end(kind: ParseErrorKind) -> Self {
-        Fail { kind, pos: usize::MAX }
+        Fail {
+            kind,
+            pos: usize::MAX,
+        }
     }
 }
 
@@ -188,9 +191,12 @@ impl<'s> Parser<'s> {
                 pos: 0,
             }));
         }
+        let heredocs_before = self.heredoc_bodies.len();
         match self.top_line() {
             Ok(Some(mut list)) => {
-                self.fill_heredocs(&mut list);
+                if self.heredoc_bodies.len() > heredocs_before {
+                    self.fill_heredocs(&mut list);
+                }
                 Ok(Some(list))
             }
             Ok(None) => {
@@ -241,7 +247,11 @@ impl<'s> Parser<'s> {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
         if fail.pos == usize::MAX {
-            return ParseError { line: self.eof_line(&index), kind: fail.kind, source_line: None };
+            return ParseError {
+                line: self.eof_line(&index),
+                kind: fail.kind,
+                source_line: None,
+            };
         }
         let (line, source_line) = match &fail.kind {
             ParseErrorKind::UnexpectedToken(_) => {
@@ -251,7 +261,11 @@ impl<'s> Parser<'s> {
             ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
             _ => (index.line_of(pos), None),
         };
-        ParseError { kind: fail.kind, line, source_line }
+        ParseError {
+            kind: fail.kind,
+            line,
+            source_line,
+        }
     }
 
     /// The line bash blames for `unexpected end of file`: one past the
@@ -267,7 +281,10 @@ impl<'s> Parser<'s> {
 
     /// A failure at the current position.
     pub(super) fn fail<T>(&self, kind: ParseErrorKind) -> PResult<T> {
-        Err(Fail { kind, pos: self.pos })
+        Err(Fail {
+            kind,
+            pos: self.pos,
+        })
     }
 
     /// Counts one step against `max_iterations`.
@@ -337,13 +354,20 @@ pub fn completeness(source: &str) -> Completeness {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
+            Err(ParseError {
+                kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_),
+                ..
+            }) => {
                 return Completeness::Incomplete;
             }
             Err(_) => return Completeness::Complete,
         }
     }
-    if parser.warnings.iter().any(|w| w.contains("delimited by end-of-file")) {
+    if parser
+        .warnings
+        .iter()
+        .any(|w| w.contains("delimited by end-of-file"))
+    {
         Completeness::Incomplete
     } else {
         Completeness::Complete

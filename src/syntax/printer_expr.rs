@@ -2,8 +2,8 @@
 //! parenthesized, so precedence never changes) and `[[ ]]` expressions.
 
 use super::ast::{
-    ArithExpr, BinaryArithOp, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript,
-    UnaryArithOp,
+    ArithExpr, BinaryArithOp, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode,
+    Subscript, UnaryArithOp,
 };
 use super::printer::{print_word, Printer};
 
@@ -69,7 +69,11 @@ impl Printer {
                 self.out.push_str(if *longest { "%%" } else { "%" });
                 self.word(pattern);
             }
-            ParamOp::Replace { mode, pattern, replacement } => {
+            ParamOp::Replace {
+                mode,
+                pattern,
+                replacement,
+            } => {
                 self.out.push_str(match mode {
                     ReplaceMode::First => "/",
                     ReplaceMode::All => "//",
@@ -122,7 +126,9 @@ pub(super) fn arith_text(expr: &ArithExpr) -> String {
 
 fn arith(out: &mut String, expr: &ArithExpr) {
     match expr {
-        ArithExpr::Number(text) | ArithExpr::Variable(text) | ArithExpr::Invalid(text) => out.push_str(text),
+        ArithExpr::Number(text) | ArithExpr::Variable(text) | ArithExpr::Invalid(text) => {
+            out.push_str(text)
+        }
         ArithExpr::Element(name, index) => {
             out.push_str(name);
             out.push('[');
@@ -139,7 +145,11 @@ fn arith(out: &mut String, expr: &ArithExpr) {
             });
             grouped(out, operand);
         }
-        ArithExpr::IncDec { increment, prefix, target } => {
+        ArithExpr::IncDec {
+            increment,
+            prefix,
+            target,
+        } => {
             let op = if *increment { "++" } else { "--" };
             if *prefix {
                 out.push_str(op);
@@ -180,9 +190,10 @@ fn arith(out: &mut String, expr: &ArithExpr) {
 /// Writes an operand, in parentheses unless it is atomic.
 fn grouped(out: &mut String, expr: &ArithExpr) {
     match expr {
-        ArithExpr::Number(_) | ArithExpr::Variable(_) | ArithExpr::Element(..) | ArithExpr::Expansion(_) => {
-            arith(out, expr)
-        }
+        ArithExpr::Number(_)
+        | ArithExpr::Variable(_)
+        | ArithExpr::Element(..)
+        | ArithExpr::Expansion(_) => arith(out, expr),
         _ => {
             out.push('(');
             arith(out, expr);
@@ -219,7 +230,9 @@ fn binary_text(op: BinaryArithOp) -> &'static str {
 pub(super) fn cond_text(expr: &CondExpr) -> String {
     match expr {
         CondExpr::Unary(op, word) => format!("{op} {}", print_word(word)),
-        CondExpr::Binary(op, left, right) => format!("{} {op} {}", print_word(left), print_word(right)),
+        CondExpr::Binary(op, left, right) => {
+            format!("{} {op} {}", print_word(left), print_word(right))
+        }
         CondExpr::Regex(left, right) => format!("{} =~ {}", print_word(left), print_word(right)),
         CondExpr::Word(word) => print_word(word),
         CondExpr::Not(inner) => format!("! {}", cond_text(inner)),

@@ -23,7 +23,10 @@ pub fn read_cases(path: &str) -> Vec<Case> {
     let mut current: Option<(Vec<&str>, Option<Vec<&str>>)> = None;
     let mut finish = |current: Option<(Vec<&str>, Option<Vec<&str>>)>| {
         if let Some((source, expected)) = current {
-            cases.push(Case { source: source.join("\n"), expected: expected.unwrap_or_default().join("\n") });
+            cases.push(Case {
+                source: source.join("\n"),
+                expected: expected.unwrap_or_default().join("\n"),
+            });
         }
     };
     for line in text.lines() {
@@ -32,7 +35,9 @@ pub fn read_cases(path: &str) -> Vec<Case> {
             current = Some((Vec::new(), None));
             continue;
         }
-        let Some((source, expected)) = current.as_mut() else { continue };
+        let Some((source, expected)) = current.as_mut() else {
+            continue;
+        };
         match expected {
             None if line == "---" => *expected = Some(Vec::new()),
             None => source.push(line),
@@ -60,7 +65,10 @@ pub fn write_cases(path: &str, cases: &[Case]) {
 pub fn outcome(source: &str) -> String {
     match parse(source, &ParseOptions::default()) {
         Ok(list) => print(&list).trim_end_matches('\n').to_string(),
-        Err(error) => format!("!error: {}", error.render("bash: -c").lines().next().unwrap_or("")),
+        Err(error) => format!(
+            "!error: {}",
+            error.render("bash: -c").lines().next().unwrap_or("")
+        ),
     }
 }
 
@@ -71,7 +79,9 @@ pub fn round_trip(source: &str) -> Result<(), String> {
 
 /// `round_trip` with options.
 pub fn round_trip_with(source: &str, options: &ParseOptions) -> Result<(), String> {
-    let Ok(mut first) = parse(source, options) else { return Ok(()) };
+    let Ok(mut first) = parse(source, options) else {
+        return Ok(());
+    };
     let mut parser = Parser::new(source);
     while let Ok(Some(_)) = parser.next_line(options) {}
     if !parser.warnings().is_empty() {
@@ -80,16 +90,25 @@ pub fn round_trip_with(source: &str, options: &ParseOptions) -> Result<(), Strin
     let printed = print(&first);
     let mut second = match parse(&printed, options) {
         Ok(list) => list,
-        Err(error) => return Err(format!("printed form {printed:?} fails: {}", error.render("bash: -c"))),
+        Err(error) => {
+            return Err(format!(
+                "printed form {printed:?} fails: {}",
+                error.render("bash: -c")
+            ))
+        }
     };
     clear_spans(&mut first);
     clear_spans(&mut second);
     if first != second {
-        return Err(format!("printed form {printed:?} parses differently:\n{first:?}\n{second:?}"));
+        return Err(format!(
+            "printed form {printed:?} parses differently:\n{first:?}\n{second:?}"
+        ));
     }
     let reprinted = print(&second);
     if reprinted != printed {
-        return Err(format!("printing is not stable: {printed:?} then {reprinted:?}"));
+        return Err(format!(
+            "printing is not stable: {printed:?} then {reprinted:?}"
+        ));
     }
     Ok(())
 }
