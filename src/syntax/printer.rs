@@ -192,7 +192,12 @@ impl Printer {
             RedirectOp::HereDocStrip => "<<-",
         });
         match &redirect.target {
-            RedirectTarget::Word(word) => self.word(word),
+            RedirectTarget::Word(word) => {
+                if matches!(word.parts.first(), Some(WordPart::ProcessSub { .. })) {
+                    self.out.push(' ');
+                }
+                self.word(word)
+            }
             RedirectTarget::HereDoc(heredoc) => {
                 if heredoc.quoted {
                     self.out.push('\'');
@@ -223,7 +228,7 @@ impl Printer {
                 self.out.push('\\');
                 self.out.push(*c);
             }
-            other => self.part(other, true),
+            other => self.part(other, false),
         }
     }
 
