@@ -255,7 +255,7 @@ impl Parser<'_> {
     pub(super) fn trailing_redirects(&mut self) -> PResult<Vec<super::ast::Redirect>> {
         let mut redirects = Vec::new();
         loop {
-            self.skip_blanks();
+            self.skip_space();
             if !self.at_redirect() {
                 return Ok(redirects);
             }
