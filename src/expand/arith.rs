@@ -63,9 +63,30 @@ pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> 
     Evaluator { env, text, depth: 0 }.eval(&expr)
 }
 
-/// Evaluates a parsed expression; `text` is its source for error messages.
-pub fn eval(expr: &ArithExpr, text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
-    Evaluator { env, text, depth: 0 }.eval(expr)
+/// Evaluates a parsed expression. Its text for error messages is printed
+/// from the tree only when an error happens.
+pub fn eval(expr: &ArithExpr, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
+    match (Evaluator { env, text: "", depth: 0 }).eval(expr) {
+        Ok(value) => Ok(value),
+        Err(mut error) => {
+            if error.expression.is_empty() {
+                error.expression = super::arith_print::print(expr);
+                if let Some(rest) = error.message.strip_suffix("(error token is \"\")") {
+                    let token = error_token(&error.expression, last_operand(expr));
+                    error.message = format!("{rest}(error token is \"{token}\")");
+                }
+            }
+            Err(error)
+        }
+    }
+}
+
+/// The right-most operand of a binary expression (what bash's error token points at).
+fn last_operand(expr: &ArithExpr) -> &ArithExpr {
+    match expr {
+        ArithExpr::Binary(_, _, right) | ArithExpr::Assign(_, _, right) | ArithExpr::Comma(_, right) => last_operand(right),
+        other => other,
+    }
 }
 
 /// Parses a number in bash's syntax: decimal, `0x` hex, `0` octal, `base#digits`.

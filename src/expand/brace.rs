@@ -3,15 +3,17 @@
 
 use crate::syntax::ast::{Word, WordPart};
 
+/// True when `word` has brace expansion parts.
+pub fn has_braces(word: &Word) -> bool {
+    word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange { .. }))
+}
+
 /// Most words one brace expansion may produce.
 pub const MAX_BRACE_WORDS: usize = 1_000_000;
 
 /// Expands the braces of `word` into words without brace parts. `Err` when
 /// the expansion would exceed [`MAX_BRACE_WORDS`].
 pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
-    if !word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange { .. })) {
-        return Ok(vec![word.parts.clone()]);
-    }
     let mut results: Vec<Vec<WordPart>> = vec![Vec::new()];
     for part in &word.parts {
         let alternatives: Vec<Vec<WordPart>> = match part {

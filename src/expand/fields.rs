@@ -4,22 +4,63 @@
 
 use super::pattern::escape;
 
-/// A finished field: its text, its pattern form, and whether the pattern
-/// has active glob characters.
+/// A finished field: its text, which parts of it were quoted, and whether
+/// an unquoted glob character is present. The pattern form is built only
+/// when a glob or a pattern operator needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Field {
     /// The text after quote removal.
     pub text: String,
-    /// The text as a pattern: quoted characters backslash-escaped.
-    pub pattern: String,
+    /// Byte ranges of `text` that were quoted.
+    quoted: Vec<(usize, usize)>,
+    /// Byte ranges whose pattern form differs from their text (extglob groups).
+    overrides: Vec<(usize, usize, String)>,
     /// True when an unquoted glob character is present.
     pub globbable: bool,
+}
+
+impl Field {
+    /// The field as a pattern: quoted ranges escaped with `escaper`.
+    pub fn pattern_with(&self, escaper: fn(&str) -> String) -> String {
+        let mut out = String::with_capacity(self.text.len() + 8);
+        let mut position = 0;
+        let mut quoted = self.quoted.iter().peekable();
+        let mut overrides = self.overrides.iter().peekable();
+        while position < self.text.len() {
+            if let Some((start, end, pattern)) = overrides.peek().filter(|(s, _, _)| *s == position).cloned() {
+                out.push_str(pattern);
+                position = *end;
+                overrides.next();
+                let _ = start;
+                continue;
+            }
+            if let Some(&&(start, end)) = quoted.peek() {
+                if start == position {
+                    out.push_str(&escaper(&self.text[start..end]));
+                    position = end;
+                    quoted.next();
+                    continue;
+                }
+            }
+            let next_quoted = quoted.peek().map(|r| r.0).unwrap_or(self.text.len());
+            let next_override = overrides.peek().map(|r| r.0).unwrap_or(self.text.len());
+            let stop = next_quoted.min(next_override).max(position + 1).min(self.text.len());
+            let stop = (stop..=self.text.len()).find(|&i| self.text.is_char_boundary(i)).unwrap_or(self.text.len());
+            out.push_str(&self.text[position..stop]);
+            position = stop;
+        }
+        out
+    }
+
+    /// The field as a glob pattern.
+    pub fn pattern(&self) -> String {
+        self.pattern_with(escape)
+    }
 }
 
 /// Accumulates pieces into fields.
 pub struct FieldBuilder<'i> {
     ifs: &'i str,
-    escaper: fn(&str) -> String,
     fields: Vec<Field>,
     current: Field,
     /// The current field exists even if empty (quoted text, or a delimiter started it).
@@ -31,19 +72,24 @@ pub struct FieldBuilder<'i> {
 impl<'i> FieldBuilder<'i> {
     /// A builder splitting on `ifs`.
     pub fn new(ifs: &'i str) -> Self {
-        Self::with_escaper(ifs, escape)
+        FieldBuilder { ifs, fields: Vec::new(), current: Field::default(), started: false, after_whitespace_split: false }
     }
 
-    /// A builder whose pattern form escapes quoted text with `escaper`
-    /// (glob escaping by default; regex escaping for `=~`).
-    pub fn with_escaper(ifs: &'i str, escaper: fn(&str) -> String) -> Self {
-        FieldBuilder { ifs, escaper, fields: Vec::new(), current: Field::default(), started: false, after_whitespace_split: false }
+    fn push_quoted_range(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let start = self.current.text.len();
+        self.current.text.push_str(text);
+        match self.current.quoted.last_mut() {
+            Some(last) if last.1 == start => last.1 = self.current.text.len(),
+            _ => self.current.quoted.push((start, self.current.text.len())),
+        }
     }
 
     /// Adds text that is quoted: never split, never a pattern.
     pub fn push_quoted(&mut self, text: &str) {
-        self.current.text.push_str(text);
-        self.current.pattern.push_str(&(self.escaper)(text));
+        self.push_quoted_range(text);
         self.started = true;
         self.after_whitespace_split = false;
     }
@@ -59,13 +105,25 @@ impl<'i> FieldBuilder<'i> {
         if text.is_empty() {
             return;
         }
-        self.current.text.push_str(text);
         if glob_active {
-            self.current.pattern.push_str(text);
-            self.current.globbable = true;
+            self.current.text.push_str(text);
+            if text.contains(['*', '?', '[', '(']) {
+                self.current.globbable = true;
+            }
         } else {
-            self.current.pattern.push_str(&(self.escaper)(text));
+            self.push_quoted_range(text);
         }
+        self.started = true;
+        self.after_whitespace_split = false;
+    }
+
+    /// Adds a pattern fragment built elsewhere (an extglob group): `text` is
+    /// what the field holds if nothing matches, `pattern` the active pattern.
+    pub fn push_pattern(&mut self, text: &str, pattern: &str) {
+        let start = self.current.text.len();
+        self.current.text.push_str(text);
+        self.current.overrides.push((start, self.current.text.len(), pattern.to_string()));
+        self.current.globbable = true;
         self.started = true;
         self.after_whitespace_split = false;
     }
@@ -94,8 +152,6 @@ impl<'i> FieldBuilder<'i> {
                 }
             } else {
                 self.current.text.push(c);
-                let mut buffer = [0u8; 4];
-                self.current.pattern.push_str(c.encode_utf8(&mut buffer));
                 if matches!(c, '*' | '?' | '[') {
                     self.current.globbable = true;
                 }
@@ -110,16 +166,6 @@ impl<'i> FieldBuilder<'i> {
         if self.started {
             self.finish_field();
         }
-        self.after_whitespace_split = false;
-    }
-
-    /// Adds a pattern fragment built elsewhere (an extglob group): `text` is
-    /// what the field holds if nothing matches, `pattern` the active pattern.
-    pub fn push_pattern(&mut self, text: &str, pattern: &str) {
-        self.current.text.push_str(text);
-        self.current.pattern.push_str(pattern);
-        self.current.globbable = true;
-        self.started = true;
         self.after_whitespace_split = false;
     }
 

@@ -364,6 +364,11 @@ pub fn quote_for_reuse(s: &str) -> String {
 }
 
 fn remove_affix(s: &str, pattern: &Pattern, longest: bool, prefix: bool) -> String {
+    if pattern.is_literal() {
+        let literal = pattern.literal_text();
+        let stripped = if prefix { s.strip_prefix(literal.as_str()) } else { s.strip_suffix(literal.as_str()) };
+        return stripped.unwrap_or(s).to_string();
+    }
     let chars: Vec<char> = s.chars().collect();
     let n = chars.len();
     let candidates: Box<dyn Iterator<Item = usize>> = match (prefix, longest) {
@@ -399,6 +404,21 @@ fn expand_replacement(replacement: &str, matched: &[char]) -> String {
 }
 
 fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> String {
+    if pattern.is_literal() && !replacement.contains(['&', '\\']) {
+        let literal = pattern.literal_text();
+        return match mode {
+            ReplaceMode::First => s.replacen(literal.as_str(), replacement, 1),
+            ReplaceMode::All => s.replace(literal.as_str(), replacement),
+            ReplaceMode::Prefix => match s.strip_prefix(literal.as_str()) {
+                Some(rest) => format!("{replacement}{rest}"),
+                None => s.to_string(),
+            },
+            ReplaceMode::Suffix => match s.strip_suffix(literal.as_str()) {
+                Some(rest) => format!("{rest}{replacement}"),
+                None => s.to_string(),
+            },
+        };
+    }
     let chars: Vec<char> = s.chars().collect();
     let n = chars.len();
     match mode {

@@ -33,6 +33,8 @@ enum ClassItem {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pattern {
     tokens: Vec<Token>,
+    /// True when an extglob group is present (needs the memoized matcher).
+    has_groups: bool,
 }
 
 /// Options that change how patterns compile and match.
@@ -50,7 +52,8 @@ impl Pattern {
         let chars: Vec<char> = pattern.chars().collect();
         let mut position = 0;
         let tokens = compile(&chars, &mut position, options, false);
-        Pattern { tokens }
+        let has_groups = tokens.iter().any(|t| matches!(t, Token::Group { .. }));
+        Pattern { tokens, has_groups }
     }
 
     /// True when the pattern has no special characters (matches one string).
@@ -65,13 +68,25 @@ impl Pattern {
 
     /// True when the whole of `text` matches.
     pub fn matches(&self, text: &str, nocase: bool) -> bool {
+        if !self.has_groups && !nocase && text.is_ascii() {
+            if let Some(literal) = self.literal_str() {
+                return literal == text;
+            }
+        }
         let chars: Vec<char> = text.chars().collect();
-        let mut matcher = Matcher { text: &chars, nocase, memo: HashMap::new() };
-        matcher.match_here(&self.tokens, 0, 0, chars.len())
+        self.matches_chars(&chars, nocase)
+    }
+
+    /// The pattern as a plain string when it has no special characters.
+    fn literal_str(&self) -> Option<String> {
+        self.is_literal().then(|| self.literal_text())
     }
 
     /// True when the whole of `text[start..end]` (char indexes) matches.
     pub fn matches_chars(&self, chars: &[char], nocase: bool) -> bool {
+        if !self.has_groups {
+            return simple_match(&self.tokens, chars, nocase);
+        }
         let mut matcher = Matcher { text: chars, nocase, memo: HashMap::new() };
         matcher.match_here(&self.tokens, 0, 0, chars.len())
     }
@@ -310,6 +325,46 @@ pub fn named_class(name: &str, c: char) -> bool {
         "word" => c.is_alphanumeric() || c == '_',
         _ => false,
     }
+}
+
+/// Matches patterns without extglob groups: the classic single-backtrack
+/// star algorithm, linear in practice and never exponential.
+fn simple_match(tokens: &[Token], text: &[char], nocase: bool) -> bool {
+    let one = |token: &Token, c: char| match token {
+        Token::Char(x) => *x == c || (nocase && x.to_lowercase().eq(c.to_lowercase())),
+        Token::Any => true,
+        Token::Class { negated, items } => class_matches(*negated, items, c, nocase),
+        _ => false,
+    };
+    let (mut t, mut s) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while s < text.len() {
+        match tokens.get(t) {
+            Some(Token::Star) => {
+                star = Some((t, s));
+                t += 1;
+                continue;
+            }
+            Some(token) if one(token, text[s]) => {
+                t += 1;
+                s += 1;
+                continue;
+            }
+            _ => {}
+        }
+        match star {
+            Some((star_t, star_s)) => {
+                t = star_t + 1;
+                s = star_s + 1;
+                star = Some((star_t, star_s + 1));
+            }
+            None => return false,
+        }
+    }
+    while matches!(tokens.get(t), Some(Token::Star)) {
+        t += 1;
+    }
+    t == tokens.len()
 }
 
 struct Matcher<'t> {

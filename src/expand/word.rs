@@ -53,28 +53,41 @@ impl ArithEnv for HostArith<'_> {
 /// expansions, field splitting, pathname expansion, quote removal.
 pub async fn expand_words(host: &mut dyn ExpandHost, words: &[Word]) -> Result<Vec<String>, ExpandError> {
     let mut out = Vec::new();
+    let ifs = host.scalar("IFS").unwrap_or_else(|| " \t\n".to_string());
     for word in words {
-        let variants = expand_braces(word).map_err(ExpandError::Limit)?;
-        for parts in variants {
-            let ifs = host.scalar("IFS").unwrap_or_else(|| " \t\n".to_string());
-            let mut builder = FieldBuilder::new(&ifs);
-            expand_parts(host, &parts, false, Mode::Fields, &mut builder).await?;
-            let fields = builder.finish();
-            for field in fields {
-                push_globbed(host, field, &mut out).await?;
-            }
+        if !super::brace::has_braces(word) {
+            expand_field_parts(host, &word.parts, &ifs, &mut out).await?;
+            continue;
+        }
+        for parts in expand_braces(word).map_err(ExpandError::Limit)? {
+            expand_field_parts(host, &parts, &ifs, &mut out).await?;
         }
     }
     Ok(out)
 }
 
+/// Expands one brace-free word into fields, globbing each.
+async fn expand_field_parts(host: &mut dyn ExpandHost, parts: &[WordPart], ifs: &str, out: &mut Vec<String>) -> Result<(), ExpandError> {
+    let mut builder = FieldBuilder::new(ifs);
+    expand_parts(host, parts, false, Mode::Fields, &mut builder).await?;
+    for field in builder.finish() {
+        push_globbed(host, field, out).await?;
+    }
+    Ok(())
+}
+
 async fn push_globbed(host: &mut dyn ExpandHost, field: Field, out: &mut Vec<String>) -> Result<(), ExpandError> {
     let options = host.options();
-    if !field.globbable || options.noglob || !super::pattern::has_glob_chars(&field.pattern, options.extglob) {
+    if !field.globbable || options.noglob {
         out.push(field.text);
         return Ok(());
     }
-    let matches = glob(host, &field.pattern, options).await;
+    let pattern = field.pattern();
+    if !super::pattern::has_glob_chars(&pattern, options.extglob) {
+        out.push(field.text);
+        return Ok(());
+    }
+    let matches = glob(host, &pattern, options).await;
     if matches.is_empty() {
         if options.failglob {
             return Err(ExpandError::NoMatch(field.text));
@@ -112,15 +125,15 @@ pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<St
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
     let fields = builder.finish();
-    Ok(fields.into_iter().map(|f| f.pattern).collect::<Vec<_>>().join(" "))
+    Ok(fields.iter().map(Field::pattern).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands the right side of `[[ x =~ regex ]]`: quoted parts match literally.
 pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
-    let mut builder = FieldBuilder::with_escaper("", |text| regex::escape(text));
+    let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
     let fields = builder.finish();
-    Ok(fields.into_iter().map(|f| f.pattern).collect::<Vec<_>>().join(" "))
+    Ok(fields.iter().map(|f| f.pattern_with(|text| regex::escape(text))).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands an unquoted here-document body.
@@ -299,8 +312,7 @@ pub async fn eval_arith(host: &mut dyn ExpandHost, expr: &ArithExpr) -> Result<i
         let text = arith_text(host, expr).await?;
         return Ok(arith::eval_text(&text, &mut HostArith(host))?);
     }
-    let text = super::arith_print::print(expr);
-    Ok(arith::eval(expr, &text, &mut HostArith(host))?)
+    Ok(arith::eval(expr, &mut HostArith(host))?)
 }
 
 fn contains_expansion(expr: &ArithExpr) -> bool {

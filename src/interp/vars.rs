@@ -1,7 +1,8 @@
 //! Shell variables: scalars, sparse indexed arrays and associative arrays
 //! with their attributes, in a stack of scopes for `local` (dynamic scoping).
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// A variable's value.
 #[derive(Debug, Clone, PartialEq)]
