@@ -5,6 +5,7 @@
 //! `which` consult it, and nothing else lists command names.
 
 pub mod common;
+pub mod options;
 mod file;
 #[cfg(test)]
 pub mod test_support;
