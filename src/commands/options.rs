@@ -107,8 +107,7 @@ impl Spec {
         if letter == ':' {
             return None;
         }
-        let mut chars = self.short.char_indices();
-        while let Some((index, c)) = chars.next() {
+        for (index, c) in self.short.char_indices() {
             if c == letter {
                 let rest = &self.short[index + c.len_utf8()..];
                 return Some(if rest.starts_with("::") {
