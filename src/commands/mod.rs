@@ -5,7 +5,10 @@
 //! `which` consult it, and nothing else lists command names.
 
 pub mod common;
+pub mod format;
 pub mod options;
+pub mod timefmt;
+pub mod users;
 mod file;
 #[cfg(test)]
 pub mod test_support;
