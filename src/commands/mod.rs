@@ -17,7 +17,11 @@ use crate::interp::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
+    Utility { name: "dirname", run: file::basename::run_dirname },
+    Utility { name: "mkdir", run: file::mkdir::run },
+    Utility { name: "rmdir", run: file::rmdir::run },
 ];
 
 /// The registry table.

@@ -1,3 +1,9 @@
 //! File utilities: reading, listing, copying, moving and inspecting files.
 
+pub mod basename;
 pub mod cat;
+#[cfg(test)]
+mod fixtures;
+pub mod mkdir;
+pub mod mode;
+pub mod rmdir;
