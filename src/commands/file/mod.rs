@@ -6,4 +6,6 @@ pub mod cat;
 mod fixtures;
 pub mod mkdir;
 pub mod mode;
+pub mod prompt;
+pub mod rm;
 pub mod rmdir;

@@ -1,0 +1,265 @@
+//! `rm`: remove files and (with `-r`) directory trees, with `-f`, `-i`, `-I`,
+//! `-d`, `-v` and GNU's `--preserve-root` failsafe.
+
+use super::prompt::ask;
+use crate::commands::format::quote;
+use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::fs::{FileType, FsError, Metadata};
+use crate::host::LocalFuture;
+use crate::interp::Invocation;
+
+const SPEC: Spec = Spec::new(
+    "fiIdrRv",
+    &[
+        Long::flag("force", "f"),
+        Long::optional("interactive", "interactive"),
+        Long::flag("dir", "d"),
+        Long::flag("recursive", "r"),
+        Long::flag("verbose", "v"),
+        Long::flag("preserve-root", "preserve-root"),
+        Long::flag("no-preserve-root", "no-preserve-root"),
+        Long::flag("one-file-system", "one-file-system"),
+    ],
+);
+
+/// How prompting is done.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Interactive {
+    Never,
+    Once,
+    Always,
+}
+
+struct Settings {
+    force: bool,
+    interactive: Interactive,
+    dirs: bool,
+    recursive: bool,
+    verbose: bool,
+    preserve_root: bool,
+}
+
+/// Runs `rm [OPTION]... FILE...`.
+pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
+    Box::pin(async move {
+        let parsed = match parse_or_report(ctx, &SPEC, 1).await {
+            Ok(parsed) => parsed,
+            Err(status) => return status,
+        };
+        let mut settings = Settings {
+            force: false,
+            interactive: Interactive::Never,
+            dirs: false,
+            recursive: false,
+            verbose: false,
+            preserve_root: true,
+        };
+        for (key, value) in &parsed.options {
+            match *key {
+                "f" => (settings.force, settings.interactive) = (true, Interactive::Never),
+                "i" => (settings.force, settings.interactive) = (false, Interactive::Always),
+                "I" => (settings.force, settings.interactive) = (false, Interactive::Once),
+                "interactive" => {
+                    settings.interactive = match value.as_deref() {
+                        None | Some("always") | Some("yes") => Interactive::Always,
+                        Some("once") => Interactive::Once,
+                        Some("never") | Some("no") | Some("none") => Interactive::Never,
+                        Some(other) => {
+                            report_usage(ctx, &format!("invalid argument {} for '--interactive'", quote(other))).await;
+                            return 1;
+                        }
+                    }
+                }
+                "d" => settings.dirs = true,
+                "r" | "R" => settings.recursive = true,
+                "v" => settings.verbose = true,
+                "preserve-root" => settings.preserve_root = true,
+                "no-preserve-root" => settings.preserve_root = false,
+                _ => {}
+            }
+        }
+        if parsed.operands.is_empty() {
+            if settings.force {
+                return 0;
+            }
+            report_usage(ctx, "missing operand").await;
+            return 1;
+        }
+        if settings.interactive == Interactive::Once && (settings.recursive || parsed.operands.len() > 3) {
+            let question = if settings.recursive {
+                let count = parsed.operands.len();
+                let noun = if count == 1 { "argument" } else { "arguments" };
+                format!("remove {count} {noun} recursively? ")
+            } else {
+                format!("remove {} arguments? ", parsed.operands.len())
+            };
+            if !ask(ctx, &question).await {
+                return 0;
+            }
+        }
+        let mut ok = true;
+        for name in &parsed.operands {
+            ok &= remove_operand(ctx, &settings, name).await;
+        }
+        i32::from(!ok)
+    })
+}
+
+/// Removes one command-line operand; false on any failure.
+async fn remove_operand(ctx: &Invocation<'_>, settings: &Settings, name: &str) -> bool {
+    let base = name.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let path = ctx.resolve(name);
+    let metadata = match ctx.fs.symlink_metadata(&path).await {
+        Ok(metadata) => metadata,
+        Err(FsError::NotFound) if settings.force => return true,
+        Err(error) => {
+            ctx.report(&format!("cannot remove {}: {error}", quote(name))).await;
+            return false;
+        }
+    };
+    if base == "." || base == ".." {
+        ctx.report(&format!("refusing to remove '.' or '..' directory: skipping {}", quote(name))).await;
+        return false;
+    }
+    if settings.recursive && settings.preserve_root && crate::fs::path::normalize("/", &path) == "/" && metadata.is_dir() {
+        ctx.report("it is dangerous to operate recursively on '/'").await;
+        ctx.report("use --no-preserve-root to override this failsafe").await;
+        return false;
+    }
+    remove_node(ctx, settings, name, &path, metadata).await
+}
+
+/// Removes a node (recursively when allowed); `shown` is its name in messages.
+fn remove_node<'a>(
+    ctx: &'a Invocation<'_>,
+    settings: &'a Settings,
+    shown: &'a str,
+    path: &'a str,
+    metadata: Metadata,
+) -> LocalFuture<'a, bool> {
+    Box::pin(async move {
+        if metadata.is_dir() {
+            let entries = match ctx.fs.read_dir(path).await {
+                Ok(entries) => entries,
+                Err(error) => {
+                    ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+                    return false;
+                }
+            };
+            if !settings.recursive && !(settings.dirs && entries.is_empty()) {
+                let error = if settings.dirs { FsError::DirectoryNotEmpty } else { FsError::IsADirectory };
+                ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+                return false;
+            }
+            if !entries.is_empty()
+                && settings.interactive == Interactive::Always
+                && !ask(ctx, &format!("descend into directory {}? ", quote(shown))).await
+            {
+                return true;
+            }
+            let mut ok = true;
+            for entry in entries {
+                let child_shown = join_shown(shown, &entry.name);
+                let child_path = crate::fs::path::join(path, &entry.name);
+                match ctx.fs.symlink_metadata(&child_path).await {
+                    Ok(child) => ok &= remove_node(ctx, settings, &child_shown, &child_path, child).await,
+                    Err(error) => {
+                        ctx.report(&format!("cannot remove {}: {error}", quote(&child_shown))).await;
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                return false;
+            }
+            if settings.interactive == Interactive::Always && !ask(ctx, &format!("remove directory {}? ", quote(shown))).await {
+                return true;
+            }
+            if let Err(error) = ctx.fs.remove_dir(path).await {
+                ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+                return false;
+            }
+            if settings.verbose {
+                let _ = ctx.write_out(format!("removed directory {}\n", quote(shown)).as_bytes()).await;
+            }
+            return true;
+        }
+        if settings.interactive == Interactive::Always {
+            let kind = describe(&metadata);
+            if !ask(ctx, &format!("remove {kind} {}? ", quote(shown))).await {
+                return true;
+            }
+        }
+        if let Err(error) = ctx.fs.remove_file(path).await {
+            ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+            return false;
+        }
+        if settings.verbose {
+            let _ = ctx.write_out(format!("removed {}\n", quote(shown)).as_bytes()).await;
+        }
+        true
+    })
+}
+
+/// `dir/name` for messages, keeping the operand's spelling.
+pub fn join_shown(dir: &str, name: &str) -> String {
+    if dir.ends_with('/') {
+        format!("{dir}{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The file kind as `rm -i` names it.
+pub fn describe(metadata: &Metadata) -> &'static str {
+    match metadata.file_type {
+        FileType::File if metadata.size == 0 => "regular empty file",
+        FileType::File => "regular file",
+        FileType::Directory => "directory",
+        FileType::Symlink => "symbolic link",
+        FileType::CharDevice => "character special file",
+        FileType::Fifo => "fifo",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::file::fixtures::{exists, run, tree};
+    use crate::commands::test_support::run_utility;
+
+    #[test]
+    fn files_dirs_and_errors() {
+        let fs = tree(&["f", "d/", "d/e/", "d/e/x", "empty/"]);
+        assert_eq!(run(&fs, &["rm", "d"]).stderr, "rm: cannot remove 'd': Is a directory\n");
+        let out = run(&fs, &["rm", "nope"]);
+        assert_eq!((out.stderr.as_str(), out.status), ("rm: cannot remove 'nope': No such file or directory\n", 1));
+        assert_eq!(run(&fs, &["rm", "-f", "nope"]).status, 0);
+        assert_eq!(run(&fs, &["rm", "-d", "d"]).stderr, "rm: cannot remove 'd': Directory not empty\n");
+        assert_eq!(run(&fs, &["rm", "-d", "empty"]).status, 0);
+        assert_eq!(run(&fs, &["rm", "-v", "f"]).stdout, "removed 'f'\n");
+        let out = run(&fs, &["rm", "-rv", "d"]);
+        assert_eq!(out.stdout, "removed 'd/e/x'\nremoved directory 'd/e'\nremoved directory 'd'\n");
+        assert!(!exists(&fs, "d"));
+        assert_eq!(run(&fs, &["rm"]).stderr, "rm: missing operand\nTry 'rm --help' for more information.\n");
+        assert_eq!(run(&fs, &["rm", "-f"]).status, 0);
+    }
+
+    #[test]
+    fn failsafes() {
+        let fs = tree(&[]);
+        let out = run(&fs, &["rm", "-rf", "/"]);
+        assert_eq!(out.stderr, "rm: it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe\n");
+        assert_eq!(out.status, 1);
+        assert!(exists(&fs, "/etc/passwd"));
+        assert_eq!(run(&fs, &["rm", "-r", "."]).stderr, "rm: refusing to remove '.' or '..' directory: skipping '.'\n");
+        assert_eq!(run(&fs, &["rm", "-r", "./."]).stderr, "rm: refusing to remove '.' or '..' directory: skipping './.'\n");
+    }
+
+    #[test]
+    fn interactive() {
+        let fs = tree(&["a=1", "b"]);
+        let out = run_utility(&fs, &["rm", "-i", "a", "b"], b"n\ny\n");
+        assert_eq!(out.stderr, "rm: remove regular file 'a'? rm: remove regular empty file 'b'? ");
+        assert!(exists(&fs, "a") && !exists(&fs, "b"));
+    }
+}
