@@ -5,6 +5,7 @@
 //! `which` consult it, and nothing else lists command names.
 
 pub mod common;
+pub mod datestr;
 pub mod format;
 pub mod options;
 pub mod timefmt;
@@ -23,6 +24,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
+    Utility { name: "touch", run: file::touch::run },
 ];
 
 /// The registry table.

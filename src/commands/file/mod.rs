@@ -9,3 +9,4 @@ pub mod mode;
 pub mod prompt;
 pub mod rm;
 pub mod rmdir;
+pub mod touch;
