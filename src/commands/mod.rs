@@ -21,6 +21,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
+    Utility { name: "ls", run: file::ls::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },

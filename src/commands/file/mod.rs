@@ -4,6 +4,8 @@ pub mod basename;
 pub mod cat;
 #[cfg(test)]
 mod fixtures;
+pub mod glob;
+pub mod ls;
 pub mod mkdir;
 pub mod mode;
 pub mod prompt;
