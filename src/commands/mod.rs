@@ -20,9 +20,12 @@ use crate::interp::Utility;
 static REGISTRY: &[Utility] = &[
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
+    Utility { name: "cp", run: file::cp::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "ls", run: file::ls::run },
     Utility { name: "mkdir", run: file::mkdir::run },
+    Utility { name: "readlink", run: file::readlink::run_readlink },
+    Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
     Utility { name: "touch", run: file::touch::run },

@@ -1,7 +1,10 @@
 //! File utilities: reading, listing, copying, moving and inspecting files.
 
 pub mod basename;
+pub mod canonical;
 pub mod cat;
+pub mod copy;
+pub mod cp;
 #[cfg(test)]
 mod fixtures;
 pub mod glob;
@@ -9,6 +12,7 @@ pub mod ls;
 pub mod mkdir;
 pub mod mode;
 pub mod prompt;
+pub mod readlink;
 pub mod rm;
 pub mod rmdir;
 pub mod touch;
