@@ -8,11 +8,14 @@ pub mod cp;
 #[cfg(test)]
 mod fixtures;
 pub mod glob;
+pub mod ln;
 pub mod ls;
 pub mod mkdir;
 pub mod mode;
+pub mod mv;
 pub mod prompt;
 pub mod readlink;
+pub mod remove;
 pub mod rm;
 pub mod rmdir;
 pub mod touch;
