@@ -20,6 +20,9 @@ use crate::interp::Utility;
 static REGISTRY: &[Utility] = &[
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
+    Utility { name: "chgrp", run: file::chown::run_chgrp },
+    Utility { name: "chmod", run: file::chmod::run },
+    Utility { name: "chown", run: file::chown::run_chown },
     Utility { name: "cp", run: file::cp::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "ln", run: file::ln::run },
@@ -30,6 +33,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
+    Utility { name: "stat", run: file::stat::run },
     Utility { name: "touch", run: file::touch::run },
 ];
 

@@ -3,6 +3,8 @@
 pub mod basename;
 pub mod canonical;
 pub mod cat;
+pub mod chmod;
+pub mod chown;
 pub mod copy;
 pub mod cp;
 #[cfg(test)]
@@ -18,4 +20,5 @@ pub mod readlink;
 pub mod remove;
 pub mod rm;
 pub mod rmdir;
+pub mod stat;
 pub mod touch;
