@@ -84,10 +84,7 @@ pub fn relative_to(path: &str, base: &str) -> String {
     let path_parts: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
     let base_parts: Vec<&str> = base.split('/').filter(|c| !c.is_empty()).collect();
     let common = path_parts.iter().zip(&base_parts).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<&str> = Vec::new();
-    for _ in common..base_parts.len() {
-        parts.push("..");
-    }
+    let mut parts: Vec<&str> = vec![".."; base_parts.len() - common];
     parts.extend(path_parts.iter().skip(common));
     if parts.is_empty() {
         ".".to_string()

@@ -146,7 +146,7 @@ fn remove_node<'a>(
                     return false;
                 }
             };
-            if !settings.recursive && !(settings.dirs && entries.is_empty()) {
+            if !(settings.recursive || settings.dirs && entries.is_empty()) {
                 let error = if settings.dirs { FsError::DirectoryNotEmpty } else { FsError::IsADirectory };
                 ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
                 return false;

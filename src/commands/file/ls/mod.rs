@@ -175,11 +175,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "g" => (settings.no_owner, settings.layout) = (true, Layout::Long),
                 "o" => (settings.no_group, settings.layout) = (true, Layout::Long),
                 "G" => settings.no_group = true,
-                "1" | "C" | "x" => {
-                    if settings.layout != Layout::Long || *key == "1" {
-                        settings.layout = Layout::OnePerLine;
-                    }
-                }
+                "1" | "C" | "x" if settings.layout != Layout::Long || *key == "1" => settings.layout = Layout::OnePerLine,
                 "m" => settings.layout = Layout::Commas,
                 "L" => settings.dereference = true,
                 "u" => (settings.time_field, sort_by_time_field) = (TimeField::Access, true),
@@ -229,11 +225,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         _ => None,
                     }
                 }
-                "color" => {
-                    if !["", "never", "no", "none", "auto", "tty", "if-tty", "always", "yes", "force"].contains(&value.as_str()) {
-                        report_usage(ctx, &format!("invalid argument {} for '--color'", quote(&value))).await;
-                        return 2;
-                    }
+                "color" if !["", "never", "no", "none", "auto", "tty", "if-tty", "always", "yes", "force"].contains(&value.as_str()) => {
+                    report_usage(ctx, &format!("invalid argument {} for '--color'", quote(&value))).await;
+                    return 2;
                 }
                 _ => {}
             }
