@@ -25,6 +25,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "chown", run: file::chown::run_chown },
     Utility { name: "cp", run: file::cp::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
+    Utility { name: "du", run: file::du::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },

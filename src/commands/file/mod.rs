@@ -7,6 +7,7 @@ pub mod chmod;
 pub mod chown;
 pub mod copy;
 pub mod cp;
+pub mod du;
 pub mod find;
 #[cfg(test)]
 mod fixtures;
