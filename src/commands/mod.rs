@@ -37,6 +37,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "rmdir", run: file::rmdir::run },
     Utility { name: "stat", run: file::stat::run },
     Utility { name: "touch", run: file::touch::run },
+    Utility { name: "tree", run: file::tree::run },
 ];
 
 /// The registry table.

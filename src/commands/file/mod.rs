@@ -24,3 +24,4 @@ pub mod rm;
 pub mod rmdir;
 pub mod stat;
 pub mod touch;
+pub mod tree;

@@ -410,6 +410,11 @@ fn render(settings: &Settings, entries: &[Entry], total: bool, out: &mut String)
     }
 }
 
+/// The `ls -F` suffix of a node (`/`, `*`, `@`, `|`), also used by `tree -F`.
+pub fn classify_suffix(file_type: crate::fs::FileType, mode: u32) -> &'static str {
+    entry::indicator_of(file_type, mode, true)
+}
+
 /// The `-F`/`-p` suffix of an entry.
 fn indicator(settings: &Settings, entry: &Entry) -> &'static str {
     match settings.classify {
