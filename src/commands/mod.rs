@@ -30,6 +30,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
     Utility { name: "mkdir", run: file::mkdir::run },
+    Utility { name: "mktemp", run: file::mktemp::run },
     Utility { name: "mv", run: file::mv::run },
     Utility { name: "readlink", run: file::readlink::run_readlink },
     Utility { name: "realpath", run: file::readlink::run_realpath },

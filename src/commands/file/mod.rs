@@ -15,6 +15,7 @@ pub mod glob;
 pub mod ln;
 pub mod ls;
 pub mod mkdir;
+pub mod mktemp;
 pub mod mode;
 pub mod mv;
 pub mod prompt;
