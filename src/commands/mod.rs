@@ -24,6 +24,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "chmod", run: file::chmod::run },
     Utility { name: "chown", run: file::chown::run_chown },
     Utility { name: "cp", run: file::cp::run },
+    Utility { name: "df", run: file::misc::run_df },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
     Utility { name: "find", run: file::find::run },
@@ -36,9 +37,12 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
+    Utility { name: "shred", run: file::misc::run_shred },
     Utility { name: "stat", run: file::stat::run },
+    Utility { name: "sync", run: file::misc::run_sync },
     Utility { name: "touch", run: file::touch::run },
     Utility { name: "tree", run: file::tree::run },
+    Utility { name: "truncate", run: file::truncate::run },
 ];
 
 /// The registry table.
