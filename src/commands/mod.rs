@@ -28,6 +28,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
     Utility { name: "find", run: file::find::run },
+    Utility { name: "install", run: file::install::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
     Utility { name: "mkdir", run: file::mkdir::run },

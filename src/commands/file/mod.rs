@@ -12,6 +12,7 @@ pub mod find;
 #[cfg(test)]
 mod fixtures;
 pub mod glob;
+pub mod install;
 pub mod ln;
 pub mod ls;
 pub mod misc;
