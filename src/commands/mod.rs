@@ -39,6 +39,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
     Utility { name: "shred", run: file::misc::run_shred },
+    Utility { name: "split", run: file::split::run },
     Utility { name: "stat", run: file::stat::run },
     Utility { name: "sync", run: file::misc::run_sync },
     Utility { name: "touch", run: file::touch::run },

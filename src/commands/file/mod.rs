@@ -25,6 +25,7 @@ pub mod readlink;
 pub mod remove;
 pub mod rm;
 pub mod rmdir;
+pub mod split;
 pub mod stat;
 pub mod touch;
 pub mod tree;
