@@ -8,6 +8,7 @@ pub mod chown;
 pub mod copy;
 pub mod cp;
 pub mod du;
+pub mod file;
 pub mod find;
 #[cfg(test)]
 mod fixtures;
@@ -15,6 +16,7 @@ pub mod glob;
 pub mod install;
 pub mod ln;
 pub mod ls;
+pub mod magic;
 pub mod misc;
 pub mod mkdir;
 pub mod mktemp;
