@@ -1,9 +1,8 @@
 //! `find -regex`: GNU's regex dialects (emacs by default, POSIX basic and
 //! extended) translated to `regex-automata` syntax and matched against the
-//! whole path, in linear time.
+//! whole path, in linear time (the `regex` crate).
 
-use regex_automata::meta::Regex;
-use regex_automata::util::syntax;
+use regex::bytes::{Regex, RegexBuilder};
 
 /// The dialect `-regextype` selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,9 +109,13 @@ impl FindRegex {
     /// Compiles `pattern`; the message on failure is GNU-shaped.
     pub fn new(pattern: &str, kind: RegexType, fold: bool) -> Result<FindRegex, String> {
         let translated = format!("^(?:{})$", translate(pattern, kind));
-        let config = syntax::Config::new().case_insensitive(fold).unicode(false).utf8(false).dot_matches_new_line(true);
-        let builder = Regex::builder().syntax(config).configure(Regex::config().nfa_size_limit(Some(8 << 20))).build(&translated);
-        builder.map(|regex| FindRegex { regex }).map_err(|_| format!("Invalid regular expression '{pattern}'"))
+        let built = RegexBuilder::new(&translated)
+            .case_insensitive(fold)
+            .unicode(false)
+            .dot_matches_new_line(true)
+            .size_limit(8 << 20)
+            .build();
+        built.map(|regex| FindRegex { regex }).map_err(|_| format!("Invalid regular expression '{pattern}'"))
     }
 
     /// True when the whole `path` matches.
