@@ -2,6 +2,30 @@
 //! messages, `ls`-style mode strings, human-readable sizes and block counts.
 
 use crate::fs::{FileType, Metadata};
+use crate::interp::Invocation;
+
+/// True when the invocation's locale (`LC_ALL`, `LC_CTYPE`, `LANG`, first
+/// set wins) uses UTF-8, as the sandbox's default `LANG=C.UTF-8` does.
+pub fn locale_is_utf8(ctx: &Invocation<'_>) -> bool {
+    let value = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|name| ctx.env_var(name).filter(|v| !v.is_empty()));
+    value.is_some_and(|v| {
+        let lower = v.to_ascii_lowercase();
+        lower.contains("utf-8") || lower.contains("utf8")
+    })
+}
+
+/// Quotes text the way GNU's `quote()` does in messages like `mkdir: cannot
+/// create directory ‘a’`: curly quotes under a UTF-8 locale, ASCII ones
+/// otherwise. (Other messages, like `rm: cannot remove 'a'`, always use
+/// [`quote`].)
+pub fn quote_locale(ctx: &Invocation<'_>, text: &str) -> String {
+    let escaped: String = text.chars().map(|c| if c.is_control() { control_escape(c) } else { c.to_string() }).collect();
+    if locale_is_utf8(ctx) {
+        format!("\u{2018}{escaped}\u{2019}")
+    } else {
+        format!("'{escaped}'")
+    }
+}
 
 /// Quotes a file name the way GNU tools do in diagnostics
 /// (`cannot stat 'x'`): single quotes, double quotes when the name holds a

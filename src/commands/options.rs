@@ -317,6 +317,20 @@ pub async fn report_usage(ctx: &Invocation<'_>, message: &str) {
     let _ = ctx.stderr.write(text.as_bytes()).await;
 }
 
+/// Reports a bad argument of an enumerated option as GNU's `argmatch` does:
+/// the value, the list of valid spellings (one group per meaning) and the
+/// usage hint.
+pub async fn report_invalid_argument(ctx: &Invocation<'_>, value: &str, option: &str, groups: &[&[&str]]) {
+    let q = |text: &str| crate::commands::format::quote_locale(ctx, text);
+    let mut text = format!("{}: invalid argument {} for {}\nValid arguments are:\n", ctx.name(), q(value), q(option));
+    for group in groups {
+        let spellings: Vec<String> = group.iter().map(|s| q(s)).collect();
+        text.push_str(&format!("  - {}\n", spellings.join(", ")));
+    }
+    text.push_str(&format!("Try '{} --help' for more information.\n", ctx.name()));
+    let _ = ctx.stderr.write(text.as_bytes()).await;
+}
+
 /// Parses the invocation's arguments; on a bad command line reports it as
 /// glibc does and returns `Err(status)` (2 for `ls`, 1 for most tools).
 pub async fn parse_or_report(

@@ -1,6 +1,6 @@
 //! `basename` and `dirname`: the last component of a path, and the rest.
 
-use crate::commands::format::quote;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -57,7 +57,7 @@ pub fn run_basename<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             (operands.iter().collect(), suffix)
         } else {
             if let Some(extra) = operands.get(2) {
-                report_usage(ctx, &format!("extra operand {}", quote(extra))).await;
+                report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
                 return 1;
             }
             (operands.iter().take(1).collect(), operands.get(1).cloned())

@@ -2,7 +2,7 @@
 //! --reference`); a leading `-w`-style word is a mode, as GNU reads it.
 
 use super::mode::ModeChange;
-use crate::commands::format::{mode_string, quote};
+use crate::commands::format::{mode_string, quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
@@ -69,13 +69,13 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             match ModeChange::parse(&text) {
                 Some(change) => {
                     if operands.is_empty() {
-                        report_usage(ctx, &format!("missing operand after {}", quote(&text))).await;
+                        report_usage(ctx, &format!("missing operand after {}", quote_locale(ctx, &text))).await;
                         return 1;
                     }
                     change
                 }
                 None => {
-                    report_usage(ctx, &format!("invalid mode: {}", quote(&text))).await;
+                    report_usage(ctx, &format!("invalid mode: {}", quote_locale(ctx, &text))).await;
                     return 1;
                 }
             }

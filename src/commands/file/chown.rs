@@ -2,7 +2,7 @@
 //! (`-R -v -c -f -h --reference`). Whether the change is permitted is the
 //! filesystem's decision, reported as GNU reports it.
 
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::users::Accounts;
 use crate::host::LocalFuture;
@@ -67,14 +67,14 @@ async fn run_either(ctx: &mut Invocation<'_>, group_only: bool) -> i32 {
         }
         let spec = operands.remove(0);
         if operands.is_empty() {
-            report_usage(ctx, &format!("missing operand after {}", quote(&spec))).await;
+            report_usage(ctx, &format!("missing operand after {}", quote_locale(ctx, &spec))).await;
             return 1;
         }
         if group_only {
             match accounts.groups.id(&spec) {
                 Some(gid) => (None, Some(gid)),
                 None => {
-                    ctx.report(&format!("invalid group: {}", quote(&spec))).await;
+                    ctx.report(&format!("invalid group: {}", quote_locale(ctx, &spec))).await;
                     return 1;
                 }
             }
@@ -89,7 +89,7 @@ async fn run_either(ctx: &mut Invocation<'_>, group_only: bool) -> i32 {
                 match accounts.users.id(user) {
                     Some(uid) => Some(uid),
                     None => {
-                        ctx.report(&format!("invalid user: {}", quote(&spec))).await;
+                        ctx.report(&format!("invalid user: {}", quote_locale(ctx, &spec))).await;
                         return 1;
                     }
                 }
@@ -101,7 +101,7 @@ async fn run_either(ctx: &mut Invocation<'_>, group_only: bool) -> i32 {
                 Some(group) => match accounts.groups.id(group) {
                     Some(gid) => Some(gid),
                     None => {
-                        ctx.report(&format!("invalid group: {}", quote(&spec))).await;
+                        ctx.report(&format!("invalid group: {}", quote_locale(ctx, &spec))).await;
                         return 1;
                     }
                 },

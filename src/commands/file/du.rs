@@ -2,7 +2,7 @@
 //! --apparent-size --si -L -0 --exclude`), counting each inode once.
 
 use super::glob::matches;
-use crate::commands::format::{human_size, kib_blocks, quote};
+use crate::commands::format::{human_size, kib_blocks, quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -95,7 +95,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "d" => match value.parse() {
                     Ok(depth) => settings.max_depth = Some(depth),
                     Err(_) => {
-                        ctx.report(&format!("invalid maximum depth {}", quote(&value))).await;
+                        ctx.report(&format!("invalid maximum depth {}", quote_locale(ctx, &value))).await;
                         return 1;
                     }
                 },

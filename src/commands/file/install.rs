@@ -4,7 +4,7 @@
 
 use super::copy::{copy_node, plan, CopyOptions};
 use super::mode::ModeChange;
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
@@ -63,7 +63,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(text) => match ModeChange::parse(text) {
                 Some(change) => change.apply(0o755, false, 0),
                 None => {
-                    ctx.report(&format!("invalid mode {}", quote(text))).await;
+                    ctx.report(&format!("invalid mode {}", quote_locale(ctx, text))).await;
                     return 1;
                 }
             },

@@ -1,7 +1,7 @@
 //! `mkdir`: make directories (`-p` parents, `-m` mode, `-v` verbose).
 
 use super::mode::ModeChange;
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
@@ -29,7 +29,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(text) => match ModeChange::parse(text) {
                 Some(change) => change.apply(0o777, true, umask),
                 None => {
-                    ctx.report(&format!("invalid mode {}", quote(text))).await;
+                    ctx.report(&format!("invalid mode {}", quote_locale(ctx, text))).await;
                     return 1;
                 }
             },
@@ -44,7 +44,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 make_one(ctx, name, mode, verbose).await
             };
             if let Err((shown, error)) = result {
-                ctx.report(&format!("cannot create directory {}: {error}", quote(&shown))).await;
+                ctx.report(&format!("cannot create directory {}: {error}", quote_locale(ctx, &shown))).await;
                 status = 1;
             }
         }

@@ -1,7 +1,7 @@
 //! `mktemp`: create a uniquely named file or directory from a template
 //! (`-d -p DIR -t -u -q --suffix --tmpdir`), names drawn from the host seed.
 
-use crate::commands::format::quote;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
@@ -57,13 +57,13 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         if suffix.contains('/') {
-            ctx.report(&format!("invalid suffix {}, contains directory separator", quote(&suffix))).await;
+            ctx.report(&format!("invalid suffix {}, contains directory separator", quote_locale(ctx, &suffix))).await;
             return 1;
         }
         let x_count = template.len() - template.trim_end_matches('X').len();
         if x_count < 3 {
             let shown = format!("{template}{suffix}");
-            ctx.report(&format!("too few X's in template {}", quote(&shown))).await;
+            ctx.report(&format!("too few X's in template {}", quote_locale(ctx, &shown))).await;
             return 1;
         }
         let tmpdir_env = ctx.env_var("TMPDIR").filter(|v| !v.is_empty()).unwrap_or("/tmp").to_string();
@@ -73,7 +73,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             _ => tmpdir_env,
         };
         if use_dir && parsed.has("t") && template.contains('/') {
-            ctx.report(&format!("invalid template, {}; with --tmpdir, it may not be absolute", quote(&template))).await;
+            ctx.report(&format!("invalid template, {}; with --tmpdir, it may not be absolute", quote_locale(ctx, &template))).await;
             return 1;
         }
         let prefix = if use_dir && !template.starts_with('/') { super::copy::join_name(&directory, &template) } else { template.clone() };
@@ -108,14 +108,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     if !quiet {
                         let kind = if make_dir { "directory" } else { "file" };
                         let shown = format!("{prefix}{suffix}");
-                        ctx.report(&format!("failed to create {kind} via template {}: {error}", quote(&shown))).await;
+                        ctx.report(&format!("failed to create {kind} via template {}: {error}", quote_locale(ctx, &shown))).await;
                     }
                     return 1;
                 }
             }
         }
         if !quiet {
-            ctx.report(&format!("failed to create file via template {}: {}", quote(&prefix), FsError::AlreadyExists)).await;
+            ctx.report(&format!("failed to create file via template {}: {}", quote_locale(ctx, &prefix), FsError::AlreadyExists)).await;
         }
         1
     })

@@ -3,7 +3,7 @@
 
 use super::prompt::ask;
 use crate::commands::format::quote;
-use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
 use crate::fs::{FileType, FsError, Metadata};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
@@ -65,7 +65,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         Some("once") => Interactive::Once,
                         Some("never") | Some("no") | Some("none") => Interactive::Never,
                         Some(other) => {
-                            report_usage(ctx, &format!("invalid argument {} for '--interactive'", quote(other))).await;
+                            let groups: &[&[&str]] = &[&["never", "no", "none"], &["once"], &["always", "yes"]];
+                            report_invalid_argument(ctx, other, "--interactive", groups).await;
                             return 1;
                         }
                     }
@@ -253,6 +254,16 @@ mod tests {
         assert!(exists(&fs, "/etc/passwd"));
         assert_eq!(run(&fs, &["rm", "-r", "."]).stderr, "rm: refusing to remove '.' or '..' directory: skipping '.'\n");
         assert_eq!(run(&fs, &["rm", "-r", "./."]).stderr, "rm: refusing to remove '.' or '..' directory: skipping './.'\n");
+    }
+
+    #[test]
+    fn bad_interactive_argument() {
+        let out = run(&tree(&[]), &["rm", "--interactive=x", "f"]);
+        assert_eq!(
+            out.stderr,
+            "rm: invalid argument 'x' for '--interactive'\nValid arguments are:\n  - 'never', 'no', 'none'\n  - 'once'\n  - 'always', 'yes'\nTry 'rm --help' for more information.\n"
+        );
+        assert_eq!(out.status, 1);
     }
 
     #[test]

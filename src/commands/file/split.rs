@@ -3,7 +3,7 @@
 //! `--additional-suffix`).
 
 use super::truncate::parse_size;
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::OpenOptions;
 use crate::host::LocalFuture;
@@ -109,7 +109,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.get(2) {
-            report_usage(ctx, &format!("extra operand {}", quote(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         let mut mode = Mode::Lines(1000);
@@ -120,14 +120,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "l" => match text.parse::<usize>() {
                     Ok(n) if n > 0 => mode = Mode::Lines(n),
                     _ => {
-                        ctx.report(&format!("invalid number of lines: {}: Numerical result out of range", quote(&text))).await;
+                        ctx.report(&format!("invalid number of lines: {}: Numerical result out of range", quote_locale(ctx, &text))).await;
                         return 1;
                     }
                 },
                 "b" => match parse_size(&text).filter(|n| *n > 0) {
                     Some(n) => mode = Mode::Bytes(n as usize),
                     None => {
-                        ctx.report(&format!("invalid number of bytes: {}", quote(&text))).await;
+                        ctx.report(&format!("invalid number of bytes: {}", quote_locale(ctx, &text))).await;
                         return 1;
                     }
                 },
@@ -139,7 +139,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     match number.parse::<usize>() {
                         Ok(n) if n > 0 => mode = if line_mode { Mode::LineChunks(n) } else { Mode::Chunks(n) },
                         _ => {
-                            ctx.report(&format!("invalid number of chunks: {}", quote(&text))).await;
+                            ctx.report(&format!("invalid number of chunks: {}", quote_locale(ctx, &text))).await;
                             return 1;
                         }
                     }
@@ -153,7 +153,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(text) => match text.parse::<usize>() {
                 Ok(n) if n > 0 => n,
                 _ => {
-                    ctx.report(&format!("invalid suffix length: {}", quote(text))).await;
+                    ctx.report(&format!("invalid suffix length: {}", quote_locale(ctx, text))).await;
                     return 1;
                 }
             },

@@ -1,8 +1,8 @@
 //! `touch`: change file timestamps, creating missing files (`-a -m -c -d -r -t`).
 
 use crate::commands::datestr::parse_date;
-use crate::commands::format::quote;
-use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::commands::format::{quote, quote_locale};
+use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
 use crate::commands::timefmt::{days_from_civil, civil, Zone};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
@@ -70,21 +70,22 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     "atime" | "access" | "use" => set_access = true,
                     "mtime" | "modify" => set_modify = true,
                     other => {
-                        report_usage(ctx, &format!("invalid argument {} for '--time'", quote(other))).await;
+                        let groups: &[&[&str]] = &[&["atime", "access", "use"], &["mtime", "modify"]];
+                        report_invalid_argument(ctx, other, "--time", groups).await;
                         return 1;
                     }
                 },
                 "d" => match parse_date(value, now, &zone) {
                     Some(t) => (atime, mtime) = (t, t),
                     None => {
-                        ctx.report(&format!("invalid date format {}", quote(value))).await;
+                        ctx.report(&format!("invalid date format {}", quote_locale(ctx, value))).await;
                         return 1;
                     }
                 },
                 "t" => match parse_stamp(value, now, &zone) {
                     Some(t) => (atime, mtime) = (t, t),
                     None => {
-                        ctx.report(&format!("invalid date format {}", quote(value))).await;
+                        ctx.report(&format!("invalid date format {}", quote_locale(ctx, value))).await;
                         return 1;
                     }
                 },

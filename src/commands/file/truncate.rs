@@ -1,7 +1,7 @@
 //! `truncate`: shrink or extend files to a size (`-s [+-<>/%]N[KMG]`, `-r
 //! FILE`, `-c`, `-o`).
 
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
@@ -60,7 +60,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 match parse_size(body) {
                     Some(amount) => (mode, amount),
                     None => {
-                        ctx.report(&format!("Invalid number: {}", quote(text))).await;
+                        ctx.report(&format!("Invalid number: {}", quote_locale(ctx, text))).await;
                         return 1;
                     }
                 }

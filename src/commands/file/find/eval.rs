@@ -4,7 +4,7 @@
 use super::parse::{Compare, Expr, PermMatch, Primary, Stamp};
 use super::printf::render_printf;
 use crate::commands::file::glob::{matches, matches_ignore_case};
-use crate::commands::format::quote;
+use crate::commands::format::quote_locale;
 use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
@@ -224,7 +224,7 @@ async fn primary_holds(ctx: &mut Invocation<'_>, primary: &Primary, node: &Node,
                 Ok(()) => true,
                 Err(error) => {
                     flush(ctx, state).await;
-                    ctx.report(&format!("cannot delete {}: {error}", quote(&node.shown))).await;
+                    ctx.report(&format!("cannot delete {}: {error}", quote_locale(ctx, &node.shown))).await;
                     state.status = 1;
                     false
                 }

@@ -60,7 +60,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         let lookup = |name: &str| references.get(name).copied();
-        let context = ParseContext { reference_times: &lookup, accounts: &accounts };
+        let utf8 = crate::commands::format::locale_is_utf8(ctx);
+        let quote = |text: &str| if utf8 { format!("\u{2018}{text}\u{2019}") } else { format!("'{text}'") };
+        let context = ParseContext { reference_times: &lookup, accounts: &accounts, quote: &quote };
         let (expr, walk) = match parse::parse(expression, &context) {
             Ok(parsed) => parsed,
             Err(message) => {
@@ -95,7 +97,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 break;
             }
             if start.is_empty() {
-                ctx.report("'': No such file or directory").await;
+                ctx.report(&format!("{}: No such file or directory", crate::commands::format::quote_locale(ctx, ""))).await;
                 state.status = 1;
                 continue;
             }
@@ -142,7 +144,7 @@ fn visit<'a>(
             Ok(metadata) => metadata,
             Err(error) => {
                 flush(ctx, state).await;
-                ctx.report(&format!("{}: {error}", crate::commands::format::quote(shown))).await;
+                ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, shown))).await;
                 state.status = 1;
                 return;
             }
@@ -159,7 +161,7 @@ fn visit<'a>(
         if is_dir && !pruned && may_descend && !state.quit {
             if ancestors.contains(&ino) {
                 flush(ctx, state).await;
-                ctx.report(&format!("File system loop detected; {} is part of the same file system loop.", crate::commands::format::quote(shown))).await;
+                ctx.report(&format!("File system loop detected; {} is part of the same file system loop.", crate::commands::format::quote_locale(ctx, shown))).await;
                 state.status = 1;
             } else {
                 match ctx.fs.read_dir(&path).await {
@@ -177,7 +179,7 @@ fn visit<'a>(
                     }
                     Err(error) => {
                         flush(ctx, state).await;
-                        ctx.report(&format!("{}: {error}", crate::commands::format::quote(shown))).await;
+                        ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, shown))).await;
                         state.status = 1;
                     }
                 }

@@ -135,6 +135,8 @@ pub struct ParseContext<'a> {
     pub reference_times: &'a dyn Fn(&str) -> Option<f64>,
     /// User and group names.
     pub accounts: &'a Accounts,
+    /// Quotes text in messages as GNU's `quote()` does in this locale.
+    pub quote: &'a dyn Fn(&str) -> String,
 }
 
 /// A parse failure: the message after `find: `.
@@ -275,7 +277,12 @@ impl Parser<'_> {
             }
             "-regextype" => {
                 let kind = self.argument(name)?;
-                self.regex_type = RegexType::from_name(&kind).ok_or_else(|| format!("Unknown regular expression type '{kind}'; valid types are 'findutils-default', 'emacs', 'posix-basic', 'posix-egrep', 'posix-extended'."))?;
+                self.regex_type = RegexType::from_name(&kind).ok_or_else(|| {
+                    let q = self.context.quote;
+                    let names = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended", "posix-minimal-basic", "sed"];
+                    let list: Vec<String> = names.iter().map(|n| q(n)).collect();
+                    format!("Unknown regular expression type {}; valid types are {}.", q(&kind), list.join(", "))
+                })?;
                 return Ok(Some(Expr::Primary(Primary::Constant(true))));
             }
             "-type" | "-xtype" => {
@@ -310,7 +317,7 @@ impl Parser<'_> {
             "-newer" | "-anewer" | "-cnewer" => {
                 let file = self.argument(name)?;
                 let Some(reference) = (self.context.reference_times)(&file) else {
-                    return Err(format!("'{file}': No such file or directory"));
+                    return Err(format!("{}: No such file or directory", (self.context.quote)(&file)));
                 };
                 Primary::Newer { stamp: stamp_of(name), reference }
             }
@@ -326,7 +333,7 @@ impl Parser<'_> {
                     Some('/') | Some('+') => ('/', &text[1..]),
                     _ => ('=', text.as_str()),
                 };
-                let mode = ModeChange::parse(body).map(|m| m.apply(0, false, 0)).ok_or_else(|| format!("invalid mode '{text}'"))?;
+                let mode = ModeChange::parse(body).map(|m| m.apply(0, false, 0)).ok_or_else(|| format!("invalid mode {}", (self.context.quote)(&text)))?;
                 Primary::Perm(match kind {
                     '-' => PermMatch::All(mode),
                     '/' => PermMatch::Any(mode),
@@ -336,12 +343,12 @@ impl Parser<'_> {
             "-user" | "-uid" => {
                 let text = self.argument(name)?;
                 let id = if name == "-uid" { text.parse().ok() } else { self.context.accounts.users.id(&text) };
-                Primary::Uid(id.ok_or_else(|| format!("'{text}' is not the name of a known user"))?)
+                Primary::Uid(id.ok_or_else(|| format!("{} is not the name of a known user", (self.context.quote)(&text)))?)
             }
             "-group" | "-gid" => {
                 let text = self.argument(name)?;
                 let id = if name == "-gid" { text.parse().ok() } else { self.context.accounts.groups.id(&text) };
-                Primary::Gid(id.ok_or_else(|| format!("'{text}' is not the name of an existing group"))?)
+                Primary::Gid(id.ok_or_else(|| format!("{} is not the name of an existing group", (self.context.quote)(&text)))?)
             }
             "-nouser" => Primary::NoOwner { group: false },
             "-nogroup" => Primary::NoOwner { group: true },
@@ -361,7 +368,7 @@ impl Parser<'_> {
                 let text = self.argument(name)?;
                 let value: usize = text
                     .parse()
-                    .map_err(|_| format!("Expected a positive decimal integer argument to {name}, but got '{text}'"))?;
+                    .map_err(|_| format!("Expected a positive decimal integer argument to {name}, but got {}", (self.context.quote)(&text)))?;
                 if name == "-maxdepth" {
                     self.walk.max_depth = Some(value);
                 } else {

@@ -7,7 +7,7 @@ mod entry;
 mod long;
 
 use crate::commands::format::quote;
-use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::commands::options::{parse_or_report, report_invalid_argument, Long, Spec};
 use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
@@ -200,9 +200,10 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         "size" => SortKey::Size,
                         "extension" => SortKey::Extension,
                         "version" => SortKey::Version,
-                        "name" => SortKey::Name,
+                        "name" | "width" => SortKey::Name,
                         other => {
-                            report_usage(ctx, &format!("invalid argument {} for '--sort'", quote(other))).await;
+                            let groups: &[&[&str]] = &[&["none"], &["time"], &["size"], &["extension"], &["version"], &["width"]];
+                            report_invalid_argument(ctx, other, "--sort", groups).await;
                             return 2;
                         }
                     }
@@ -213,7 +214,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         "ctime" | "status" => TimeField::Change,
                         "mtime" | "modification" => TimeField::Modify,
                         other => {
-                            report_usage(ctx, &format!("invalid argument {} for '--time'", quote(other))).await;
+                            let groups: &[&[&str]] = &[&["atime", "access", "use"], &["ctime", "status"], &["mtime", "modification"], &["birth", "creation"]];
+                            report_invalid_argument(ctx, other, "--time", groups).await;
                             return 2;
                         }
                     }
@@ -226,7 +228,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     }
                 }
                 "color" if !["", "never", "no", "none", "auto", "tty", "if-tty", "always", "yes", "force"].contains(&value.as_str()) => {
-                    report_usage(ctx, &format!("invalid argument {} for '--color'", quote(&value))).await;
+                    let groups: &[&[&str]] = &[&["always", "yes", "force"], &["never", "no", "none"], &["auto", "tty", "if-tty"]];
+                    report_invalid_argument(ctx, &value, "--color", groups).await;
                     return 2;
                 }
                 _ => {}
