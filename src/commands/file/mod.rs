@@ -8,6 +8,8 @@ pub mod chown;
 pub mod copy;
 pub mod cp;
 pub mod du;
+#[cfg(test)]
+mod e2e_tests;
 pub mod file;
 pub mod find;
 #[cfg(test)]
