@@ -44,7 +44,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let size_text = parsed.value("s").map(str::to_string);
         let reference = parsed.value("r").map(str::to_string);
         if size_text.is_none() && reference.is_none() {
-            report_usage(ctx, "you must specify either '--size' or '--reference'").await;
+            let message = format!("you must specify either {} or {}", quote_locale(ctx, "--size"), quote_locale(ctx, "--reference"));
+            report_usage(ctx, &message).await;
             return 1;
         }
         if parsed.operands.is_empty() {
