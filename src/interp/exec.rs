@@ -92,13 +92,22 @@ impl Shell {
         if let Some(format) = pipeline.timed {
             self.report_time(format, started).await;
         }
-        self.check_errexit(status, pipeline.negated)?;
+        self.check_errexit(status, pipeline.negated).await?;
         Ok(status)
     }
 
-    /// Ends the shell when `set -e` applies to a failed command.
-    pub(super) fn check_errexit(&mut self, status: i32, exempt: bool) -> Result<(), Flow> {
-        if status != 0 && self.options.errexit && self.errexit_suppressed == 0 && !exempt {
+    /// Runs the ERR trap and ends the shell under `set -e` when a failed
+    /// command is not in an exempt context.
+    pub(super) async fn check_errexit(&mut self, status: i32, exempt: bool) -> Result<(), Flow> {
+        if status == 0 || self.errexit_suppressed > 0 || exempt {
+            return Ok(());
+        }
+        if self.traps.contains_key("ERR") && !self.in_err_trap {
+            self.in_err_trap = true;
+            self.run_trap("ERR").await;
+            self.in_err_trap = false;
+        }
+        if self.options.errexit {
             return Err(Flow::Exit(status));
         }
         Ok(())

@@ -152,6 +152,10 @@ pub struct Shell {
     pipestatus: Vec<i32>,
     dir_stack: Vec<String>,
     jobs: jobs::JobTable,
+    /// True while the ERR trap runs (it does not trigger itself).
+    in_err_trap: bool,
+    /// The last argument of the running simple command, stored in `$_` after it.
+    last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`).
     syntax_error_seen: bool,
     /// Depth of `source` calls (where `return` is allowed).
@@ -200,11 +204,13 @@ impl Shell {
             umask: 0o022,
             random_cell: std::cell::Cell::new(seed | 1),
             last_substitution_status: None,
-            pipestatus: vec![0],
+            pipestatus: Vec::new(),
             dir_stack: Vec::new(),
             jobs: jobs::JobTable::default(),
             source_depth: 0,
             syntax_error_seen: false,
+            last_argument: None,
+            in_err_trap: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),

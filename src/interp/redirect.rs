@@ -28,7 +28,7 @@ impl Shell {
     async fn redirect_target(&mut self, word: &Word) -> Result<String, Outcome> {
         let fields = match expand_words(self, std::slice::from_ref(word)).await {
             Ok(fields) => fields,
-            Err(error) => return Err(Err(self.expansion_failed(error).await)),
+            Err(error) => return Err(self.expansion_failed(error).await),
         };
         if fields.len() != 1 {
             let source = self.word_source(word);
@@ -66,7 +66,7 @@ impl Shell {
                 } else {
                     match expand_heredoc(self, &doc.body).await {
                         Ok(text) => text,
-                        Err(error) => return Err(Err(self.expansion_failed(error).await)),
+                        Err(error) => return Err(self.expansion_failed(error).await),
                     }
                 };
                 self.fds.set(target_fd, Stream::input(body.into_bytes()));
@@ -78,7 +78,7 @@ impl Shell {
             RedirectOp::HereString => {
                 let mut text = match expand_string(self, word).await {
                     Ok(text) => text,
-                    Err(error) => return Err(Err(self.expansion_failed(error).await)),
+                    Err(error) => return Err(self.expansion_failed(error).await),
                 };
                 text.push('\n');
                 self.fds.set(target_fd, Stream::input(text.into_bytes()));

@@ -76,7 +76,7 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
         }
         Some(Value::Assoc(map)) => {
             let mut items = String::new();
-            for key in map.keys() {
+            for key in &map.keys() {
                 let value = map.get(key).cloned().unwrap_or_default();
                 let key_text = if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { key.clone() } else { declare_quote(key) };
                 items.push_str(&format!("[{key_text}]={} ", declare_quote(&value)));
