@@ -185,14 +185,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "B" => settings.ignore.extend(["*~".to_string(), ".*~".to_string()]),
                 "group-directories-first" => settings.group_dirs = true,
                 "full-time" => (settings.layout, settings.time_style) = (Layout::Long, "full-iso".into()),
-                "time-style" => {
-                    let style = value.strip_prefix("posix-").unwrap_or(&value).to_string();
-                    if !(style.starts_with('+') || ["full-iso", "long-iso", "iso", "locale"].contains(&style.as_str())) {
-                        ctx.report(&format!("invalid argument {} for 'time style'", quote(&value))).await;
-                        return 2;
-                    }
-                    settings.time_style = style;
-                }
+                "time-style" => settings.time_style = value.strip_prefix("posix-").unwrap_or(&value).to_string(),
                 "sort" => {
                     settings.sort = match value.as_str() {
                         "none" => SortKey::None,
@@ -204,7 +197,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         other => {
                             let groups: &[&[&str]] = &[&["none"], &["time"], &["size"], &["extension"], &["version"], &["width"]];
                             report_invalid_argument(ctx, other, "--sort", groups).await;
-                            return 2;
+                            return 1;
                         }
                     }
                 }
@@ -216,7 +209,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         other => {
                             let groups: &[&[&str]] = &[&["atime", "access", "use"], &["ctime", "status"], &["mtime", "modification"], &["birth", "creation"]];
                             report_invalid_argument(ctx, other, "--time", groups).await;
-                            return 2;
+                            return 1;
                         }
                     }
                 }
@@ -230,10 +223,22 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "color" if !["", "never", "no", "none", "auto", "tty", "if-tty", "always", "yes", "force"].contains(&value.as_str()) => {
                     let groups: &[&[&str]] = &[&["always", "yes", "force"], &["never", "no", "none"], &["auto", "tty", "if-tty"]];
                     report_invalid_argument(ctx, &value, "--color", groups).await;
-                    return 2;
+                    return 1;
                 }
                 _ => {}
             }
+        }
+        let style = settings.time_style.as_str();
+        let valid_style = style.starts_with('+') || ["full-iso", "long-iso", "iso", "locale"].contains(&style);
+        if settings.layout == Layout::Long && !valid_style {
+            let q = |text: &str| crate::commands::format::quote_locale(ctx, text);
+            let text = format!(
+                "ls: invalid argument {} for {}\nValid arguments are:\n  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\nTry 'ls --help' for more information.\n",
+                q(style),
+                q("time style")
+            );
+            let _ = ctx.stderr.write(text.as_bytes()).await;
+            return 2;
         }
         // `-u`/`-c` sort by that time only without -l, as GNU does.
         if sort_by_time_field && settings.layout != Layout::Long && settings.sort == SortKey::Name {
