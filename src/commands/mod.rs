@@ -27,7 +27,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "df", run: file::misc::run_df },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
-    Utility { name: "file", run: file::file::run },
+    Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "install", run: file::install::run },
     Utility { name: "ln", run: file::ln::run },

@@ -41,29 +41,17 @@ pub struct Long {
 impl Long {
     /// A long flag reported as `key`.
     pub const fn flag(name: &'static str, key: &'static str) -> Long {
-        Long {
-            name,
-            has_arg: HasArg::No,
-            key,
-        }
+        Long { name, has_arg: HasArg::No, key }
     }
 
     /// A long option with a required argument.
     pub const fn required(name: &'static str, key: &'static str) -> Long {
-        Long {
-            name,
-            has_arg: HasArg::Required,
-            key,
-        }
+        Long { name, has_arg: HasArg::Required, key }
     }
 
     /// A long option with an optional attached argument.
     pub const fn optional(name: &'static str, key: &'static str) -> Long {
-        Long {
-            name,
-            has_arg: HasArg::Optional,
-            key,
-        }
+        Long { name, has_arg: HasArg::Optional, key }
     }
 }
 
@@ -86,20 +74,12 @@ pub struct Spec {
 impl Spec {
     /// A spec that permutes (options may follow operands).
     pub const fn new(short: &'static str, long: &'static [Long]) -> Spec {
-        Spec {
-            short,
-            long,
-            stop_at_operand: false,
-            digits_are_operands: false,
-        }
+        Spec { short, long, stop_at_operand: false, digits_are_operands: false }
     }
 
     /// The same spec, stopping at the first operand.
     pub const fn stopping(self) -> Spec {
-        Spec {
-            stop_at_operand: true,
-            ..self
-        }
+        Spec { stop_at_operand: true, ..self }
     }
 
     /// How the short option `letter` takes an argument, or `None` if unknown.
@@ -127,29 +107,19 @@ impl Spec {
         if let Some(exact) = self.long.iter().find(|long| long.name == name) {
             return Ok(exact);
         }
-        let matches: Vec<&Long> = self
-            .long
-            .iter()
-            .filter(|long| long.name.starts_with(name))
-            .collect();
+        let matches: Vec<&Long> = self.long.iter().filter(|long| long.name.starts_with(name)).collect();
         match matches.as_slice() {
             [] => Err(OptionError::Unrecognized(format!("--{name}"))),
             [only] => Ok(only),
             [first, rest @ ..] => {
                 // Prefixes of several spellings of one option are not ambiguous.
-                if rest
-                    .iter()
-                    .all(|long| long.key == first.key && long.has_arg == first.has_arg)
-                {
+                if rest.iter().all(|long| long.key == first.key && long.has_arg == first.has_arg) {
                     return Ok(first);
                 }
                 let mut names: Vec<&str> = matches.iter().map(|long| long.name).collect();
                 names.sort_unstable();
                 names.dedup();
-                Err(OptionError::Ambiguous(
-                    name.to_string(),
-                    names.iter().map(|n| n.to_string()).collect(),
-                ))
+                Err(OptionError::Ambiguous(name.to_string(), names.iter().map(|n| n.to_string()).collect()))
             }
         }
     }
@@ -173,11 +143,7 @@ impl Parsed {
 
     /// The argument of the last `key` given.
     pub fn value(&self, key: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, v)| v.as_deref())
+        self.options.iter().rev().find(|(k, _)| *k == key).and_then(|(_, v)| v.as_deref())
     }
 }
 
@@ -213,10 +179,7 @@ impl OptionError {
             }
             OptionError::Ambiguous(name, names) => {
                 let list: Vec<String> = names.iter().map(|n| format!("'--{n}'")).collect();
-                format!(
-                    "option '--{name}' is ambiguous; possibilities: {}",
-                    list.join(" ")
-                )
+                format!("option '--{name}' is ambiguous; possibilities: {}", list.join(" "))
             }
         }
     }
@@ -239,17 +202,12 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, OptionError> {
             };
             let long = spec.find_long(name)?;
             let value = match (long.has_arg, attached) {
-                (HasArg::No, Some(_)) => {
-                    return Err(OptionError::UnexpectedArgument(long.name.to_string()))
-                }
+                (HasArg::No, Some(_)) => return Err(OptionError::UnexpectedArgument(long.name.to_string())),
                 (HasArg::No, None) => None,
                 (HasArg::Optional, attached) => attached,
                 (HasArg::Required, Some(value)) => Some(value),
                 (HasArg::Required, None) => {
-                    let next = args
-                        .get(index)
-                        .cloned()
-                        .ok_or_else(|| OptionError::MissingLong(long.name.to_string()))?;
+                    let next = args.get(index).cloned().ok_or_else(|| OptionError::MissingLong(long.name.to_string()))?;
                     index += 1;
                     Some(next)
                 }
@@ -257,9 +215,8 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, OptionError> {
             parsed.options.push((long.key, value));
             continue;
         }
-        let is_cluster = word.len() > 1
-            && word.starts_with('-')
-            && !(spec.digits_are_operands && word[1..].starts_with(|c: char| c.is_ascii_digit()));
+        let is_cluster =
+            word.len() > 1 && word.starts_with('-') && !(spec.digits_are_operands && word[1..].starts_with(|c: char| c.is_ascii_digit()));
         if !is_cluster {
             parsed.operands.push(word.clone());
             if spec.stop_at_operand {
@@ -276,17 +233,12 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, OptionError> {
             match has_arg {
                 HasArg::No => parsed.options.push((key, None)),
                 HasArg::Optional => {
-                    parsed
-                        .options
-                        .push((key, (!rest.is_empty()).then(|| rest.to_string())));
+                    parsed.options.push((key, (!rest.is_empty()).then(|| rest.to_string())));
                     break;
                 }
                 HasArg::Required => {
                     let value = if rest.is_empty() {
-                        let next = args
-                            .get(index)
-                            .cloned()
-                            .ok_or(OptionError::MissingShort(letter))?;
+                        let next = args.get(index).cloned().ok_or(OptionError::MissingShort(letter))?;
                         index += 1;
                         next
                     } else {
@@ -333,11 +285,7 @@ pub async fn report_invalid_argument(ctx: &Invocation<'_>, value: &str, option: 
 
 /// Parses the invocation's arguments; on a bad command line reports it as
 /// glibc does and returns `Err(status)` (2 for `ls`, 1 for most tools).
-pub async fn parse_or_report(
-    ctx: &Invocation<'_>,
-    spec: &Spec,
-    status: i32,
-) -> Result<Parsed, i32> {
+pub async fn parse_or_report(ctx: &Invocation<'_>, spec: &Spec, status: i32) -> Result<Parsed, i32> {
     let args = ctx.args.get(1..).unwrap_or(&[]);
     match parse(spec, args) {
         Ok(parsed) => Ok(parsed),
@@ -374,15 +322,7 @@ mod tests {
     #[test]
     fn bundles_and_arguments() {
         let parsed = run(&["-la", "x", "-w5", "-w", "7", "y"]).unwrap();
-        assert_eq!(
-            parsed.options,
-            vec![
-                ("l", None),
-                ("a", None),
-                ("w", Some("5".into())),
-                ("w", Some("7".into()))
-            ]
-        );
+        assert_eq!(parsed.options, vec![("l", None), ("a", None), ("w", Some("5".into())), ("w", Some("7".into()))]);
         assert_eq!(parsed.operands, words(&["x", "y"]));
         assert_eq!(parsed.value("w"), Some("7"));
         let parsed = run(&["-aw", "3"]).unwrap();
@@ -394,15 +334,7 @@ mod tests {
 
     #[test]
     fn long_options_prefixes_and_end() {
-        let parsed = run(&[
-            "--all",
-            "--width=9",
-            "--width",
-            "10",
-            "--colo=never",
-            "--recur",
-        ])
-        .unwrap();
+        let parsed = run(&["--all", "--width=9", "--width", "10", "--colo=never", "--recur"]).unwrap();
         assert!(parsed.has("a") && parsed.has("R"));
         assert_eq!(parsed.value("w"), Some("10"));
         assert_eq!(parsed.value("color"), Some("never"));
@@ -415,30 +347,12 @@ mod tests {
     #[test]
     fn errors_read_as_glibc() {
         assert_eq!(run(&["-Q"]).unwrap_err().message(), "invalid option -- 'Q'");
-        assert_eq!(
-            run(&["--foo"]).unwrap_err().message(),
-            "unrecognized option '--foo'"
-        );
-        assert_eq!(
-            run(&["--foo=1"]).unwrap_err().message(),
-            "unrecognized option '--foo'"
-        );
-        assert_eq!(
-            run(&["-w"]).unwrap_err().message(),
-            "option requires an argument -- 'w'"
-        );
-        assert_eq!(
-            run(&["--width"]).unwrap_err().message(),
-            "option '--width' requires an argument"
-        );
-        assert_eq!(
-            run(&["--all=3"]).unwrap_err().message(),
-            "option '--all' doesn't allow an argument"
-        );
-        assert_eq!(
-            run(&["--c"]).unwrap_err().message(),
-            "option '--c' is ambiguous; possibilities: '--classify' '--color' '--context'"
-        );
+        assert_eq!(run(&["--foo"]).unwrap_err().message(), "unrecognized option '--foo'");
+        assert_eq!(run(&["--foo=1"]).unwrap_err().message(), "unrecognized option '--foo'");
+        assert_eq!(run(&["-w"]).unwrap_err().message(), "option requires an argument -- 'w'");
+        assert_eq!(run(&["--width"]).unwrap_err().message(), "option '--width' requires an argument");
+        assert_eq!(run(&["--all=3"]).unwrap_err().message(), "option '--all' doesn't allow an argument");
+        assert_eq!(run(&["--c"]).unwrap_err().message(), "option '--c' is ambiguous; possibilities: '--classify' '--color' '--context'");
     }
 
     #[test]
@@ -446,13 +360,7 @@ mod tests {
         let spec = Spec::new("a", &[]).stopping();
         let parsed = parse(&spec, &words(&["-a", "cmd", "-a"])).unwrap();
         assert_eq!(parsed.operands, words(&["cmd", "-a"]));
-        let spec = Spec {
-            digits_are_operands: true,
-            ..Spec::new("a", &[])
-        };
-        assert_eq!(
-            parse(&spec, &words(&["-5"])).unwrap().operands,
-            words(&["-5"])
-        );
+        let spec = Spec { digits_are_operands: true, ..Spec::new("a", &[]) };
+        assert_eq!(parse(&spec, &words(&["-5"])).unwrap().operands, words(&["-5"]));
     }
 }

@@ -5,10 +5,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 
-const BASENAME: Spec = Spec::new(
-    "as:z",
-    &[Long::flag("multiple", "a"), Long::required("suffix", "s"), Long::flag("zero", "z")],
-);
+const BASENAME: Spec = Spec::new("as:z", &[Long::flag("multiple", "a"), Long::required("suffix", "s"), Long::flag("zero", "z")]);
 const DIRNAME: Spec = Spec::new("z", &[Long::flag("zero", "z")]);
 
 /// The last component of `path` with trailing slashes removed (`/` stays `/`).
@@ -105,7 +102,9 @@ mod tests {
         assert_eq!(base_name("/a/b/"), "b");
         assert_eq!(base_name("/"), "/");
         assert_eq!(base_name("//"), "/");
-        for (input, expected) in [("a", "."), ("/a/b//", "/a"), ("/", "/"), ("//", "/"), ("a/", "."), ("./a", "."), ("../x", ".."), ("/a", "/")] {
+        for (input, expected) in
+            [("a", "."), ("/a/b//", "/a"), ("/", "/"), ("//", "/"), ("a/", "."), ("./a", "."), ("../x", ".."), ("/a", "/")]
+        {
             assert_eq!(dir_name(input), expected, "{input}");
         }
     }

@@ -171,10 +171,7 @@ mod tests {
         let out = run(&fs, &["chmod", "644", "nope"]);
         assert_eq!((out.stderr.as_str(), out.status), ("chmod: cannot access 'nope': No such file or directory\n", 1));
         assert_eq!(run(&fs, &["chmod", "-f", "7", "nope"]).stderr, "");
-        assert_eq!(
-            run(&fs, &["chmod", "-v", "600", "f"]).stdout,
-            "mode of 'f' changed from 0644 (rw-r--r--) to 0600 (rw-------)\n"
-        );
+        assert_eq!(run(&fs, &["chmod", "-v", "600", "f"]).stdout, "mode of 'f' changed from 0644 (rw-r--r--) to 0600 (rw-------)\n");
         assert_eq!(run(&fs, &["chmod", "-c", "600", "f"]).stdout, "");
         assert_eq!(run(&fs, &["chmod", "600", "f", "-v"]).stdout, "mode of 'f' retained as 0600 (rw-------)\n");
         run(&fs, &["chmod", "u+x,g-r", "f"]);

@@ -195,10 +195,7 @@ mod tests {
         assert_eq!(run(&fs, &["chown", "user:bob", "f"]).stderr, "chown: invalid group: 'user:bob'\n");
         assert_eq!(run(&fs, &["chgrp", "bob", "f"]).stderr, "chgrp: invalid group: 'bob'\n");
         assert_eq!(run(&fs, &["chown"]).stderr, "chown: missing operand\nTry 'chown --help' for more information.\n");
-        assert_eq!(
-            run(&fs, &["chown", "user"]).stderr,
-            "chown: missing operand after 'user'\nTry 'chown --help' for more information.\n"
-        );
+        assert_eq!(run(&fs, &["chown", "user"]).stderr, "chown: missing operand after 'user'\nTry 'chown --help' for more information.\n");
         assert_eq!(run(&fs, &["chown", "user", "nope"]).stderr, "chown: cannot access 'nope': No such file or directory\n");
         assert_eq!(run(&fs, &["chown", "-v", "user", "f"]).stdout, "ownership of 'f' retained as user\n");
         assert_eq!(run(&fs, &["chown", "-v", "1000:1000", "f"]).stdout, "ownership of 'f' retained as user:user\n");

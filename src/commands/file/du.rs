@@ -170,11 +170,7 @@ fn measure<'a>(
     out: &'a mut String,
 ) -> LocalFuture<'a, Result<u64, ()>> {
     Box::pin(async move {
-        let metadata = if settings.follow {
-            ctx.fs.metadata(&path).await
-        } else {
-            ctx.fs.symlink_metadata(&path).await
-        };
+        let metadata = if settings.follow { ctx.fs.metadata(&path).await } else { ctx.fs.symlink_metadata(&path).await };
         let metadata = match metadata {
             Ok(metadata) => metadata,
             Err(error) => {

@@ -38,9 +38,7 @@ fn match_from(pattern: &[char], name: &[char], fold: bool) -> bool {
                 Some((false, _)) => None,
                 None => same('[', current, fold).then_some(p + 1),
             },
-            Some('\\') if p + 1 < pattern.len() => {
-                pattern.get(p + 1).is_some_and(|&c| same(c, current, fold)).then_some(p + 2)
-            }
+            Some('\\') if p + 1 < pattern.len() => pattern.get(p + 1).is_some_and(|&c| same(c, current, fold)).then_some(p + 2),
             Some(&c) => same(c, current, fold).then_some(p + 1),
             None => None,
         };

@@ -126,11 +126,7 @@ async fn make_link(ctx: &Invocation<'_>, settings: &Settings, target: &str, link
         target.to_string()
     };
     if let Ok(existing) = ctx.fs.symlink_metadata(&link_path).await {
-        let replace = if settings.interactive {
-            ask(ctx, &format!("replace {}? ", quote(link))).await
-        } else {
-            settings.force
-        };
+        let replace = if settings.interactive { ask(ctx, &format!("replace {}? ", quote(link))).await } else { settings.force };
         if !replace {
             if !settings.interactive {
                 ctx.report(&format!("failed to create {kind} {}: {}", quote(link), FsError::AlreadyExists)).await;

@@ -53,7 +53,8 @@ fn binary_kind(data: &[u8]) -> Option<Kind> {
         return Some(kind("JPEG image data", "image/jpeg"));
     }
     if data.starts_with(b"%PDF-") {
-        let version: String = data.get(5..).unwrap_or(b"").iter().take_while(|b| b.is_ascii_digit() || **b == b'.').map(|&b| b as char).collect();
+        let version: String =
+            data.get(5..).unwrap_or(b"").iter().take_while(|b| b.is_ascii_digit() || **b == b'.').map(|&b| b as char).collect();
         return Some(kind(format!("PDF document, version {version}"), "application/pdf"));
     }
     if data.starts_with(b"\x1f\x8b") {
@@ -162,7 +163,9 @@ pub fn identify(data: &[u8]) -> Kind {
         (Some(format!("{name}, {encoding} executable")), mime)
     } else if trimmed.starts_with("<?xml") {
         (Some(format!("XML 1.0 document, {encoding}")), "text/xml")
-    } else if trimmed.get(..15).is_some_and(|s| s.eq_ignore_ascii_case("<!doctype html>")) || trimmed.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("<html")) {
+    } else if trimmed.get(..15).is_some_and(|s| s.eq_ignore_ascii_case("<!doctype html>"))
+        || trimmed.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("<html"))
+    {
         (Some(format!("HTML document, {encoding}")), "text/html")
     } else if looks_like_json(trimmed) {
         (Some("JSON text data".to_string()), "application/json")
@@ -179,7 +182,8 @@ pub fn identify(data: &[u8]) -> Kind {
 /// A cheap structural check: starts with `{` or `[` and ends with the match.
 fn looks_like_json(text: &str) -> bool {
     let end = text.trim_end();
-    (text.starts_with('{') && end.ends_with('}')) || (text.starts_with('[') && end.ends_with(']') && end.len() > 1 && text.contains(['"', '0', '1', '{']))
+    (text.starts_with('{') && end.ends_with('}'))
+        || (text.starts_with('[') && end.ends_with(']') && end.len() > 1 && text.contains(['"', '0', '1', '{']))
 }
 
 #[cfg(test)]

@@ -78,7 +78,13 @@ pub fn run_df<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let size = DEFAULT_CAPACITY_KIB.max(used);
         let available = size - used;
         let percent = if size == 0 { 0 } else { (used * 100).div_ceil(size) };
-        let human = if parsed.has("h") { Some(false) } else if parsed.has("H") { Some(true) } else { None };
+        let human = if parsed.has("h") {
+            Some(false)
+        } else if parsed.has("H") {
+            Some(true)
+        } else {
+            None
+        };
         let typed = parsed.has("T");
         let (header, row) = if parsed.has("i") {
             let total_inodes: u64 = 1 << 20;

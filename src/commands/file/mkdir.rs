@@ -38,11 +38,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let verbose = parsed.has("v");
         let mut status = 0;
         for name in &parsed.operands {
-            let result = if parents {
-                make_parents(ctx, name, mode, umask, verbose).await
-            } else {
-                make_one(ctx, name, mode, verbose).await
-            };
+            let result =
+                if parents { make_parents(ctx, name, mode, umask, verbose).await } else { make_one(ctx, name, mode, verbose).await };
             if let Err((shown, error)) = result {
                 ctx.report(&format!("cannot create directory {}: {error}", quote_locale(ctx, &shown))).await;
                 status = 1;

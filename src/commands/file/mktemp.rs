@@ -86,7 +86,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let candidate = format!("{stem}{random}{suffix}");
             let path = ctx.resolve(&candidate);
             let result = if parsed.has("u") {
-                if ctx.fs.symlink_metadata(&path).await.is_ok() { Err(FsError::AlreadyExists) } else { Ok(()) }
+                if ctx.fs.symlink_metadata(&path).await.is_ok() {
+                    Err(FsError::AlreadyExists)
+                } else {
+                    Ok(())
+                }
             } else if make_dir {
                 match ctx.fs.create_dir(&path, 0o700).await {
                     Ok(()) => ctx.fs.set_mode(&path, 0o700).await,

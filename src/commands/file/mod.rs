@@ -10,7 +10,7 @@ pub mod cp;
 pub mod du;
 #[cfg(test)]
 mod e2e_tests;
-pub mod file;
+pub mod file_type;
 pub mod find;
 #[cfg(test)]
 mod fixtures;

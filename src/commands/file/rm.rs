@@ -46,14 +46,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(parsed) => parsed,
             Err(status) => return status,
         };
-        let mut settings = Settings {
-            force: false,
-            interactive: Interactive::Never,
-            dirs: false,
-            recursive: false,
-            verbose: false,
-            preserve_root: true,
-        };
+        let mut settings =
+            Settings { force: false, interactive: Interactive::Never, dirs: false, recursive: false, verbose: false, preserve_root: true };
         for (key, value) in &parsed.options {
             match *key {
                 "f" => (settings.force, settings.interactive) = (true, Interactive::Never),

@@ -7,10 +7,8 @@ use crate::fs::FsError;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
-const SPEC: Spec = Spec::new(
-    "pv",
-    &[Long::flag("parents", "p"), Long::flag("verbose", "v"), Long::flag("ignore-fail-on-non-empty", "ignore")],
-);
+const SPEC: Spec =
+    Spec::new("pv", &[Long::flag("parents", "p"), Long::flag("verbose", "v"), Long::flag("ignore-fail-on-non-empty", "ignore")]);
 
 /// Runs `rmdir [-pv] DIR...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {

@@ -241,10 +241,10 @@ mod tests {
     fn errors() {
         let fs = tree(&[NUMBERS]);
         assert_eq!(run(&fs, &["split", "nope"]).stderr, "split: cannot open 'nope' for reading: No such file or directory\n");
+        assert_eq!(run(&fs, &["split", "-l", "0", "f"]).stderr, "split: invalid number of lines: '0': Numerical result out of range\n");
         assert_eq!(
-            run(&fs, &["split", "-l", "0", "f"]).stderr,
-            "split: invalid number of lines: '0': Numerical result out of range\n"
+            run(&fs, &["split", "-l", "5", "f", "y", "z"]).stderr,
+            "split: extra operand 'z'\nTry 'split --help' for more information.\n"
         );
-        assert_eq!(run(&fs, &["split", "-l", "5", "f", "y", "z"]).stderr, "split: extra operand 'z'\nTry 'split --help' for more information.\n");
     }
 }

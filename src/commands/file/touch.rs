@@ -3,7 +3,7 @@
 use crate::commands::datestr::parse_date;
 use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
-use crate::commands::timefmt::{days_from_civil, civil, Zone};
+use crate::commands::timefmt::{civil, days_from_civil, Zone};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;

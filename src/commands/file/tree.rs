@@ -248,17 +248,20 @@ mod tests {
             run(&fs, &["tree", "--charset=ascii", "-a", "a"]).stdout,
             "a\n|-- .hid\n|-- b\n|   |-- c\n|   `-- y\n|-- l -> x\n`-- x\n\n3 directories, 4 files\n"
         );
-        assert_eq!(run(&fs, &["tree", "--charset=ascii", "-L", "1", "a"]).stdout, "a\n|-- b\n|-- l -> x\n`-- x\n\n2 directories, 2 files\n");
+        assert_eq!(
+            run(&fs, &["tree", "--charset=ascii", "-L", "1", "a"]).stdout,
+            "a\n|-- b\n|-- l -> x\n`-- x\n\n2 directories, 2 files\n"
+        );
         assert_eq!(run(&fs, &["tree", "--charset=ascii", "-d"]).stdout, ".\n`-- a\n    `-- b\n        `-- c\n\n4 directories\n");
         assert_eq!(run(&fs, &["tree", "--charset=ascii", "-I", "b", "a"]).stdout, "a\n|-- l -> x\n`-- x\n\n1 directory, 2 files\n");
         assert_eq!(run(&fs, &["tree", "--charset=ascii", "--noreport", "-L", "1", "a"]).stdout, "a\n|-- b\n|-- l -> x\n`-- x\n");
-        assert_eq!(
-            run(&fs, &["tree", "--charset=ascii", "-f", "a/b"]).stdout,
-            "a/b\n|-- a/b/c\n`-- a/b/y\n\n2 directories, 1 file\n"
-        );
+        assert_eq!(run(&fs, &["tree", "--charset=ascii", "-f", "a/b"]).stdout, "a/b\n|-- a/b/c\n`-- a/b/y\n\n2 directories, 1 file\n");
         assert_eq!(run(&fs, &["tree", "--charset=ascii", "-F", "a/b"]).stdout, "a/b/\n|-- c/\n`-- y\n\n2 directories, 1 file\n");
         assert_eq!(run(&fs, &["tree", "--charset=ascii", "-P", "x*", "a"]).stdout, "a\n|-- b\n|   `-- c\n`-- x\n\n3 directories, 1 file\n");
-        assert_eq!(run(&fs, &["tree", "a/b"]).stdout, "a/b\n\u{251c}\u{2500}\u{2500} c\n\u{2514}\u{2500}\u{2500} y\n\n2 directories, 1 file\n");
+        assert_eq!(
+            run(&fs, &["tree", "a/b"]).stdout,
+            "a/b\n\u{251c}\u{2500}\u{2500} c\n\u{2514}\u{2500}\u{2500} y\n\n2 directories, 1 file\n"
+        );
         let out = run(&fs, &["tree", "nope"]);
         assert_eq!((out.stdout.as_str(), out.status), ("nope  [error opening dir]\n\n0 directories, 0 files\n", 2));
     }

@@ -28,7 +28,7 @@ pub fn parse_size(text: &str) -> Option<u64> {
         "B" => 1000,
         _ => return None,
     };
-    if letter == "k" && rest != "" {
+    if letter == "k" && !rest.is_empty() {
         return None;
     }
     number.checked_mul(base.checked_pow(power)?)
@@ -162,7 +162,10 @@ mod tests {
             "truncate: you must specify either '--size' or '--reference'\nTry 'truncate --help' for more information.\n"
         );
         assert_eq!(run(&fs, &["truncate", "-s", "x", "f"]).stderr, "truncate: Invalid number: 'x'\n");
-        assert_eq!(run(&fs, &["truncate", "-s", "5", "nodir/f"]).stderr, "truncate: cannot open 'nodir/f' for writing: No such file or directory\n");
+        assert_eq!(
+            run(&fs, &["truncate", "-s", "5", "nodir/f"]).stderr,
+            "truncate: cannot open 'nodir/f' for writing: No such file or directory\n"
+        );
         assert_eq!(run(&fs, &["truncate", "-s", "0", "d"]).stderr, "truncate: cannot open 'd' for writing: Is a directory\n");
     }
 }

@@ -187,7 +187,13 @@ async fn primary_holds(ctx: &mut Invocation<'_>, primary: &Primary, node: &Node,
         Primary::Links(compare) => compare.holds(m.nlink as f64),
         Primary::Inode(compare) => compare.holds(m.ino as f64),
         Primary::Access(bit) => {
-            let shift = if m.uid == crate::fs::layout::SANDBOX_UID { 6 } else if m.gid == crate::fs::layout::SANDBOX_GID { 3 } else { 0 };
+            let shift = if m.uid == crate::fs::layout::SANDBOX_UID {
+                6
+            } else if m.gid == crate::fs::layout::SANDBOX_GID {
+                3
+            } else {
+                0
+            };
             (m.mode >> shift) & bit != 0
         }
         Primary::Prune => {

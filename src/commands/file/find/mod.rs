@@ -7,8 +7,8 @@ mod parse;
 mod printf;
 mod regex;
 
-use crate::commands::users::Accounts;
 use crate::commands::timefmt::Zone;
+use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
@@ -161,7 +161,11 @@ fn visit<'a>(
         if is_dir && !pruned && may_descend && !state.quit {
             if ancestors.contains(&ino) {
                 flush(ctx, state).await;
-                ctx.report(&format!("File system loop detected; {} is part of the same file system loop.", crate::commands::format::quote_locale(ctx, shown))).await;
+                ctx.report(&format!(
+                    "File system loop detected; {} is part of the same file system loop.",
+                    crate::commands::format::quote_locale(ctx, shown)
+                ))
+                .await;
                 state.status = 1;
             } else {
                 match ctx.fs.read_dir(&path).await {
@@ -171,7 +175,8 @@ fn visit<'a>(
                             if state.quit {
                                 break;
                             }
-                            let child_shown = if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
+                            let child_shown =
+                                if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
                             let child_path = join(&path, &entry.name);
                             visit(ctx, expr, walk, follow, state, &child_shown, child_path, depth + 1, start, ancestors).await;
                         }

@@ -279,7 +279,21 @@ impl Parser<'_> {
                 let kind = self.argument(name)?;
                 self.regex_type = RegexType::from_name(&kind).ok_or_else(|| {
                     let q = self.context.quote;
-                    let names = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk", "posix-basic", "posix-egrep", "egrep", "posix-extended", "posix-minimal-basic", "sed"];
+                    let names = [
+                        "findutils-default",
+                        "ed",
+                        "emacs",
+                        "gnu-awk",
+                        "grep",
+                        "posix-awk",
+                        "awk",
+                        "posix-basic",
+                        "posix-egrep",
+                        "egrep",
+                        "posix-extended",
+                        "posix-minimal-basic",
+                        "sed",
+                    ];
                     let list: Vec<String> = names.iter().map(|n| q(n)).collect();
                     format!("Unknown regular expression type {}; valid types are {}.", q(&kind), list.join(", "))
                 })?;
@@ -333,7 +347,9 @@ impl Parser<'_> {
                     Some('/') | Some('+') => ('/', &text[1..]),
                     _ => ('=', text.as_str()),
                 };
-                let mode = ModeChange::parse(body).map(|m| m.apply(0, false, 0)).ok_or_else(|| format!("invalid mode {}", (self.context.quote)(&text)))?;
+                let mode = ModeChange::parse(body)
+                    .map(|m| m.apply(0, false, 0))
+                    .ok_or_else(|| format!("invalid mode {}", (self.context.quote)(&text)))?;
                 Primary::Perm(match kind {
                     '-' => PermMatch::All(mode),
                     '/' => PermMatch::Any(mode),
@@ -366,9 +382,9 @@ impl Parser<'_> {
             "-executable" => Primary::Access(1),
             "-maxdepth" | "-mindepth" => {
                 let text = self.argument(name)?;
-                let value: usize = text
-                    .parse()
-                    .map_err(|_| format!("Expected a positive decimal integer argument to {name}, but got {}", (self.context.quote)(&text)))?;
+                let value: usize = text.parse().map_err(|_| {
+                    format!("Expected a positive decimal integer argument to {name}, but got {}", (self.context.quote)(&text))
+                })?;
                 if name == "-maxdepth" {
                     self.walk.max_depth = Some(value);
                 } else {

@@ -109,12 +109,8 @@ impl FindRegex {
     /// Compiles `pattern`; the message on failure is GNU-shaped.
     pub fn new(pattern: &str, kind: RegexType, fold: bool) -> Result<FindRegex, String> {
         let translated = format!("^(?:{})$", translate(pattern, kind));
-        let built = RegexBuilder::new(&translated)
-            .case_insensitive(fold)
-            .unicode(false)
-            .dot_matches_new_line(true)
-            .size_limit(8 << 20)
-            .build();
+        let built =
+            RegexBuilder::new(&translated).case_insensitive(fold).unicode(false).dot_matches_new_line(true).size_limit(8 << 20).build();
         built.map(|regex| FindRegex { regex }).map_err(|_| format!("Invalid regular expression '{pattern}'"))
     }
 

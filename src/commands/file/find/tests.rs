@@ -28,10 +28,7 @@ fn types_depths_and_regex() {
     assert_eq!(run(&fs, &["find", ".", "-mindepth", "2", "-type", "f"]).stdout, "./a/b/y.TXT\n./a/x.txt\n");
     assert_eq!(run(&fs, &["find", ".", "-regex", ".*\\.txt"]).stdout, "./a/x.txt\n");
     assert_eq!(run(&fs, &["find", ".", "-iregex", ".*\\.txt"]).stdout, "./a/b/y.TXT\n./a/x.txt\n");
-    assert_eq!(
-        run(&fs, &["find", ".", "-regextype", "posix-extended", "-regex", ".*(x|z)(\\.txt)?"]).stdout,
-        "./a/x.txt\n./z\n"
-    );
+    assert_eq!(run(&fs, &["find", ".", "-regextype", "posix-extended", "-regex", ".*(x|z)(\\.txt)?"]).stdout, "./a/x.txt\n./z\n");
     assert_eq!(run(&fs, &["find", ".", "-depth"]).stdout, "./a/b/y.TXT\n./a/b\n./a/x.txt\n./a\n./z\n.\n");
 }
 
@@ -79,7 +76,10 @@ fn printf_and_print0() {
         "|a|.|0|d|755|4\nb|b|a|1|d|755|4\nb/y.TXT|y.TXT|a/b|2|f|644|0\nx.txt|x.txt|a|1|f|644|4\n"
     );
     assert_eq!(run(&fs, &["find", "a/x.txt", "-printf", "%s %u %g %M %TY-%Tm %-5f|\\n"]).stdout, "2 user user -rw-r--r-- 2024-01 x.txt|\n");
-    assert_eq!(run(&fs, &["find", "a/x.txt", "-printf", "%T@ %t\\n"]).stdout, "1704067200.0000000000 Mon Jan  1 00:00:00.0000000000 2024\n");
+    assert_eq!(
+        run(&fs, &["find", "a/x.txt", "-printf", "%T@ %t\\n"]).stdout,
+        "1704067200.0000000000 Mon Jan  1 00:00:00.0000000000 2024\n"
+    );
     assert_eq!(run(&fs, &["find", ".", "-name", "z", "-print0"]).stdout, "./z\0");
 }
 
@@ -88,7 +88,10 @@ fn exec_and_delete() {
     let fs = sample();
     assert_eq!(run(&fs, &["find", "a", "-type", "f", "-exec", "basename", "{}", ";"]).stdout, "y.TXT\nx.txt\n");
     assert_eq!(run(&fs, &["find", "a", "-type", "f", "-exec", "basename", "-a", "{}", "+"]).stdout, "y.TXT\nx.txt\n");
-    assert_eq!(run(&fs, &["find", "a", "-type", "f", "-exec", "basename", "{}", ";", "-print"]).stdout, "y.TXT\na/b/y.TXT\nx.txt\na/x.txt\n");
+    assert_eq!(
+        run(&fs, &["find", "a", "-type", "f", "-exec", "basename", "{}", ";", "-print"]).stdout,
+        "y.TXT\na/b/y.TXT\nx.txt\na/x.txt\n"
+    );
     let out = run(&fs, &["find", ".", "-name", "b", "-delete"]);
     assert_eq!((out.stderr.as_str(), out.status), ("find: cannot delete './a/b': Directory not empty\n", 1));
     assert_eq!(run(&fs, &["find", ".", "-name", "*.txt", "-delete", "-print"]).stdout, "./a/x.txt\n");

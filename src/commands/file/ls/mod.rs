@@ -207,7 +207,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         "ctime" | "status" => TimeField::Change,
                         "mtime" | "modification" => TimeField::Modify,
                         other => {
-                            let groups: &[&[&str]] = &[&["atime", "access", "use"], &["ctime", "status"], &["mtime", "modification"], &["birth", "creation"]];
+                            let groups: &[&[&str]] =
+                                &[&["atime", "access", "use"], &["ctime", "status"], &["mtime", "modification"], &["birth", "creation"]];
                             report_invalid_argument(ctx, other, "--time", groups).await;
                             return 1;
                         }
@@ -255,8 +256,7 @@ async fn list(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     let mut status = 0;
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    let follow_links = settings.dereference
-        || !(settings.directory || settings.layout == Layout::Long || settings.classify == Some(true));
+    let follow_links = settings.dereference || !(settings.directory || settings.layout == Layout::Long || settings.classify == Some(true));
     for name in &names {
         let path = ctx.resolve(name);
         match load_entry(ctx, name, &path, settings.dereference, follow_links).await {
@@ -358,7 +358,8 @@ fn list_directory<'a>(
         if settings.recursive {
             for entry in &entries {
                 if entry.metadata.is_dir() && entry.name != "." && entry.name != ".." {
-                    let child_shown = if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
+                    let child_shown =
+                        if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
                     let code = list_directory(ctx, settings, &child_shown, &entry.path, true, first, out).await;
                     status = status.max(code);
                 }

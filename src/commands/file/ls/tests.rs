@@ -73,10 +73,7 @@ fn dates_and_styles() {
     assert_eq!(run(&fs, &["ls", "-l", "--time-style=long-iso", "old"]).stdout, "-rw-r--r-- 1 user user 0 2020-01-01 00:00 old\n");
     assert_eq!(run(&fs, &["ls", "-l", "--time-style=iso", "old"]).stdout, "-rw-r--r-- 1 user user 0 2020-01-01  old\n");
     assert_eq!(run(&fs, &["ls", "-l", "--time-style=iso", "new"]).stdout, "-rw-r--r-- 1 user user 0 01-01 00:00 new\n");
-    assert_eq!(
-        run(&fs, &["ls", "--full-time", "old"]).stdout,
-        "-rw-r--r-- 1 user user 0 2020-01-01 00:00:00.000000000 +0000 old\n"
-    );
+    assert_eq!(run(&fs, &["ls", "--full-time", "old"]).stdout, "-rw-r--r-- 1 user user 0 2020-01-01 00:00:00.000000000 +0000 old\n");
     assert_eq!(run(&fs, &["ls", "-l", "--time-style=+%s", "old"]).stdout, "-rw-r--r-- 1 user user 0 1577836800 old\n");
     assert_eq!(run(&fs, &["ls", "-t"]).stdout, "new\nold\n");
     assert_eq!(run(&fs, &["ls", "-tr"]).stdout, "old\nnew\n");
