@@ -52,17 +52,28 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let mut references = BTreeMap::new();
         for pair in expression.windows(2) {
             if let [flag, file] = pair {
-                if matches!(flag.as_str(), "-newer" | "-anewer" | "-cnewer") {
+                if flag.starts_with("-newer") || matches!(flag.as_str(), "-anewer" | "-cnewer") {
                     if let Ok(metadata) = ctx.fs.metadata(&ctx.resolve(file)).await {
-                        references.insert(file.clone(), metadata.mtime);
+                        references.insert(file.clone(), (metadata.atime, metadata.mtime, metadata.ctime));
                     }
                 }
             }
         }
-        let lookup = |name: &str| references.get(name).copied();
+        let lookup = |name: &str| references.get(name).map(|times| times.1);
+        let stamp_lookup = |name: &str, which: char| {
+            references.get(name).map(|(atime, mtime, ctime)| match which {
+                'a' => *atime,
+                'c' => *ctime,
+                _ => *mtime,
+            })
+        };
+        let now = ctx.host.now_millis();
+        let zone = Zone::from_tz(ctx.env_var("TZ"));
+        let date = |text: &str| crate::commands::datestr::parse_date(text, now, &zone);
         let utf8 = crate::commands::format::locale_is_utf8(ctx);
         let quote = |text: &str| if utf8 { format!("\u{2018}{text}\u{2019}") } else { format!("'{text}'") };
-        let context = ParseContext { reference_times: &lookup, accounts: &accounts, quote: &quote };
+        let context =
+            ParseContext { reference_times: &lookup, reference_stamp: &stamp_lookup, parse_date: &date, accounts: &accounts, quote: &quote };
         let (expr, walk) = match parse::parse(expression, &context) {
             Ok(parsed) => parsed,
             Err(message) => {

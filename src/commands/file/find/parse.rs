@@ -135,6 +135,10 @@ pub struct ParseContext<'a> {
     pub reference_times: &'a dyn Fn(&str) -> Option<f64>,
     /// User and group names.
     pub accounts: &'a Accounts,
+    /// A reference file's atime (`a`), mtime (`m`) or ctime (`c`), for `-newerXY`.
+    pub reference_stamp: &'a dyn Fn(&str, char) -> Option<f64>,
+    /// Parses a date string for `-newermt` and friends.
+    pub parse_date: &'a dyn Fn(&str) -> Option<f64>,
     /// Quotes text in messages as GNU's `quote()` does in this locale.
     pub quote: &'a dyn Fn(&str) -> String,
 }
@@ -334,6 +338,28 @@ impl Parser<'_> {
                     return Err(format!("{}: No such file or directory", (self.context.quote)(&file)));
                 };
                 Primary::Newer { stamp: stamp_of(name), reference }
+            }
+            newer if newer.len() == 8 && newer.starts_with("-newer") && newer != "-newerXY" => {
+                let mut letters = newer.chars().skip(6);
+                let (Some(own), Some(other)) = (letters.next(), letters.next()) else {
+                    return Err(format!("invalid predicate `{newer}'"));
+                };
+                let stamp = match own {
+                    'a' => Stamp::Access,
+                    'm' => Stamp::Modify,
+                    'c' => Stamp::Change,
+                    _ => return Err(format!("invalid predicate `{newer}'")),
+                };
+                let argument = self.argument(name)?;
+                let reference = match other {
+                    't' => (self.context.parse_date)(&argument).ok_or_else(|| {
+                        format!("I cannot figure out how to interpret {} as a date or time", (self.context.quote)(&argument))
+                    })?,
+                    'a' | 'm' | 'c' => (self.context.reference_stamp)(&argument, other)
+                        .ok_or_else(|| format!("{}: No such file or directory", (self.context.quote)(&argument)))?,
+                    _ => return Err(format!("invalid predicate `{newer}'")),
+                };
+                Primary::Newer { stamp, reference }
             }
             "-mtime" | "-atime" | "-ctime" | "-mmin" | "-amin" | "-cmin" => {
                 let text = self.argument(name)?;

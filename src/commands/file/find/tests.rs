@@ -59,6 +59,10 @@ fn times_perms_owners() {
     assert_eq!(run(&fs, &["find", ".", "-type", "f", "-mtime", "-1"]).stdout, "./a/b/y.TXT\n./a/x.txt\n");
     assert_eq!(run(&fs, &["find", ".", "-mmin", "+60"]).stdout, "./z\n");
     assert_eq!(run(&fs, &["find", ".", "-newer", "z", "-type", "f"]).stdout, "./a/b/y.TXT\n./a/x.txt\n");
+    assert_eq!(run(&fs, &["find", ".", "-type", "f", "-newermt", "2023-12-30"]).stdout, "./a/b/y.TXT\n./a/x.txt\n");
+    assert_eq!(run(&fs, &["find", ".", "-type", "f", "!", "-newermt", "2 days ago"]).stdout, "./z\n");
+    assert_eq!(run(&fs, &["find", ".", "-newermm", "z", "-name", "x*"]).stdout, "./a/x.txt\n");
+    assert_eq!(run(&fs, &["find", ".", "-newermt", "bad"]).stderr, "find: I cannot figure out how to interpret 'bad' as a date or time\n");
     crate::executor::block_on(crate::fs::Fs::set_mode(&fs, "/home/user/z", 0o755)).unwrap();
     assert_eq!(run(&fs, &["find", ".", "-type", "f", "-perm", "755"]).stdout, "./z\n");
     assert_eq!(run(&fs, &["find", ".", "-type", "f", "-perm", "-u+x"]).stdout, "./z\n");
