@@ -140,3 +140,22 @@ fn symlinks() {
     assert_eq!(run(&fs, &["find", ".", "-xtype", "d"]).stdout, ".\n./d\n./l\n");
     assert_eq!(run(&fs, &["find", ".", "-lname", "d"]).stdout, "./l\n");
 }
+
+/// A rough scale check (run with `--ignored`): 50,000 files in 500 directories.
+#[test]
+#[ignore]
+fn walks_fifty_thousand_files() {
+    let fs = tree(&[]);
+    for d in 0..500 {
+        let dir = format!("/home/user/t/d{d}");
+        crate::executor::block_on(crate::fs::Fs::create_dir(&fs, "/home/user/t", 0o755)).ok();
+        crate::executor::block_on(crate::fs::Fs::create_dir(&fs, &dir, 0o755)).unwrap();
+        for f in 0..100 {
+            crate::executor::block_on(crate::fs::Fs::write_file(&fs, &format!("{dir}/f{f}.txt"), b"x")).unwrap();
+        }
+    }
+    let out = run(&fs, &["find", "t", "-name", "*.txt"]);
+    assert_eq!(out.stdout.lines().count(), 50_000);
+    let out = run(&fs, &["find", "t", "-type", "f", "-printf", "%s\\n"]);
+    assert_eq!(out.stdout.lines().count(), 50_000);
+}
