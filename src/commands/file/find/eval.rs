@@ -266,6 +266,12 @@ fn parent_of(path: &str) -> String {
 /// Runs one command for `-exec`, in `directory` for `-execdir` (through
 /// `bash -c 'cd'` when a shell is available; otherwise in place).
 async fn run_command(ctx: &mut Invocation<'_>, words: Vec<String>, directory: Option<String>) -> i32 {
+    let program = words.first().cloned().unwrap_or_default();
+    if !ctx.shell.command_exists(&program) && !program.contains('/') {
+        // GNU find cannot exec it: it says so itself, and the test is false.
+        ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &program))).await;
+        return 127;
+    }
     let argv = match directory {
         Some(dir) if ctx.shell.command_exists("bash") => {
             let mut argv = vec!["bash".to_string(), "-c".into(), "cd -- \"$1\" || exit 1; shift; \"$@\"".into(), "find".into(), dir];

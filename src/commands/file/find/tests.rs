@@ -96,6 +96,10 @@ fn exec_and_delete() {
         run(&fs, &["find", "a", "-type", "f", "-exec", "basename", "{}", ";", "-print"]).stdout,
         "y.TXT\na/b/y.TXT\nx.txt\na/x.txt\n"
     );
+    let out = run(&fs, &["find", "z", "-exec", "nope", "{}", ";"]);
+    assert_eq!((out.stderr.as_str(), out.status), ("find: 'nope': No such file or directory\n", 0));
+    let out = run(&fs, &["find", "z", "-exec", "nope", "{}", "+"]);
+    assert_eq!((out.stderr.as_str(), out.status), ("find: 'nope': No such file or directory\n", 1));
     let out = run(&fs, &["find", ".", "-name", "b", "-delete"]);
     assert_eq!((out.stderr.as_str(), out.status), ("find: cannot delete './a/b': Directory not empty\n", 1));
     assert_eq!(run(&fs, &["find", ".", "-name", "*.txt", "-delete", "-print"]).stdout, "./a/x.txt\n");
