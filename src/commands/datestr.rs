@@ -14,7 +14,7 @@ pub fn parse_date(text: &str, now: f64, zone: &Zone) -> Option<f64> {
     let trimmed = text.trim();
     if let Some(epoch) = trimmed.strip_prefix('@') {
         let seconds: f64 = epoch.trim().parse().ok()?;
-        return Some(seconds * 1000.0);
+        return (seconds.is_finite() && seconds.abs() < 8.64e12).then_some(seconds * 1000.0);
     }
     let today = civil(now, zone);
     let (mut year, mut month, mut day) = (today.year, today.month, today.day);
@@ -104,8 +104,8 @@ pub fn parse_date(text: &str, now: f64, zone: &Zone) -> Option<f64> {
         }
         if let Some((seconds, months)) = unit(token) {
             let count = pending_number.take().unwrap_or(1);
-            relative_seconds += count * seconds;
-            relative_months += count * months;
+            relative_seconds = relative_seconds.saturating_add(count.saturating_mul(seconds));
+            relative_months = relative_months.saturating_add(count.saturating_mul(months));
             continue;
         }
         if let Ok(number) = token.parse::<i64>() {
@@ -129,6 +129,11 @@ pub fn parse_date(text: &str, now: f64, zone: &Zone) -> Option<f64> {
         (hour, minute, second, nanos) = (0, 0, 0, 0);
     }
     if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    // Far outside any date a file can carry: refuse rather than overflow.
+    const LIMIT: i64 = 1 << 40;
+    if year.abs() > 1_000_000 || relative_months.abs() > LIMIT || relative_seconds.abs() > LIMIT * 1000 {
         return None;
     }
     let total_months = year * 12 + i64::from(month) - 1 + relative_months;
@@ -252,6 +257,9 @@ mod tests {
         assert_eq!(at("12:00"), Some(1_704_067_200_000.0 + 43_200_000.0));
         assert_eq!(at("xyz"), None);
         assert_eq!(at("2020-13-01"), None);
+        assert_eq!(at("999999999999999999 days"), None);
+        assert_eq!(at("@1e300"), None);
+        assert_eq!(at("99999999999-01-01"), None);
     }
 
     #[test]

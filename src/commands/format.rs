@@ -139,7 +139,7 @@ pub fn human_size(bytes: u64, si: bool) -> String {
 /// whole 4 KiB blocks for files and directories, nothing for links and devices.
 pub fn kib_blocks(metadata: &Metadata) -> u64 {
     match metadata.file_type {
-        FileType::File | FileType::Directory => metadata.size.div_ceil(4096) * 4,
+        FileType::File | FileType::Directory => metadata.size.div_ceil(4096).saturating_mul(4),
         _ => 0,
     }
 }

@@ -88,6 +88,8 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 /// Breaks `millis` since the epoch down in `zone`.
 pub fn civil(millis: f64, zone: &Zone) -> Civil {
+    // Clamp to JavaScript's date range so absurd stamps cannot overflow.
+    let millis = if millis.is_nan() { 0.0 } else { millis.clamp(-8.64e15, 8.64e15) };
     let total_nanos = (millis * 1_000_000.0).floor() as i128;
     let seconds = total_nanos.div_euclid(1_000_000_000) as i64 + zone.offset;
     let nanos = total_nanos.rem_euclid(1_000_000_000) as u32;
@@ -126,7 +128,7 @@ pub fn offset_text(offset: i64) -> String {
 /// %R %c %p %I %y %u %w %h %n %t %%`); unknown ones are copied as written.
 pub fn strftime(millis: f64, format: &str, zone: &Zone) -> String {
     let t = civil(millis, zone);
-    let epoch = (millis / 1000.0).floor() as i64;
+    let epoch = (millis.clamp(-8.64e15, 8.64e15) / 1000.0).floor() as i64;
     let month_index = (t.month as usize).saturating_sub(1);
     let month = MONTHS.get(month_index).copied().unwrap_or("");
     let weekday = t.weekday as usize;

@@ -156,7 +156,7 @@ fn parse_block_size(text: &str) -> Option<u64> {
         "GB" => 1_000_000_000,
         _ => return None,
     };
-    Some(number * multiplier).filter(|n| *n > 0)
+    number.checked_mul(multiplier).filter(|n| *n > 0)
 }
 
 /// The usage of `name` (and, printed into `out`, of what lies below it).

@@ -24,6 +24,9 @@ const SPEC: Spec = Spec::new(
     ],
 );
 
+/// The most chunks `-n` may ask for.
+const MAX_CHUNKS: usize = 100_000;
+
 /// How the input is cut.
 enum Mode {
     Lines(usize),
@@ -79,13 +82,13 @@ fn pieces(data: &[u8], mode: &Mode) -> Vec<(usize, usize)> {
         }
         Mode::Chunks(count) => {
             for index in 0..count {
-                ranges.push((index * data.len() / count, (index + 1) * data.len() / count));
+                ranges.push((index.saturating_mul(data.len()) / count, (index + 1).saturating_mul(data.len()) / count));
             }
         }
         Mode::LineChunks(count) => {
             let mut start = 0;
             for index in 0..count {
-                let target = (index + 1) * data.len() / count;
+                let target = (index + 1).saturating_mul(data.len()) / count;
                 let end = if index + 1 == count {
                     data.len()
                 } else if target <= start {
@@ -137,7 +140,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         None => (false, text.as_str()),
                     };
                     match number.parse::<usize>() {
-                        Ok(n) if n > 0 => mode = if line_mode { Mode::LineChunks(n) } else { Mode::Chunks(n) },
+                        // Each chunk is a file; a count beyond the file quota's reach is refused.
+                        Ok(n) if n > 0 && n <= MAX_CHUNKS => mode = if line_mode { Mode::LineChunks(n) } else { Mode::Chunks(n) },
                         _ => {
                             ctx.report(&format!("invalid number of chunks: {}", quote_locale(ctx, &text))).await;
                             return 1;

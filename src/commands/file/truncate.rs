@@ -102,15 +102,15 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let base = reference_size.filter(|_| size_text.is_none()).unwrap_or(amount);
             let target = match (mode, reference_size) {
                 ('=', Some(reference)) if size_text.is_none() => reference,
-                ('+', Some(reference)) => reference + amount,
+                ('+', Some(reference)) => reference.saturating_add(amount),
                 ('-', Some(reference)) => reference.saturating_sub(amount),
                 ('=', _) => base,
-                ('+', None) => current + amount,
+                ('+', None) => current.saturating_add(amount),
                 ('-', None) => current.saturating_sub(amount),
                 ('<', _) => current.min(amount),
                 ('>', _) => current.max(amount),
                 ('/', _) if amount > 0 => current / amount * amount,
-                ('%', _) if amount > 0 => current.div_ceil(amount) * amount,
+                ('%', _) if amount > 0 => current.div_ceil(amount).saturating_mul(amount),
                 _ => {
                     ctx.report("division by zero").await;
                     return 1;
