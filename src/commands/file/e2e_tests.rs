@@ -49,4 +49,3 @@ fn ls_long_in_the_sandbox() {
     assert_eq!(status, 0);
     assert_eq!(stdout, "-rw-r--r-- 1 user user 3 Jan  1 00:00 f\nuser:user 3 644\n");
 }
-

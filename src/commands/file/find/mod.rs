@@ -72,8 +72,13 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let date = |text: &str| crate::commands::datestr::parse_date(text, now, &zone);
         let utf8 = crate::commands::format::locale_is_utf8(ctx);
         let quote = |text: &str| if utf8 { format!("\u{2018}{text}\u{2019}") } else { format!("'{text}'") };
-        let context =
-            ParseContext { reference_times: &lookup, reference_stamp: &stamp_lookup, parse_date: &date, accounts: &accounts, quote: &quote };
+        let context = ParseContext {
+            reference_times: &lookup,
+            reference_stamp: &stamp_lookup,
+            parse_date: &date,
+            accounts: &accounts,
+            quote: &quote,
+        };
         let (expr, walk) = match parse::parse(expression, &context) {
             Ok(parsed) => parsed,
             Err(message) => {

@@ -3,6 +3,7 @@
 //! bytewise as under `LC_ALL=C`, with `-a -A -d -R -t -S -r -U -F -p -i -s
 //! -h -L -u -c --full-time --time-style`.
 
+mod columns;
 mod entry;
 mod long;
 
@@ -67,6 +68,10 @@ enum Layout {
     OnePerLine,
     Long,
     Commas,
+    /// `-C`: down columns.
+    Columns,
+    /// `-x`: across rows.
+    Across,
 }
 
 /// Which timestamp `-l` shows and `-t` sorts by.
@@ -117,6 +122,8 @@ pub struct Settings {
     pub now: f64,
     /// User and group names.
     pub accounts: Accounts,
+    /// The line width for `-C`/`-x` (`-w`, `COLUMNS`, else 80).
+    width: usize,
 }
 
 /// Runs `ls [OPTION]... [FILE]...`.
@@ -150,6 +157,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             zone: Zone::from_tz(ctx.env_var("TZ")),
             now: ctx.host.now_millis(),
             accounts: Accounts::load(ctx.fs.as_ref()).await,
+            width: ctx.env_var("COLUMNS").and_then(|c| c.parse().ok()).filter(|w| *w > 0).unwrap_or(80),
         };
         let mut sort_by_time_field = false;
         for (key, value) in &parsed.options {
@@ -175,7 +183,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "g" => (settings.no_owner, settings.layout) = (true, Layout::Long),
                 "o" => (settings.no_group, settings.layout) = (true, Layout::Long),
                 "G" => settings.no_group = true,
-                "1" | "C" | "x" if settings.layout != Layout::Long || *key == "1" => settings.layout = Layout::OnePerLine,
+                "1" => settings.layout = Layout::OnePerLine,
+                "C" => settings.layout = Layout::Columns,
+                "x" => settings.layout = Layout::Across,
+                "w" => match value.parse::<usize>() {
+                    Ok(width) => settings.width = if width == 0 { usize::MAX } else { width },
+                    Err(_) => {
+                        ctx.report(&format!("invalid line width: {}", crate::commands::format::quote_locale(ctx, &value))).await;
+                        return 2;
+                    }
+                },
                 "m" => settings.layout = Layout::Commas,
                 "L" => settings.dereference = true,
                 "u" => (settings.time_field, sort_by_time_field) = (TimeField::Access, true),
@@ -408,6 +425,10 @@ fn render(settings: &Settings, entries: &[Entry], total: bool, out: &mut String)
                 out.push_str(indicator(settings, entry));
                 out.push('\n');
             }
+        }
+        Layout::Columns | Layout::Across => {
+            let names: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
+            columns::render_columns(&names, settings.width, settings.layout == Layout::Across, out);
         }
         Layout::Commas => {
             let parts: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
