@@ -152,7 +152,11 @@ fn ifs_first(host: &dyn ExpandHost) -> String {
 
 fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Value, quoted: bool, mode: Mode) {
     match value {
-        Value::Unset => {}
+        Value::Unset => {
+            if quoted {
+                builder.mark_present();
+            }
+        }
         Value::One(text) => push_text(builder, &text, quoted, mode),
         Value::Many(values, star) => {
             if (quoted && star) || (mode != Mode::Fields && star) {

@@ -23,7 +23,10 @@ impl Shell {
         let saved = self.fds.clone();
         let result = match self.apply_redirects(redirects).await {
             Ok(()) => self.run_compound(compound).await,
-            Err(flow) => flow,
+            Err(flow) => {
+                self.compound_redirect_failed = true;
+                flow
+            }
         };
         self.fds = saved;
         result

@@ -70,8 +70,10 @@ impl Shell {
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
         match error {
-            ExpandError::NoMatch(_) | ExpandError::Readonly(_) => Ok(1),
-            _ => Err(Flow::Exit(error.status())),
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // failglob fails just the command (and so obeys `set -e`).
+            ExpandError::NoMatch(_) => Ok(1),
+            _ => Err(Flow::Abort(1)),
         }
     }
 
@@ -105,10 +107,10 @@ impl Shell {
 
     async fn run_assignments_only(&mut self, command: &SimpleCommand) -> Outcome {
         for assignment in &command.assignments {
-            // A failed bare assignment (read-only, bad subscript) ends a
-            // non-interactive bash.
+            // A failed bare assignment discards the rest of the line (a
+            // read-only variable) or ends the shell (a bad subscript).
             if !self.apply_assignment(assignment, false).await? {
-                return Err(Flow::Exit(1));
+                return Err(if self.last_assignment_readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -140,6 +142,7 @@ impl Shell {
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
         if let Err(message) = self.assign_declaration(&decl) {
+            self.last_assignment_readonly = message.ends_with("readonly variable");
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);
@@ -303,6 +306,11 @@ impl Shell {
             if let Some(run) = self.utilities.get(&base).copied() {
                 return Ok(self.run_utility(run, argv).await);
             }
+            if let Some(builtin) = builtins::find(&base) {
+                let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
+                args[0] = Arg::Word(base);
+                return builtin(self, args).await;
+            }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();
         Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
@@ -344,6 +352,7 @@ impl Shell {
         let saved_positional = std::mem::replace(&mut self.positional, argv.collect());
         let saved_source = std::mem::replace(&mut self.source, function.source.clone());
         let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
+        let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
         self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
         self.vars.push_scope();
@@ -351,6 +360,7 @@ impl Shell {
         self.vars.pop_scope();
         self.call_stack.pop();
         self.loop_depth = saved_loop_depth;
+        self.error_prefix = saved_prefix;
         self.source = saved_source;
         self.positional = saved_positional;
         self.current_line = call_line;
@@ -368,7 +378,8 @@ impl Shell {
 
     /// Stores a function definition.
     pub(super) fn define_function(&mut self, def: &FunctionDef) {
-        let function = Function { def: Rc::new(def.clone()), source: self.source.clone() };
+        let error_name = if self.error_prefix == "bash" { "environment".to_string() } else { self.error_prefix.clone() };
+        let function = Function { def: Rc::new(def.clone()), source: self.source.clone(), error_name };
         self.functions.insert(def.name.clone(), function);
     }
 
@@ -404,7 +415,7 @@ impl ShellServices for Shell {
             self.fds = saved;
             match outcome {
                 Ok(status) => status,
-                Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+                Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,
                 Err(_) => self.last_status,
             }
         })

@@ -481,8 +481,13 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 continue;
             }
             if !is_valid_name(name) {
-                shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
-                status = 1;
+                // Not a variable name, but possibly a function's (`a-b`).
+                if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "$`'\"\\|&;()<>".contains(c)) {
+                    shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
+                    status = 1;
+                } else {
+                    shell.functions.remove(name);
+                }
                 continue;
             }
             let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };
