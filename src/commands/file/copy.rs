@@ -6,7 +6,6 @@ use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::fs::path::normalize;
 use crate::fs::{FsError, Metadata, OpenOptions};
-use crate::host::LocalFuture;
 use crate::interp::Invocation;
 use crate::io::READ_CHUNK;
 
@@ -95,143 +94,176 @@ pub fn is_inside(outer: &str, inner: &str) -> bool {
     outer == "/" && inner != "/" || inner.starts_with(&format!("{outer}/"))
 }
 
-/// Copies `source` to `dest` (names as typed; resolved against the working
-/// directory). `top` marks a command-line operand. False on any failure.
-pub fn copy_node<'a>(
-    ctx: &'a Invocation<'_>,
-    options: &'a CopyOptions,
-    source: &'a str,
-    dest: &'a str,
-    top: bool,
-) -> LocalFuture<'a, bool> {
-    Box::pin(async move {
-        let source_path = ctx.resolve(source);
-        let dest_path = ctx.resolve(dest);
-        let follow = match options.dereference {
-            Dereference::Always => true,
-            Dereference::Never => false,
-            Dereference::CommandLine => top,
-        };
-        let stat = if follow { ctx.fs.metadata(&source_path).await } else { ctx.fs.symlink_metadata(&source_path).await };
-        let metadata = match stat {
-            Ok(metadata) => metadata,
-            Err(error) => {
-                ctx.report(&format!("cannot stat {}: {error}", quote(source))).await;
-                return false;
-            }
-        };
-        let existing = match ctx.fs.metadata(&dest_path).await {
-            Ok(existing) => Some(existing),
-            Err(FsError::NotFound) => ctx.fs.symlink_metadata(&dest_path).await.ok(),
-            Err(FsError::NotADirectory) if dest.ends_with('/') => {
-                ctx.report(&format!("cannot stat {}: {}", quote(dest), FsError::NotADirectory)).await;
-                return false;
-            }
-            Err(_) => None,
-        };
-        if let Some(existing) = &existing {
-            if existing.ino == metadata.ino && existing.dev == metadata.dev && options.link.is_none() {
-                ctx.report(&format!("{} and {} are the same file", quote(source), quote(dest))).await;
-                return false;
-            }
-        }
-        if metadata.is_dir() {
-            return copy_directory(ctx, options, source, dest, &metadata, existing.as_ref()).await;
-        }
-        if let Some(existing) = &existing {
-            if existing.is_dir() {
-                ctx.report(&format!("cannot overwrite directory {} with non-directory", quote(dest))).await;
-                return false;
-            }
-            if options.no_clobber {
-                return true;
-            }
-            if options.update && existing.mtime >= metadata.mtime {
-                return true;
-            }
-            if options.interactive && !ask(ctx, &format!("overwrite {}? ", quote(dest))).await {
-                return true;
-            }
-        }
-        let result = if metadata.is_symlink() {
-            copy_symlink(ctx, &source_path, &dest_path, existing.is_some()).await
-        } else {
-            match options.link {
-                Some(LinkInstead::Hard) => link_file(ctx, &source_path, &dest_path, existing.is_some(), false).await,
-                Some(LinkInstead::Symbolic) => {
-                    if !source.starts_with('/') && dest.contains('/') {
-                        ctx.report(&format!("{dest}: can make relative symbolic links only in current directory")).await;
-                        return false;
-                    }
-                    link_file(ctx, source, &dest_path, existing.is_some(), true).await
-                }
-                None => copy_contents(ctx, options, source, &source_path, dest, &dest_path, &metadata).await,
-            }
-        };
-        if !result {
-            return false;
-        }
-        preserve(ctx, options, &dest_path, &metadata).await;
-        if options.verbose {
-            let _ = ctx.write_out(format!("{} -> {}\n", quote(source), quote(dest)).as_bytes()).await;
-        }
-        true
-    })
+/// What copying one node left to do.
+enum Step {
+    /// The node is done (true on success).
+    Done(bool),
+    /// A directory was made (or merged into): its entries are to be copied,
+    /// then [`finish_directory`] applied.
+    Directory { children: Vec<String>, finish: Finish },
 }
 
-/// Copies a directory and, recursively, what it holds.
-async fn copy_directory(
+/// Attributes to give a copied directory once its contents are in place.
+struct Finish {
+    dest_path: String,
+    metadata: Metadata,
+    created: bool,
+}
+
+/// Work left on the explicit stack (deep trees never grow the call stack).
+enum Task {
+    Copy { source: String, dest: String, top: bool },
+    Finish(Finish),
+}
+
+/// Copies `source` to `dest` (names as typed; resolved against the working
+/// directory), recursively for directories when allowed. `top` marks a
+/// command-line operand. False on any failure; later nodes are still copied.
+pub async fn copy_node(ctx: &Invocation<'_>, options: &CopyOptions, source: &str, dest: &str, top: bool) -> bool {
+    let mut tasks = vec![Task::Copy { source: source.to_string(), dest: dest.to_string(), top }];
+    let mut ok = true;
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Finish(finish) => finish_directory(ctx, options, &finish).await,
+            Task::Copy { source, dest, top } => match copy_one(ctx, options, &source, &dest, top).await {
+                Step::Done(success) => ok &= success,
+                Step::Directory { children, finish } => {
+                    tasks.push(Task::Finish(finish));
+                    for name in children.iter().rev() {
+                        tasks.push(Task::Copy { source: join_name(&source, name), dest: join_name(&dest, name), top: false });
+                    }
+                }
+            },
+        }
+    }
+    ok
+}
+
+/// Copies one node; a directory's contents are left to the caller.
+async fn copy_one(ctx: &Invocation<'_>, options: &CopyOptions, source: &str, dest: &str, top: bool) -> Step {
+    let source_path = ctx.resolve(source);
+    let dest_path = ctx.resolve(dest);
+    let follow = match options.dereference {
+        Dereference::Always => true,
+        Dereference::Never => false,
+        Dereference::CommandLine => top,
+    };
+    let stat = if follow { ctx.fs.metadata(&source_path).await } else { ctx.fs.symlink_metadata(&source_path).await };
+    let metadata = match stat {
+        Ok(metadata) => metadata,
+        Err(error) => {
+            ctx.report(&format!("cannot stat {}: {error}", quote(source))).await;
+            return Step::Done(false);
+        }
+    };
+    let existing = match ctx.fs.metadata(&dest_path).await {
+        Ok(existing) => Some(existing),
+        Err(FsError::NotFound) => ctx.fs.symlink_metadata(&dest_path).await.ok(),
+        Err(FsError::NotADirectory) if dest.ends_with('/') => {
+            ctx.report(&format!("cannot stat {}: {}", quote(dest), FsError::NotADirectory)).await;
+            return Step::Done(false);
+        }
+        Err(_) => None,
+    };
+    if let Some(existing) = &existing {
+        if existing.ino == metadata.ino && existing.dev == metadata.dev && options.link.is_none() {
+            ctx.report(&format!("{} and {} are the same file", quote(source), quote(dest))).await;
+            return Step::Done(false);
+        }
+    }
+    if metadata.is_dir() {
+        return start_directory(ctx, options, source, dest, metadata, existing.as_ref()).await;
+    }
+    if let Some(existing) = &existing {
+        if existing.is_dir() {
+            ctx.report(&format!("cannot overwrite directory {} with non-directory", quote(dest))).await;
+            return Step::Done(false);
+        }
+        let skip = options.no_clobber
+            || (options.update && existing.mtime >= metadata.mtime)
+            || (options.interactive && !ask(ctx, &format!("overwrite {}? ", quote(dest))).await);
+        if skip {
+            return Step::Done(true);
+        }
+    }
+    let result = if metadata.is_symlink() {
+        copy_symlink(ctx, &source_path, &dest_path, existing.is_some()).await
+    } else {
+        match options.link {
+            Some(LinkInstead::Hard) => link_file(ctx, &source_path, &dest_path, existing.is_some(), false).await,
+            Some(LinkInstead::Symbolic) => {
+                if !source.starts_with('/') && dest.contains('/') {
+                    ctx.report(&format!("{dest}: can make relative symbolic links only in current directory")).await;
+                    return Step::Done(false);
+                }
+                link_file(ctx, source, &dest_path, existing.is_some(), true).await
+            }
+            None => copy_contents(ctx, options, source, &source_path, dest, &dest_path, &metadata).await,
+        }
+    };
+    if !result {
+        return Step::Done(false);
+    }
+    preserve(ctx, options, &dest_path, &metadata).await;
+    if options.verbose {
+        let _ = ctx.write_out(format!("{} -> {}\n", quote(source), quote(dest)).as_bytes()).await;
+    }
+    Step::Done(true)
+}
+
+/// Checks and creates a directory's copy, returning the entries to copy into it.
+async fn start_directory(
     ctx: &Invocation<'_>,
     options: &CopyOptions,
     source: &str,
     dest: &str,
-    metadata: &Metadata,
+    metadata: Metadata,
     existing: Option<&Metadata>,
-) -> bool {
+) -> Step {
     if !options.recursive {
         ctx.report(&format!("-r not specified; omitting directory {}", quote(source))).await;
-        return false;
+        return Step::Done(false);
     }
     let source_path = ctx.resolve(source);
     let dest_path = ctx.resolve(dest);
     if let Some(existing) = existing {
         if !existing.is_dir() {
             ctx.report(&format!("cannot overwrite non-directory {} with directory {}", quote(dest), quote(source))).await;
-            return false;
+            return Step::Done(false);
         }
     }
     if is_inside(&source_path, &dest_path) || (existing.is_none() && normalize("/", &source_path) == normalize("/", &dest_path)) {
         ctx.report(&format!("cannot copy a directory, {}, into itself, {}", quote(source), quote(dest))).await;
-        return false;
+        return Step::Done(false);
     }
     let entries = match ctx.fs.read_dir(&source_path).await {
         Ok(entries) => entries,
         Err(error) => {
             ctx.report(&format!("cannot access {}: {error}", quote(source))).await;
-            return false;
+            return Step::Done(false);
         }
     };
-    if existing.is_none() {
+    let created = existing.is_none();
+    if created {
         let mode = metadata.mode & !options.umask;
         if let Err(error) = ctx.fs.create_dir(&dest_path, mode | 0o700).await {
             ctx.report(&format!("cannot create directory {}: {error}", quote(dest))).await;
-            return false;
+            return Step::Done(false);
         }
         if options.verbose {
             let _ = ctx.write_out(format!("{} -> {}\n", quote(source), quote(dest)).as_bytes()).await;
         }
     }
-    let mut ok = true;
-    for entry in entries {
-        let child_source = join_name(source, &entry.name);
-        let child_dest = join_name(dest, &entry.name);
-        ok &= copy_node(ctx, options, &child_source, &child_dest, false).await;
+    let children = entries.into_iter().map(|entry| entry.name).collect();
+    Step::Directory { children, finish: Finish { dest_path, metadata, created } }
+}
+
+/// Gives a copied directory its final mode and preserved attributes.
+async fn finish_directory(ctx: &Invocation<'_>, options: &CopyOptions, finish: &Finish) {
+    if finish.created {
+        let _ = ctx.fs.set_mode(&finish.dest_path, finish.metadata.mode & !options.umask).await;
     }
-    if existing.is_none() {
-        let _ = ctx.fs.set_mode(&dest_path, metadata.mode & !options.umask).await;
-    }
-    preserve(ctx, options, &dest_path, metadata).await;
-    ok
+    preserve(ctx, options, &finish.dest_path, &finish.metadata).await;
 }
 
 /// Recreates a symlink with the same target text.

@@ -49,3 +49,37 @@ fn ls_long_in_the_sandbox() {
     assert_eq!(status, 0);
     assert_eq!(stdout, "-rw-r--r-- 1 user user 3 Jan  1 00:00 f\nuser:user 3 644\n");
 }
+
+/// Recursive walkers must survive the deepest tree the path limit allows.
+#[test]
+fn deep_trees_do_not_exhaust_the_stack() {
+    let fs = crate::commands::file::fixtures::tree(&[]);
+    let mut path = String::from("/home/user/t");
+    block_on(crate::fs::Fs::create_dir(&fs, &path, 0o755)).unwrap();
+    let mut depth = 0;
+    while path.len() < 4000 {
+        path.push_str("/a");
+        if block_on(crate::fs::Fs::create_dir(&fs, &path, 0o755)).is_err() {
+            break;
+        }
+        depth += 1;
+    }
+    assert!(depth > 100, "only {depth} levels");
+    use crate::commands::file::fixtures::run;
+    for args in [
+        &["find", "t", "-name", "zzz"][..],
+        &["du", "-s", "t"],
+        &["ls", "-R", "t"],
+        &["chmod", "-R", "755", "t"],
+        &["tree", "-d", "--noreport", "t"],
+        &["cp", "-r", "t", "u"],
+        &["chown", "-R", "user", "u"],
+        &["ls", "-lR", "u"],
+        &["du", "-a", "u"],
+        &["find", "u", "-delete"],
+        &["rm", "-r", "t"],
+    ] {
+        let out = run(&fs, args);
+        assert!(out.status == 0 || out.status == 1, "{args:?}: {}", out.stderr.lines().next().unwrap_or(""));
+    }
+}
