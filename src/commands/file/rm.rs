@@ -124,76 +124,127 @@ async fn remove_operand(ctx: &Invocation<'_>, settings: &Settings, name: &str) -
     remove_node(ctx, settings, name, &path, metadata).await
 }
 
-/// Removes a node (recursively when allowed); `shown` is its name in messages.
-fn remove_node<'a>(
-    ctx: &'a Invocation<'_>,
-    settings: &'a Settings,
-    shown: &'a str,
-    path: &'a str,
-    metadata: Metadata,
-) -> LocalFuture<'a, bool> {
-    Box::pin(async move {
-        if metadata.is_dir() {
-            let entries = match ctx.fs.read_dir(path).await {
-                Ok(entries) => entries,
+/// A directory being emptied: its remaining entries, and whether any failed.
+struct Frame {
+    shown: String,
+    path: String,
+    entries: std::vec::IntoIter<crate::fs::DirEntry>,
+    failed: bool,
+}
+
+/// What opening a directory for removal gave.
+enum Opened {
+    Frame(Frame),
+    /// Declined at the `descend into` prompt: nothing to do, no failure.
+    Skipped,
+    Failed,
+}
+
+/// Removes a node, a directory tree depth first with an explicit stack (so
+/// deep trees never grow the call stack); `shown` is its name in messages.
+async fn remove_node(ctx: &Invocation<'_>, settings: &Settings, shown: &str, path: &str, metadata: Metadata) -> bool {
+    if !metadata.is_dir() {
+        return remove_leaf(ctx, settings, shown, path, &metadata).await;
+    }
+    let mut stack = match open_directory(ctx, settings, shown, path).await {
+        Opened::Frame(frame) => vec![frame],
+        Opened::Skipped => return true,
+        Opened::Failed => return false,
+    };
+    let mut result = true;
+    while let Some(frame) = stack.last_mut() {
+        if let Some(entry) = frame.entries.next() {
+            let child_shown = join_shown(&frame.shown, &entry.name);
+            let child_path = crate::fs::path::join(&frame.path, &entry.name);
+            let outcome = match ctx.fs.symlink_metadata(&child_path).await {
+                Ok(child) if child.is_dir() => open_directory(ctx, settings, &child_shown, &child_path).await,
+                Ok(child) => {
+                    if remove_leaf(ctx, settings, &child_shown, &child_path, &child).await {
+                        Opened::Skipped
+                    } else {
+                        Opened::Failed
+                    }
+                }
                 Err(error) => {
-                    ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
-                    return false;
+                    ctx.report(&format!("cannot remove {}: {error}", quote(&child_shown))).await;
+                    Opened::Failed
                 }
             };
-            if !(settings.recursive || settings.dirs && entries.is_empty()) {
-                let error = if settings.dirs { FsError::DirectoryNotEmpty } else { FsError::IsADirectory };
-                ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
-                return false;
-            }
-            if !entries.is_empty()
-                && settings.interactive == Interactive::Always
-                && !ask(ctx, &format!("descend into directory {}? ", quote(shown))).await
-            {
-                return true;
-            }
-            let mut ok = true;
-            for entry in entries {
-                let child_shown = join_shown(shown, &entry.name);
-                let child_path = crate::fs::path::join(path, &entry.name);
-                match ctx.fs.symlink_metadata(&child_path).await {
-                    Ok(child) => ok &= remove_node(ctx, settings, &child_shown, &child_path, child).await,
-                    Err(error) => {
-                        ctx.report(&format!("cannot remove {}: {error}", quote(&child_shown))).await;
-                        ok = false;
+            match outcome {
+                Opened::Frame(child) => stack.push(child),
+                Opened::Skipped => {}
+                Opened::Failed => {
+                    if let Some(frame) = stack.last_mut() {
+                        frame.failed = true;
                     }
                 }
             }
-            if !ok {
-                return false;
-            }
-            if settings.interactive == Interactive::Always && !ask(ctx, &format!("remove directory {}? ", quote(shown))).await {
-                return true;
-            }
-            if let Err(error) = ctx.fs.remove_dir(path).await {
-                ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
-                return false;
-            }
-            if settings.verbose {
-                let _ = ctx.write_out(format!("removed directory {}\n", quote(shown)).as_bytes()).await;
-            }
+            continue;
+        }
+        let Some(done) = stack.pop() else { break };
+        let ok = !done.failed && finish_directory(ctx, settings, &done).await;
+        match stack.last_mut() {
+            Some(parent) => parent.failed |= !ok,
+            None => result = ok,
+        }
+    }
+    result
+}
+
+/// Reads a directory about to be emptied, after the checks and prompts GNU makes.
+async fn open_directory(ctx: &Invocation<'_>, settings: &Settings, shown: &str, path: &str) -> Opened {
+    let entries = match ctx.fs.read_dir(path).await {
+        Ok(entries) => entries,
+        Err(error) => {
+            ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+            return Opened::Failed;
+        }
+    };
+    if !(settings.recursive || settings.dirs && entries.is_empty()) {
+        let error = if settings.dirs { FsError::DirectoryNotEmpty } else { FsError::IsADirectory };
+        ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+        return Opened::Failed;
+    }
+    if !entries.is_empty()
+        && settings.interactive == Interactive::Always
+        && !ask(ctx, &format!("descend into directory {}? ", quote(shown))).await
+    {
+        return Opened::Skipped;
+    }
+    Opened::Frame(Frame { shown: shown.to_string(), path: path.to_string(), entries: entries.into_iter(), failed: false })
+}
+
+/// Removes an emptied directory.
+async fn finish_directory(ctx: &Invocation<'_>, settings: &Settings, frame: &Frame) -> bool {
+    if settings.interactive == Interactive::Always && !ask(ctx, &format!("remove directory {}? ", quote(&frame.shown))).await {
+        return true;
+    }
+    if let Err(error) = ctx.fs.remove_dir(&frame.path).await {
+        ctx.report(&format!("cannot remove {}: {error}", quote(&frame.shown))).await;
+        return false;
+    }
+    if settings.verbose {
+        let _ = ctx.write_out(format!("removed directory {}\n", quote(&frame.shown)).as_bytes()).await;
+    }
+    true
+}
+
+/// Removes a file, symlink or device.
+async fn remove_leaf(ctx: &Invocation<'_>, settings: &Settings, shown: &str, path: &str, metadata: &Metadata) -> bool {
+    if settings.interactive == Interactive::Always {
+        let kind = describe(metadata);
+        if !ask(ctx, &format!("remove {kind} {}? ", quote(shown))).await {
             return true;
         }
-        if settings.interactive == Interactive::Always {
-            let kind = describe(&metadata);
-            if !ask(ctx, &format!("remove {kind} {}? ", quote(shown))).await {
-                return true;
-            }
-        }
-        if let Err(error) = ctx.fs.remove_file(path).await {
-            ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
-            return false;
-        }
-        if settings.verbose {
-            let _ = ctx.write_out(format!("removed {}\n", quote(shown)).as_bytes()).await;
-        }
-        true
-    })
+    }
+    if let Err(error) = ctx.fs.remove_file(path).await {
+        ctx.report(&format!("cannot remove {}: {error}", quote(shown))).await;
+        return false;
+    }
+    if settings.verbose {
+        let _ = ctx.write_out(format!("removed {}\n", quote(shown)).as_bytes()).await;
+    }
+    true
 }
 
 /// `dir/name` for messages, keeping the operand's spelling.
