@@ -118,8 +118,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 continue;
             }
             let path = ctx.resolve(start);
-            let mut ancestors = Vec::new();
-            visit(ctx, &expr, &walk, follow, &mut state, start, path, 0, start, &mut ancestors).await;
+            let plan = Walk { expr: &expr, options: &walk, follow, start };
+            walk_from(ctx, &plan, &mut state, path).await;
         }
         let ids: Vec<usize> = state.batches.keys().copied().collect();
         for id in ids {
@@ -132,87 +132,120 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     })
 }
 
-/// Visits one node and (unless pruned or too deep) what lies below it.
-#[allow(clippy::too_many_arguments)]
-fn visit<'a>(
-    ctx: &'a mut Invocation<'_>,
+/// A directory being walked: its node (evaluated after its entries under
+/// `-depth`) and the entries still to visit.
+struct Frame {
+    node: Node,
+    entries: std::vec::IntoIter<crate::fs::DirEntry>,
+}
+
+/// The walk's fixed inputs.
+struct Walk<'a> {
     expr: &'a Expr,
-    walk: &'a WalkOptions,
+    options: &'a WalkOptions,
     follow: Follow,
-    state: &'a mut State,
-    shown: &'a str,
-    path: String,
-    depth: usize,
     start: &'a str,
-    ancestors: &'a mut Vec<u64>,
-) -> LocalFuture<'a, ()> {
-    Box::pin(async move {
-        let follows = follow == Follow::Always || (follow == Follow::CommandLine && depth == 0);
-        let metadata = if follows {
-            match ctx.fs.metadata(&path).await {
-                Ok(metadata) => Ok(metadata),
-                Err(_) => ctx.fs.symlink_metadata(&path).await,
-            }
-        } else {
-            ctx.fs.symlink_metadata(&path).await
-        };
-        let metadata = match metadata {
-            Ok(metadata) => metadata,
-            Err(error) => {
-                flush(ctx, state).await;
-                ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, shown))).await;
-                state.status = 1;
-                return;
-            }
-        };
-        let is_dir = metadata.is_dir();
-        let ino = metadata.ino;
-        let node = Node { shown: shown.to_string(), path: path.clone(), metadata, depth, start: start.to_string() };
-        state.prune = false;
-        if !walk.depth_first && depth >= walk.min_depth {
-            eval(ctx, expr, &node, state).await;
+}
+
+/// Walks one starting point depth first with an explicit stack, so deep
+/// trees never grow the call stack.
+async fn walk_from(ctx: &mut Invocation<'_>, walk: &Walk<'_>, state: &mut State, path: String) {
+    let mut stack: Vec<Frame> = Vec::new();
+    if let Some(frame) = enter(ctx, walk, state, walk.start.to_string(), path, 0, &stack).await {
+        stack.push(frame);
+    }
+    while let Some(frame) = stack.last_mut() {
+        if state.quit {
+            break;
         }
-        let pruned = state.prune && !walk.depth_first;
-        let may_descend = walk.max_depth.is_none_or(|max| depth < max);
-        if is_dir && !pruned && may_descend && !state.quit {
-            if ancestors.contains(&ino) {
-                flush(ctx, state).await;
-                ctx.report(&format!(
-                    "File system loop detected; {} is part of the same file system loop.",
-                    crate::commands::format::quote_locale(ctx, shown)
-                ))
-                .await;
-                state.status = 1;
-            } else {
-                match ctx.fs.read_dir(&path).await {
-                    Ok(entries) => {
-                        ancestors.push(ino);
-                        for entry in entries {
-                            if state.quit {
-                                break;
-                            }
-                            let child_shown =
-                                if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
-                            let child_path = join(&path, &entry.name);
-                            visit(ctx, expr, walk, follow, state, &child_shown, child_path, depth + 1, start, ancestors).await;
-                        }
-                        ancestors.pop();
-                    }
-                    Err(error) => {
-                        flush(ctx, state).await;
-                        ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, shown))).await;
-                        state.status = 1;
-                    }
+        match frame.entries.next() {
+            Some(entry) => {
+                let shown = &frame.node.shown;
+                let child_shown = if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
+                let child_path = join(&frame.node.path, &entry.name);
+                let depth = frame.node.depth + 1;
+                if let Some(child) = enter(ctx, walk, state, child_shown, child_path, depth, &stack).await {
+                    stack.push(child);
                 }
             }
-        }
-        if walk.depth_first && depth >= walk.min_depth && !state.quit {
-            eval(ctx, expr, &node, state).await;
+            None => {
+                let Some(done) = stack.pop() else { break };
+                if walk.options.depth_first && done.node.depth >= walk.options.min_depth && !state.quit {
+                    eval(ctx, walk.expr, &done.node, state).await;
+                }
+            }
         }
         if state.out.len() > 32 * 1024 {
             flush(ctx, state).await;
         }
-    })
+    }
+}
+
+/// Visits one node: evaluates it (before its entries, or at once under
+/// `-depth` when it has none to visit) and returns a frame when the walk
+/// descends into it.
+async fn enter(
+    ctx: &mut Invocation<'_>,
+    walk: &Walk<'_>,
+    state: &mut State,
+    shown: String,
+    path: String,
+    depth: usize,
+    ancestors: &[Frame],
+) -> Option<Frame> {
+    let follows = walk.follow == Follow::Always || (walk.follow == Follow::CommandLine && depth == 0);
+    let metadata = if follows {
+        match ctx.fs.metadata(&path).await {
+            Ok(metadata) => Ok(metadata),
+            Err(_) => ctx.fs.symlink_metadata(&path).await,
+        }
+    } else {
+        ctx.fs.symlink_metadata(&path).await
+    };
+    let metadata = match metadata {
+        Ok(metadata) => metadata,
+        Err(error) => {
+            flush(ctx, state).await;
+            ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, &shown))).await;
+            state.status = 1;
+            return None;
+        }
+    };
+    let options = walk.options;
+    let node = Node { shown, path, metadata, depth, start: walk.start.to_string() };
+    state.prune = false;
+    if !options.depth_first && depth >= options.min_depth {
+        eval(ctx, walk.expr, &node, state).await;
+    }
+    let pruned = state.prune && !options.depth_first;
+    let may_descend = options.max_depth.is_none_or(|max| depth < max);
+    let mut entries = None;
+    if node.metadata.is_dir() && !pruned && may_descend && !state.quit {
+        if ancestors.iter().any(|frame| frame.node.metadata.ino == node.metadata.ino) {
+            flush(ctx, state).await;
+            let quoted = crate::commands::format::quote_locale(ctx, &node.shown);
+            ctx.report(&format!("File system loop detected; {quoted} is part of the same file system loop.")).await;
+            state.status = 1;
+        } else {
+            match ctx.fs.read_dir(&node.path).await {
+                Ok(listing) => entries = Some(listing),
+                Err(error) => {
+                    flush(ctx, state).await;
+                    ctx.report(&format!("{}: {error}", crate::commands::format::quote_locale(ctx, &node.shown))).await;
+                    state.status = 1;
+                }
+            }
+        }
+    }
+    match entries {
+        Some(listing) => Some(Frame { node, entries: listing.into_iter() }),
+        None => {
+            if options.depth_first && depth >= options.min_depth && !state.quit {
+                eval(ctx, walk.expr, &node, state).await;
+            }
+            None
+        }
+    }
 }
 
 #[cfg(test)]
