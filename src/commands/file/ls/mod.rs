@@ -300,6 +300,9 @@ async fn list(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     let mut first = files.is_empty();
     for dir in dirs {
         let code = list_directory(ctx, settings, &dir.name, &dir.path, show_headers, &mut first, &mut out).await;
+        if code == crate::interp::STATUS_SIGPIPE {
+            return code;
+        }
         status = status.max(code);
         if out.len() > 64 * 1024 {
             if let Err(error) = ctx.write_out(out.as_bytes()).await {
@@ -314,22 +317,27 @@ async fn list(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     }
 }
 
-/// Lists one directory (and, with `-R`, those below it) into `out`.
-fn list_directory<'a>(
-    ctx: &'a Invocation<'_>,
-    settings: &'a Settings,
-    shown: &'a str,
-    path: &'a str,
+/// Lists one directory (and, with `-R`, those below it, depth first with an
+/// explicit stack) into `out`, writing it out as it grows.
+async fn list_directory(
+    ctx: &Invocation<'_>,
+    settings: &Settings,
+    shown: &str,
+    path: &str,
     header: bool,
-    first: &'a mut bool,
-    out: &'a mut String,
-) -> LocalFuture<'a, i32> {
-    Box::pin(async move {
+    first: &mut bool,
+    out: &mut String,
+) -> i32 {
+    let mut pending = vec![(shown.to_string(), path.to_string(), header)];
+    let mut status = 0;
+    while let Some((shown, path, header)) = pending.pop() {
+        let (shown, path) = (shown.as_str(), path.as_str());
         let listing = match ctx.fs.read_dir(path).await {
             Ok(listing) => listing,
             Err(error) => {
                 ctx.report(&format!("cannot open directory {}: {error}", quote(shown))).await;
-                return 2;
+                status = 2;
+                continue;
             }
         };
         if header {
@@ -340,7 +348,6 @@ fn list_directory<'a>(
             out.push_str(":\n");
         }
         *first = false;
-        let mut status = 0;
         let mut entries = Vec::new();
         let mut names: Vec<String> = Vec::new();
         if settings.all {
@@ -373,17 +380,22 @@ fn list_directory<'a>(
         sort_entries(settings, &mut entries);
         render(settings, &entries, true, out);
         if settings.recursive {
-            for entry in &entries {
+            for entry in entries.iter().rev() {
                 if entry.metadata.is_dir() && entry.name != "." && entry.name != ".." {
                     let child_shown =
                         if shown.ends_with('/') { format!("{shown}{}", entry.name) } else { format!("{shown}/{}", entry.name) };
-                    let code = list_directory(ctx, settings, &child_shown, &entry.path, true, first, out).await;
-                    status = status.max(code);
+                    pending.push((child_shown, entry.path.clone(), true));
                 }
             }
         }
-        status
-    })
+        if out.len() > 64 * 1024 {
+            if let Err(error) = ctx.write_out(out.as_bytes()).await {
+                return write_failure_status(error);
+            }
+            out.clear();
+        }
+    }
+    status
 }
 
 /// Orders entries by the chosen key, then by name, then reversed with `-r`.
