@@ -93,69 +93,73 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let mut ok = true;
         for name in &operands {
-            ok &= change_mode(ctx, &settings, &change, name, true).await;
+            ok &= change_mode(ctx, &settings, &change, name).await;
         }
         i32::from(!ok)
     })
 }
 
-fn change_mode<'a>(
-    ctx: &'a Invocation<'_>,
-    settings: &'a Settings,
-    change: &'a ModeChange,
-    name: &'a str,
-    top: bool,
-) -> LocalFuture<'a, bool> {
-    Box::pin(async move {
-        let path = ctx.resolve(name);
-        if !top {
-            if let Ok(own) = ctx.fs.symlink_metadata(&path).await {
-                if own.is_symlink() {
-                    return true;
-                }
+/// Changes `name` and, with `-R`, everything below it (pre-order, with an
+/// explicit stack; symlinks met on the way are not followed).
+async fn change_mode(ctx: &Invocation<'_>, settings: &Settings, change: &ModeChange, name: &str) -> bool {
+    let mut pending = vec![(name.to_string(), true)];
+    let mut ok = true;
+    while let Some((name, top)) = pending.pop() {
+        let (success, descend) = change_one(ctx, settings, change, &name, top).await;
+        ok &= success;
+        if descend {
+            let entries = ctx.fs.read_dir(&ctx.resolve(&name)).await.unwrap_or_default();
+            for entry in entries.iter().rev() {
+                pending.push((super::copy::join_name(&name, &entry.name), false));
             }
         }
-        let metadata = match ctx.fs.metadata(&path).await {
-            Ok(metadata) => metadata,
-            Err(error) => {
-                if !settings.quiet {
-                    ctx.report(&format!("cannot access {}: {error}", quote(name))).await;
-                }
-                if settings.verbose {
-                    let _ = ctx.write_out(format!("{} could not be accessed\n", quote(name)).as_bytes()).await;
-                }
-                return false;
+    }
+    ok
+}
+
+/// Changes one node; returns success and whether to descend into it.
+async fn change_one(ctx: &Invocation<'_>, settings: &Settings, change: &ModeChange, name: &str, top: bool) -> (bool, bool) {
+    let path = ctx.resolve(name);
+    if !top {
+        if let Ok(own) = ctx.fs.symlink_metadata(&path).await {
+            if own.is_symlink() {
+                return (true, false);
             }
+        }
+    }
+    let metadata = match ctx.fs.metadata(&path).await {
+        Ok(metadata) => metadata,
+        Err(error) => {
+            if !settings.quiet {
+                ctx.report(&format!("cannot access {}: {error}", quote(name))).await;
+            }
+            if settings.verbose {
+                let _ = ctx.write_out(format!("{} could not be accessed\n", quote(name)).as_bytes()).await;
+            }
+            return (false, false);
+        }
+    };
+    let old = metadata.mode & 0o7777;
+    let new = change.apply(old, metadata.is_dir(), settings.umask);
+    let mut ok = true;
+    if new != old {
+        if let Err(error) = ctx.fs.set_mode(&path, new).await {
+            if !settings.quiet {
+                ctx.report(&format!("changing permissions of {}: {error}", quote(name))).await;
+            }
+            ok = false;
+        }
+    }
+    if ok && (settings.verbose || (settings.changes && new != old)) {
+        let show = |mode: u32| format!("{mode:04o} ({})", mode_string(metadata.file_type, mode).get(1..).unwrap_or(""));
+        let line = if new != old {
+            format!("mode of {} changed from {} to {}\n", quote(name), show(old), show(new))
+        } else {
+            format!("mode of {} retained as {}\n", quote(name), show(old))
         };
-        let old = metadata.mode & 0o7777;
-        let new = change.apply(old, metadata.is_dir(), settings.umask);
-        let mut ok = true;
-        if new != old {
-            if let Err(error) = ctx.fs.set_mode(&path, new).await {
-                if !settings.quiet {
-                    ctx.report(&format!("changing permissions of {}: {error}", quote(name))).await;
-                }
-                ok = false;
-            }
-        }
-        if ok && (settings.verbose || (settings.changes && new != old)) {
-            let show = |mode: u32| format!("{mode:04o} ({})", mode_string(metadata.file_type, mode).get(1..).unwrap_or(""));
-            let line = if new != old {
-                format!("mode of {} changed from {} to {}\n", quote(name), show(old), show(new))
-            } else {
-                format!("mode of {} retained as {}\n", quote(name), show(old))
-            };
-            let _ = ctx.write_out(line.as_bytes()).await;
-        }
-        if settings.recursive && metadata.is_dir() {
-            let entries = ctx.fs.read_dir(&path).await.unwrap_or_default();
-            for entry in entries {
-                let child = super::copy::join_name(name, &entry.name);
-                ok &= change_mode(ctx, settings, change, &child, false).await;
-            }
-        }
-        ok
-    })
+        let _ = ctx.write_out(line.as_bytes()).await;
+    }
+    (ok, settings.recursive && metadata.is_dir())
 }
 
 #[cfg(test)]
