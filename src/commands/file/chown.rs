@@ -125,63 +125,69 @@ async fn run_either(ctx: &mut Invocation<'_>, group_only: bool) -> i32 {
     i32::from(!ok)
 }
 
-fn change_owner<'a>(ctx: &'a Invocation<'_>, change: &'a Change, accounts: &'a Accounts, name: &'a str) -> LocalFuture<'a, bool> {
-    Box::pin(async move {
-        let path = ctx.resolve(name);
-        let metadata = match ctx.fs.metadata(&path).await {
-            Ok(metadata) => metadata,
-            Err(error) => {
-                if !change.quiet {
-                    ctx.report(&format!("cannot access {}: {error}", quote(name))).await;
+/// Changes `name` and, with `-R`, everything below it (pre-order, with an
+/// explicit stack; symlinks met on the way are skipped).
+async fn change_owner(ctx: &Invocation<'_>, change: &Change, accounts: &Accounts, name: &str) -> bool {
+    let mut pending = vec![name.to_string()];
+    let mut ok = true;
+    while let Some(name) = pending.pop() {
+        let (success, descend) = change_one(ctx, change, accounts, &name).await;
+        ok &= success;
+        if descend {
+            let entries = ctx.fs.read_dir(&ctx.resolve(&name)).await.unwrap_or_default();
+            for entry in entries.iter().rev() {
+                let child = super::copy::join_name(&name, &entry.name);
+                if !ctx.fs.symlink_metadata(&ctx.resolve(&child)).await.is_ok_and(|m| m.is_symlink()) {
+                    pending.push(child);
                 }
-                return false;
             }
-        };
-        let describe = |uid: u32, gid: u32| -> String {
-            if change.group_only {
-                accounts.groups.name(gid)
-            } else if change.gid.is_some() {
-                format!("{}:{}", accounts.users.name(uid), accounts.groups.name(gid))
-            } else {
-                accounts.users.name(uid)
-            }
-        };
-        let new_uid = change.uid.unwrap_or(metadata.uid);
-        let new_gid = change.gid.unwrap_or(metadata.gid);
-        let differs = new_uid != metadata.uid || new_gid != metadata.gid;
-        let mut ok = true;
-        if let Err(error) = ctx.fs.set_owner(&path, change.uid, change.gid).await {
+        }
+    }
+    ok
+}
+
+/// Changes one node; returns success and whether to descend into it.
+async fn change_one(ctx: &Invocation<'_>, change: &Change, accounts: &Accounts, name: &str) -> (bool, bool) {
+    let path = ctx.resolve(name);
+    let metadata = match ctx.fs.metadata(&path).await {
+        Ok(metadata) => metadata,
+        Err(error) => {
             if !change.quiet {
-                let what = if change.group_only { "group" } else { "ownership" };
-                ctx.report(&format!("changing {what} of {}: {error}", quote(name))).await;
+                ctx.report(&format!("cannot access {}: {error}", quote(name))).await;
             }
-            ok = false;
+            return (false, false);
         }
-        if ok && (change.verbose || (change.changes && differs)) {
+    };
+    let describe = |uid: u32, gid: u32| -> String {
+        if change.group_only {
+            accounts.groups.name(gid)
+        } else if change.gid.is_some() {
+            format!("{}:{}", accounts.users.name(uid), accounts.groups.name(gid))
+        } else {
+            accounts.users.name(uid)
+        }
+    };
+    let new_uid = change.uid.unwrap_or(metadata.uid);
+    let new_gid = change.gid.unwrap_or(metadata.gid);
+    let differs = new_uid != metadata.uid || new_gid != metadata.gid;
+    let mut ok = true;
+    if let Err(error) = ctx.fs.set_owner(&path, change.uid, change.gid).await {
+        if !change.quiet {
             let what = if change.group_only { "group" } else { "ownership" };
-            let line = if differs {
-                format!(
-                    "changed {what} of {} from {} to {}\n",
-                    quote(name),
-                    describe(metadata.uid, metadata.gid),
-                    describe(new_uid, new_gid)
-                )
-            } else {
-                format!("{what} of {} retained as {}\n", quote(name), describe(new_uid, new_gid))
-            };
-            let _ = ctx.write_out(line.as_bytes()).await;
+            ctx.report(&format!("changing {what} of {}: {error}", quote(name))).await;
         }
-        if change.recursive && metadata.is_dir() {
-            for entry in ctx.fs.read_dir(&path).await.unwrap_or_default() {
-                let child = super::copy::join_name(name, &entry.name);
-                if ctx.fs.symlink_metadata(&ctx.resolve(&child)).await.is_ok_and(|m| m.is_symlink()) {
-                    continue;
-                }
-                ok &= change_owner(ctx, change, accounts, &child).await;
-            }
-        }
-        ok
-    })
+        ok = false;
+    }
+    if ok && (change.verbose || (change.changes && differs)) {
+        let what = if change.group_only { "group" } else { "ownership" };
+        let line = if differs {
+            format!("changed {what} of {} from {} to {}\n", quote(name), describe(metadata.uid, metadata.gid), describe(new_uid, new_gid))
+        } else {
+            format!("{what} of {} retained as {}\n", quote(name), describe(new_uid, new_gid))
+        };
+        let _ = ctx.write_out(line.as_bytes()).await;
+    }
+    (ok, change.recursive && metadata.is_dir())
 }
 
 #[cfg(test)]
