@@ -1,0 +1,186 @@
+//! Text forms shared by the file utilities: GNU's quoting of file names in
+//! messages, `ls`-style mode strings, human-readable sizes and block counts.
+
+use crate::fs::{FileType, Metadata};
+use crate::interp::Invocation;
+
+/// True when the invocation's locale (`LC_ALL`, `LC_CTYPE`, `LANG`, first
+/// set wins) uses UTF-8, as the sandbox's default `LANG=C.UTF-8` does.
+pub fn locale_is_utf8(ctx: &Invocation<'_>) -> bool {
+    let value = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|name| ctx.env_var(name).filter(|v| !v.is_empty()));
+    value.is_some_and(|v| {
+        let lower = v.to_ascii_lowercase();
+        lower.contains("utf-8") || lower.contains("utf8")
+    })
+}
+
+/// Quotes text the way GNU's `quote()` does in messages like `mkdir: cannot
+/// create directory ‘a’`: curly quotes under a UTF-8 locale, ASCII ones
+/// otherwise. (Other messages, like `rm: cannot remove 'a'`, always use
+/// [`quote`].)
+pub fn quote_locale(ctx: &Invocation<'_>, text: &str) -> String {
+    let escaped: String = text.chars().map(|c| if c.is_control() { control_escape(c) } else { c.to_string() }).collect();
+    if locale_is_utf8(ctx) {
+        format!("\u{2018}{escaped}\u{2019}")
+    } else {
+        format!("'{escaped}'")
+    }
+}
+
+/// Quotes a file name the way GNU tools do in diagnostics
+/// (`cannot stat 'x'`): single quotes, double quotes when the name holds a
+/// single quote and nothing the shell would expand, `$'\n'` for control bytes.
+pub fn quote(name: &str) -> String {
+    let has_control = name.chars().any(|c| c.is_control());
+    if !has_control {
+        if !name.contains('\'') {
+            return format!("'{name}'");
+        }
+        if !name.contains(['"', '$', '`', '\\', '!']) {
+            return format!("\"{name}\"");
+        }
+        return format!("'{}'", name.replace('\'', "'\\''"));
+    }
+    let mut out = String::from("'");
+    for c in name.chars() {
+        if c.is_control() {
+            out.push_str("'$'");
+            out.push_str(&control_escape(c));
+            out.push_str("''");
+        } else if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    // `'a'$'\n'''` reads better without the empty quotes GNU also drops.
+    if out.ends_with("''") && out.len() > 2 {
+        out.truncate(out.len() - 2);
+    }
+    if let Some(rest) = out.strip_prefix("''") {
+        return rest.to_string();
+    }
+    out
+}
+
+/// The C escape of a control character (`\n`, `\t`, `\001`).
+fn control_escape(c: char) -> String {
+    match c {
+        '\n' => "\\n".into(),
+        '\t' => "\\t".into(),
+        '\r' => "\\r".into(),
+        '\x07' => "\\a".into(),
+        '\x08' => "\\b".into(),
+        '\x0b' => "\\v".into(),
+        '\x0c' => "\\f".into(),
+        other => format!("\\{:03o}", other as u32 & 0o377),
+    }
+}
+
+/// The one-letter type GNU `ls -l` shows first (`d`, `-`, `l`, `c`, `p`).
+pub fn type_letter(file_type: FileType) -> char {
+    match file_type {
+        FileType::File => '-',
+        FileType::Directory => 'd',
+        FileType::Symlink => 'l',
+        FileType::CharDevice => 'c',
+        FileType::Fifo => 'p',
+    }
+}
+
+/// The ten-character mode string of `ls -l` and `stat %A` (`drwxr-xr-x`),
+/// with set-id and sticky bits shown as `s`/`S` and `t`/`T`.
+pub fn mode_string(file_type: FileType, mode: u32) -> String {
+    let mut out = String::with_capacity(10);
+    out.push(type_letter(file_type));
+    let triplets = [(0o400, 0o200, 0o100, 0o4000, 's'), (0o040, 0o020, 0o010, 0o2000, 's'), (0o004, 0o002, 0o001, 0o1000, 't')];
+    for (read, write, exec, special, letter) in triplets {
+        out.push(if mode & read != 0 { 'r' } else { '-' });
+        out.push(if mode & write != 0 { 'w' } else { '-' });
+        out.push(match (mode & exec != 0, mode & special != 0) {
+            (true, true) => letter,
+            (false, true) => letter.to_ascii_uppercase(),
+            (true, false) => 'x',
+            (false, false) => '-',
+        });
+    }
+    out
+}
+
+/// The GNU human-readable form of a byte count (`ls -h`, `du -h`): powers of
+/// 1024 (1000 with `si`), rounded up, one decimal below 10 (`1.5K`, `10K`).
+pub fn human_size(bytes: u64, si: bool) -> String {
+    let base: u64 = if si { 1000 } else { 1024 };
+    if bytes < base {
+        return bytes.to_string();
+    }
+    let units = ['K', 'M', 'G', 'T', 'P', 'E'];
+    let mut unit = 0;
+    let mut divisor = base;
+    while unit + 1 < units.len() && bytes / divisor >= base {
+        divisor = divisor.saturating_mul(base);
+        unit += 1;
+    }
+    let tenths = (bytes as u128 * 10).div_ceil(divisor as u128);
+    let letter = |index: usize| units.get(index).copied().unwrap_or('E');
+    let suffix = |index: usize| if si && index == 0 { "k".to_string() } else { letter(index).to_string() };
+    if tenths < 100 {
+        return format!("{}.{}{}", tenths / 10, tenths % 10, suffix(unit));
+    }
+    let whole = (bytes as u128).div_ceil(divisor as u128);
+    if whole >= base as u128 && unit + 1 < units.len() {
+        return format!("1.0{}", suffix(unit + 1));
+    }
+    format!("{}{}", whole, suffix(unit))
+}
+
+/// Disk usage in 1024-byte blocks as the in-memory filesystem accounts it:
+/// whole 4 KiB blocks for files and directories, nothing for links and devices.
+pub fn kib_blocks(metadata: &Metadata) -> u64 {
+    match metadata.file_type {
+        FileType::File | FileType::Directory => metadata.size.div_ceil(4096).saturating_mul(4),
+        _ => 0,
+    }
+}
+
+/// Right-aligns `text` to `width` columns.
+pub fn pad_left(text: &str, width: usize) -> String {
+    format!("{text:>width$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_like_gnu() {
+        assert_eq!(quote("ab"), "'ab'");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("a'b"), "\"a'b\"");
+        assert_eq!(quote("a'$b"), "'a'\\''$b'");
+        assert_eq!(quote("a\nb"), "'a'$'\\n''b'");
+        assert_eq!(quote("a\tb"), "'a'$'\\t''b'");
+        assert_eq!(quote("é"), "'é'");
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(mode_string(FileType::Directory, 0o755), "drwxr-xr-x");
+        assert_eq!(mode_string(FileType::Directory, 0o1777), "drwxrwxrwt");
+        assert_eq!(mode_string(FileType::File, 0o4644), "-rwSr--r--");
+        assert_eq!(mode_string(FileType::Symlink, 0o777), "lrwxrwxrwx");
+    }
+
+    #[test]
+    fn human_sizes_round_up() {
+        assert_eq!(human_size(1023, false), "1023");
+        assert_eq!(human_size(1500, false), "1.5K");
+        assert_eq!(human_size(4096, false), "4.0K");
+        assert_eq!(human_size(10189, false), "10K");
+        assert_eq!(human_size(10240, false), "10K");
+        assert_eq!(human_size(1_048_576, false), "1.0M");
+        assert_eq!(human_size(1_048_000, false), "1.0M");
+        assert_eq!(human_size(1500, true), "1.5k");
+    }
+}
