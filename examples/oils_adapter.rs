@@ -67,6 +67,22 @@ fn stdout_stderr_py<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     })
 }
 
+fn read_from_fd_py<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
+    Box::pin(async move {
+        for arg in ctx.args[1..].to_vec() {
+            let Some(stream) = ctx.special_stream(&format!("/dev/fd/{arg}")) else {
+                let _ = ctx.stderr.write(format!("FATAL: Error reading from fd {arg}: [Errno 9] Bad file descriptor\n").as_bytes()).await;
+                return 1;
+            };
+            let data = stream.read(1024).await.unwrap_or_default();
+            let mut out = format!("{arg}: ").into_bytes();
+            out.extend_from_slice(&data);
+            let _ = ctx.write_out(&out).await;
+        }
+        0
+    })
+}
+
 fn copy_tree(fs: &wabash::fs::MemoryFs, host_dir: &std::path::Path, sandbox_dir: &str) {
     let mut prefix = String::new();
     for part in sandbox_dir.split('/').filter(|p| !p.is_empty()) {
@@ -106,6 +122,7 @@ fn main() {
         Utility { name: "argv.py", run: argv_py },
         Utility { name: "printenv.py", run: printenv_py },
         Utility { name: "stdout_stderr.py", run: stdout_stderr_py },
+        Utility { name: "read_from_fd.py", run: read_from_fd_py },
     ];
     let host: Rc<dyn wabash::host::Host> = Rc::new(wabash::host::FixedHost::default());
     let result = wabash::executor::block_on(async {
