@@ -1,0 +1,155 @@
+//! [`WasmSandbox`]: the JS class over one [`Sandbox`] and its filesystem.
+
+use super::convert::{options_from_js, result_to_js, ExecInput, SandboxInput};
+use super::error::{fs_error, js_error, BUSY};
+use super::host::{HostObject, JsHost};
+use super::run::Run;
+use crate::fs::{path, Fs, FsError, MemoryFs};
+use crate::Sandbox;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One sandbox: a shell session and its in-memory filesystem.
+#[wasm_bindgen]
+pub struct WasmSandbox {
+    /// The session; `None` while a run holds it.
+    session: Rc<RefCell<Option<Sandbox>>>,
+    /// The same filesystem, reachable while a run is in progress.
+    fs: MemoryFs,
+    /// Where relative paths given to the filesystem methods start.
+    cwd: String,
+}
+
+#[wasm_bindgen]
+impl WasmSandbox {
+    /// Creates a sandbox from `{ files, env, cwd }` and the wrapper's host object.
+    /// The run resolves to the `WasmSandbox`.
+    pub fn create(options: JsValue, host: HostObject) -> Run {
+        let input = match options_from_js::<SandboxInput>(options) {
+            Ok(input) => input,
+            Err(error) => return Run::settled(Err(error)),
+        };
+        let options = input.into_options();
+        let cwd = options
+            .cwd
+            .clone()
+            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        Run::new(async move {
+            let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
+            let fs = sandbox.fs().clone();
+            Ok(WasmSandbox {
+                session: Rc::new(RefCell::new(Some(sandbox))),
+                fs,
+                cwd,
+            }
+            .into())
+        })
+    }
+
+    /// Runs `script` with `{ stdin, env, cwd }`; the run resolves to
+    /// `{ stdout, stderr, exitCode }` with output as `Uint8Array`.
+    pub fn exec(&self, script: String, options: JsValue) -> Run {
+        let options = match options_from_js::<ExecInput>(options) {
+            Ok(input) => input.into_options(),
+            Err(error) => return Run::settled(Err(error)),
+        };
+        let session = self.session.clone();
+        Run::new(async move {
+            let taken = session.borrow_mut().take();
+            let Some(mut sandbox) = taken else {
+                return Err(js_error(BUSY, "another exec is running on this sandbox"));
+            };
+            let result = sandbox.exec(&script, options).await;
+            *session.borrow_mut() = Some(sandbox);
+            result_to_js(result)
+        })
+    }
+
+    /// Reads a whole file as bytes.
+    #[wasm_bindgen(js_name = readFile)]
+    pub fn read_file(&self, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            let bytes = fs
+                .read_file(&path)
+                .await
+                .map_err(|error| fs_error(error, "open", &path))?;
+            Ok(js_sys::Uint8Array::from(bytes.as_slice()).into())
+        })
+    }
+
+    /// Creates or replaces a file, creating missing parent directories.
+    #[wasm_bindgen(js_name = writeFile)]
+    pub fn write_file(&self, path: String, data: Vec<u8>) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            if let Some((parent, _)) = path::split_parent(&path) {
+                create_dir_all(&fs, parent)
+                    .await
+                    .map_err(|error| fs_error(error, "mkdir", parent))?;
+            }
+            fs.write_file(&path, &data)
+                .await
+                .map_err(|error| fs_error(error, "open", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Creates a directory and every missing parent (`mkdir -p`).
+    pub fn mkdir(&self, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            create_dir_all(&fs, &path)
+                .await
+                .map_err(|error| fs_error(error, "mkdir", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// True when the path exists (following symbolic links).
+    pub fn exists(&self, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
+    }
+
+    /// The names in a directory, sorted, without `.` and `..`.
+    #[wasm_bindgen(js_name = readdir)]
+    pub fn read_dir(&self, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            let entries = fs
+                .read_dir(&path)
+                .await
+                .map_err(|error| fs_error(error, "scandir", &path))?;
+            let names = js_sys::Array::new();
+            for entry in entries {
+                names.push(&JsValue::from_str(&entry.name));
+            }
+            Ok(names.into())
+        })
+    }
+}
+
+impl WasmSandbox {
+    /// The filesystem and `path` made absolute against the initial cwd.
+    fn resolve(&self, relative: &str) -> (MemoryFs, String) {
+        (self.fs.clone(), path::normalize(&self.cwd, relative))
+    }
+}
+
+/// `mkdir -p`: creates each missing directory on the way to `path`.
+async fn create_dir_all(fs: &MemoryFs, path: &str) -> Result<(), FsError> {
+    let mut prefix = String::new();
+    for part in path.split('/').filter(|part| !part.is_empty()) {
+        prefix.push('/');
+        prefix.push_str(part);
+        match fs.metadata(&prefix).await {
+            Ok(metadata) if metadata.is_dir() => continue,
+            Ok(_) => return Err(FsError::NotADirectory),
+            Err(FsError::NotFound) => fs.create_dir(&prefix, 0o755).await?,
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
