@@ -46,7 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { source } = invocation;
-  if (source.kind === "stdin" && process.stdin.isTTY) {
+  if (source.kind === "stdin" && (process.stdin.isTTY || invocation.interactive)) {
     return interactive(await createBash(invocation), BANNER);
   }
   let script: string;

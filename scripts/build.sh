@@ -8,7 +8,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 cargo build --release --target wasm32-unknown-unknown --lib
 rm -rf pkg
-wasm-bindgen --target bundler --out-dir pkg --out-name wabash target/wasm32-unknown-unknown/release/wabash.wasm
+wasm-bindgen --target bundler --out-dir pkg --out-name wabash "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/wabash.wasm"
 mkdir -p dist
 # The features rustc emits for wasm32 (plus simd128), so wasm-opt may keep
 # and use them; nothing here is newer than Node 20 and Safari 16.4.

@@ -16,6 +16,7 @@ interactive shell when standard input is a terminal.
   --cwd DIR        start in DIR inside the sandbox (default /home/user)
   --env K=V        export K=V in the sandbox (repeatable)
   --mount H:S      copy host directory H into the sandbox at S (repeatable)
+  -i               interactive even when standard input is not a terminal
   -h, --help       show this help
 `;
 
@@ -26,6 +27,8 @@ export type Source = { kind: "command"; script: string } | { kind: "file"; path:
 export interface Invocation {
   /** `--help` was given. */
   help: boolean;
+  /** `-i`: interactive even when standard input is not a terminal. */
+  interactive: boolean;
   /** `--cwd DIR`. */
   cwd: string | undefined;
   /** `--env K=V`, in order. */
@@ -43,7 +46,7 @@ export class UsageError extends Error {}
 
 /** Parses the arguments after the program name. */
 export function parseArgs(argv: readonly string[]): Invocation {
-  const invocation: Invocation = { help: false, cwd: undefined, env: {}, mounts: [], source: { kind: "stdin" }, args: [] };
+  const invocation: Invocation = { help: false, interactive: false, cwd: undefined, env: {}, mounts: [], source: { kind: "stdin" }, args: [] };
   let index = 0;
   const value = (name: string): string => {
     const next = argv[index++];
@@ -56,6 +59,8 @@ export function parseArgs(argv: readonly string[]): Invocation {
     const argument = argv[index++] ?? "";
     if (argument === "-h" || argument === "--help") {
       invocation.help = true;
+    } else if (argument === "-i") {
+      invocation.interactive = true;
     } else if (argument === "--cwd") {
       invocation.cwd = value("--cwd");
     } else if (argument === "--env") {

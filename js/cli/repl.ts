@@ -33,7 +33,8 @@ function isExitCommand(script: string): boolean {
 /** Runs the interactive shell until Ctrl-D or `exit`; resolves to the last status. */
 export function interactive(bash: Bash, banner: string): Promise<number> {
   return new Promise((resolve) => {
-    const lines = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 1000 });
+    const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    const lines = createInterface({ input: process.stdin, output: process.stdout, terminal, historySize: 1000 });
     let pending = "";
     let status = 0;
     let cwd = HOME;

@@ -1,10 +1,10 @@
 //! The wasm-bindgen boundary: JS values in, engine calls, JS values out.
 //!
-//! Nothing here decides shell behaviour. [`sandbox::WasmSandbox`] wraps a
+//! Nothing here decides shell behaviour. [`WasmSandbox`] wraps a
 //! [`Sandbox`](crate::Sandbox), converts one options object in and one
 //! result object out (see [`convert`]), and turns engine errors into JS
 //! `Error`s with a stable `code` (see [`error`]). Every operation is a
-//! [`run::Run`] that the wrapper polls, so traps reach the wrapper. The TypeScript wrapper in
+//! [`Run`] that the wrapper polls, so traps reach the wrapper. The TypeScript wrapper in
 //! `js/` is the public API; this module is its private engine.
 
 mod convert;
@@ -12,6 +12,10 @@ mod error;
 mod host;
 mod run;
 mod sandbox;
+
+pub use host::{HostObject, JsHost};
+pub use run::Run;
+pub use sandbox::WasmSandbox;
 
 use crate::syntax::Completeness;
 use std::cell::RefCell;

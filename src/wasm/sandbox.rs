@@ -5,7 +5,7 @@ use super::error::{fs_error, js_error, BUSY};
 use super::host::{HostObject, JsHost};
 use super::run::Run;
 use crate::fs::{path, Fs, FsError, MemoryFs};
-use crate::Sandbox;
+use crate::{Sandbox, SandboxOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -132,6 +132,21 @@ impl WasmSandbox {
 }
 
 impl WasmSandbox {
+    /// Creates a sandbox (the Rust side of `create`, for Rust callers and tests).
+    pub async fn build(options: SandboxOptions, host: JsHost) -> WasmSandbox {
+        let cwd = options
+            .cwd
+            .clone()
+            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let sandbox = Sandbox::new(options, Rc::new(host)).await;
+        let fs = sandbox.fs().clone();
+        WasmSandbox {
+            session: Rc::new(RefCell::new(Some(sandbox))),
+            fs,
+            cwd,
+        }
+    }
+
     /// The filesystem and `path` made absolute against the initial cwd.
     fn resolve(&self, relative: &str) -> (MemoryFs, String) {
         (self.fs.clone(), path::normalize(&self.cwd, relative))
