@@ -41,6 +41,7 @@ export interface Bindings {
   setPanicReporter(callback: (message: string) => void): void;
   setWakeHandler(callback: (id: number) => void): void;
   debugPanic(): void;
+  debugSleep(host: HostObject, millis: number): Run;
   __wbg_set_wasm(exports: WebAssembly.Exports): void;
 }
 

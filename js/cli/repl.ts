@@ -16,13 +16,15 @@ function primaryPrompt(cwd: string): string {
 }
 
 /**
- * The sandbox's working directory, read without disturbing `$?`: the
- * status is put back with `(exit N)`. Interim until the engine exposes the
- * working directory directly.
+ * The sandbox's working directory, asked of `pwd`; `$?` is put back
+ * afterwards (`true`, `false`, or `(exit N)`). Interim until the engine
+ * exposes the working directory directly.
  */
 async function currentDirectory(bash: Bash, status: number): Promise<string> {
-  const result = await bash.exec(`printf '%s' "$PWD"; (exit ${status})`);
-  return result.stdout.startsWith("/") ? result.stdout : HOME;
+  const restore = status === 0 ? "true" : status === 1 ? "false" : `(exit ${status})`;
+  const result = await bash.exec(`pwd\n${restore}`);
+  const cwd = result.stdout.trim();
+  return cwd.startsWith("/") ? cwd : HOME;
 }
 
 /** True for a line that is only `exit` or `exit N` (interim: the engine does not report an exit yet). */

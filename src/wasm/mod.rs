@@ -63,3 +63,18 @@ pub fn completeness(source: &str) -> String {
 pub fn debug_panic() {
     panic!("debugPanic called");
 }
+
+/// Sleeps through the host object and then yields, resolving to the
+/// milliseconds that passed: lets tests prove that a run waiting on a JS
+/// promise is woken and finished by the wrapper. Not part of the public API.
+#[wasm_bindgen(js_name = debugSleep)]
+pub fn debug_sleep(host: HostObject, millis: f64) -> Run {
+    use crate::host::Host;
+    Run::new(async move {
+        let host = JsHost::new(host);
+        let started = host.now_millis();
+        host.sleep(millis).await;
+        host.yield_now().await;
+        Ok(JsValue::from_f64(host.now_millis() - started))
+    })
+}
