@@ -55,7 +55,14 @@ async function main(argv: readonly string[]): Promise<number> {
     script = source.script;
     stdin = readStdin();
   } else if (source.kind === "file") {
-    script = readFileSync(source.path, "utf8");
+    try {
+      script = readFileSync(source.path, "utf8");
+    } catch (error) {
+      // As bash reports a script it cannot open: status 127.
+      const reason = (error as { code?: string }).code === "ENOENT" ? "No such file or directory" : String(error);
+      process.stderr.write(`wabash: ${source.path}: ${reason}\n`);
+      return 127;
+    }
     stdin = readStdin();
   } else {
     script = new TextDecoder().decode(readStdin());

@@ -59,13 +59,17 @@ fn run() -> Result<i32, String> {
     }
     let (script, stdin) = match &invocation.source {
         args::Source::Command(script) => (script.clone(), read_stdin_unless_terminal()?),
-        args::Source::File(path) => {
-            let bytes = std::fs::read(path).map_err(|error| format!("{path}: {error}"))?;
-            (
+        args::Source::File(path) => match std::fs::read(path) {
+            Ok(bytes) => (
                 String::from_utf8_lossy(&bytes).into_owned(),
                 read_stdin_unless_terminal()?,
-            )
-        }
+            ),
+            Err(error) => {
+                // As bash reports a script it cannot open: status 127.
+                eprintln!("wabash: {path}: {error}");
+                return Ok(127);
+            }
+        },
         args::Source::Stdin => {
             let mut bytes = Vec::new();
             std::io::stdin()

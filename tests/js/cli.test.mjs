@@ -65,6 +65,12 @@ test("a script file runs with its arguments", () => {
   }
 });
 
+test("a missing script file is status 127, as in bash", () => {
+  const run = wabash(["/no/such/script.sh"]);
+  assert.equal(run.status, 127);
+  assert.equal(run.stderr, "wabash: /no/such/script.sh: No such file or directory\n");
+});
+
 test("a script on stdin runs", () => {
   const run = wabash([], "echo from stdin\ncd /tmp; pwd\n");
   assert.equal(run.stdout, "from stdin\n/tmp\n");
