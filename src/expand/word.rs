@@ -242,6 +242,7 @@ fn expand_parts<'a>(
                     };
                     builder.push_literal(&text, false);
                 }
+                WordPart::BadSubstitution(text) => return Err(ExpandError::BadSubstitution(text.clone())),
                 WordPart::ExtGlob { op, patterns } => {
                     let mut pattern_texts = Vec::new();
                     let mut plain_texts = Vec::new();

@@ -32,7 +32,7 @@ pub async fn write_with_parents(fs: &MemoryFs, path: &str, contents: &[u8]) {
 }
 
 /// Builds the default layout; `commands` are listed in `/bin` and `/usr/bin`.
-pub async fn create_default_layout(fs: &MemoryFs, commands: impl Iterator<Item = &'static str>) {
+pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<Item = &'n str>) {
     for dir in ["/bin", "/usr", "/usr/bin", "/etc", "/dev", "/dev/fd", "/home", HOME, "/tmp", "/var", "/var/tmp"] {
         let _ = fs.create_dir(dir, 0o755).await;
     }

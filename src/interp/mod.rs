@@ -33,7 +33,10 @@ use crate::host::Host;
 use crate::io::{Fd, Stream};
 use crate::syntax::ast::FunctionDef;
 use fds::FdTable;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+
+/// The utilities a shell can run, by name (the registry plus host additions).
+pub type UtilityTable = Rc<BTreeMap<String, UtilityFn>>;
 use std::rc::Rc;
 use vars::Variables;
 
@@ -43,8 +46,8 @@ pub struct ShellConfig {
     pub fs: Rc<dyn Fs>,
     /// The host.
     pub host: Rc<dyn Host>,
-    /// The utilities table.
-    pub utilities: &'static [Utility],
+    /// The utilities, by name.
+    pub utilities: UtilityTable,
     /// Initial exported environment.
     pub env: Vec<(String, String)>,
     /// Initial working directory.
@@ -107,7 +110,7 @@ pub struct Frame {
 pub struct Shell {
     fs: Rc<dyn Fs>,
     host: Rc<dyn Host>,
-    utilities: &'static [Utility],
+    utilities: UtilityTable,
     limits: Limits,
     budget: Rc<Budget>,
     /// Variables and their scopes.

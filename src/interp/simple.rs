@@ -241,8 +241,8 @@ impl Shell {
         if name.contains('/') {
             return self.run_path(argv).await;
         }
-        if let Some(utility) = self.utilities.iter().find(|u| u.name == name).copied() {
-            return Ok(self.run_utility(utility.run, argv).await);
+        if let Some(run) = self.utilities.get(&name).copied() {
+            return Ok(self.run_utility(run, argv).await);
         }
         self.report_error(&format!("{name}: command not found")).await;
         Ok(127)
@@ -285,8 +285,8 @@ impl Shell {
         };
         if contents.starts_with(UTILITY_STUB_PREFIX) {
             let base = name.rsplit('/').next().unwrap_or(&name).to_string();
-            if let Some(utility) = self.utilities.iter().find(|u| u.name == base).copied() {
-                return Ok(self.run_utility(utility.run, argv).await);
+            if let Some(run) = self.utilities.get(&base).copied() {
+                return Ok(self.run_utility(run, argv).await);
             }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();
@@ -400,7 +400,7 @@ impl ShellServices for Shell {
     }
 
     fn command_exists(&self, name: &str) -> bool {
-        self.functions.contains_key(name) || builtins::find(name).is_some() || self.utilities.iter().any(|u| u.name == name)
+        self.functions.contains_key(name) || builtins::find(name).is_some() || self.utilities.contains_key(name)
     }
 }
 

@@ -173,7 +173,7 @@ pub fn hash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             return Ok(0);
         }
         for name in args[1..].iter().filter(|a| !a.starts_with('-')) {
-            if !shell.utilities.iter().any(|u| u.name == name) && super::find(name).is_none() {
+            if !shell.utilities.contains_key(name) && super::find(name).is_none() {
                 shell.builtin_error("hash", &format!("{name}: not found")).await;
                 return Ok(1);
             }
@@ -231,7 +231,7 @@ pub fn compgen(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 "-c" => {
                     names.extend(super::names().map(str::to_string));
                     names.extend(shell.functions.keys().cloned());
-                    names.extend(shell.utilities.iter().map(|u| u.name.to_string()));
+                    names.extend(shell.utilities.keys().cloned());
                     names.extend(shell.aliases.keys().cloned());
                 }
                 "-a" => names.extend(shell.aliases.keys().cloned()),

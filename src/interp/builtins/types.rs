@@ -32,7 +32,7 @@ fn classify(shell: &Shell, name: &str) -> Vec<Kind> {
     }
     if name.contains('/') {
         kinds.push(Kind::File(name.to_string()));
-    } else if shell.utilities.iter().any(|u| u.name == name) {
+    } else if shell.utilities.contains_key(name) {
         kinds.push(Kind::File(format!("/usr/bin/{name}")));
         kinds.push(Kind::File(format!("/bin/{name}")));
     }
