@@ -14,7 +14,7 @@ run() {
   $*"
 }
 
-run cargo test
+run cargo test --no-fail-fast
 run cargo test --target wasm32-unknown-unknown --test wasm
 run node --test tests/js/
 

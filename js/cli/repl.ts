@@ -41,6 +41,7 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
     let status = 0;
     let cwd = HOME;
     let running: AbortController | undefined;
+    let leaving = false;
     let chain: Promise<void> = Promise.resolve();
 
     const prompt = (): void => {
@@ -49,6 +50,9 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
     };
 
     const handle = async (line: string): Promise<void> => {
+      if (leaving) {
+        return;
+      }
       pending = pending ? `${pending}\n${line}` : line;
       if ((await bash.completeness(pending)) === "incomplete") {
         prompt();
@@ -70,6 +74,7 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
           running = undefined;
         }
         if (isExitCommand(script)) {
+          leaving = true;
           lines.close();
           return;
         }
@@ -93,7 +98,6 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
       prompt();
     });
     lines.on("close", () => {
-      running?.abort();
       void chain.then(() => {
         process.stdout.write("exit\n");
         resolve(status);
