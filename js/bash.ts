@@ -117,6 +117,17 @@ export class Bash {
     });
   }
 
+  /** The session's working directory, as `cd` in earlier calls left it. */
+  getCwd(): Promise<string> {
+    return this.#enqueue(async ({ sandbox }) => {
+      const cwd = sandbox.cwd();
+      if (cwd === undefined) {
+        throw new WabashError("WABASH_INTERNAL", "the session is busy");
+      }
+      return cwd;
+    });
+  }
+
   /**
    * Whether `source` is a complete script or needs more input (an open
    * quote, `if` without `fi`, a trailing `|`...): for a REPL's continuation prompt.

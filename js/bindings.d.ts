@@ -31,6 +31,8 @@ export interface WasmSandbox {
   mkdir(path: string): Run;
   exists(path: string): Run;
   readdir(path: string): Run;
+  /** The session's working directory; undefined while a run holds the session. */
+  cwd(): string | undefined;
   free(): void;
 }
 

@@ -15,18 +15,6 @@ function primaryPrompt(cwd: string): string {
   return `user@sandbox:${shown}$ `;
 }
 
-/**
- * The sandbox's working directory, asked of `pwd`; `$?` is put back
- * afterwards (`true`, `false`, or `(exit N)`). Interim until the engine
- * exposes the working directory directly.
- */
-async function currentDirectory(bash: Bash, status: number): Promise<string> {
-  const restore = status === 0 ? "true" : status === 1 ? "false" : `(exit ${status})`;
-  const result = await bash.exec(`pwd\n${restore}`);
-  const cwd = result.stdout.trim();
-  return cwd.startsWith("/") ? cwd : HOME;
-}
-
 /** True for a line that is only `exit` or `exit N` (interim: the engine does not report an exit yet). */
 function isExitCommand(script: string): boolean {
   return /^\s*exit(\s+\d+)?\s*$/.test(script);
@@ -78,7 +66,7 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
           lines.close();
           return;
         }
-        cwd = await currentDirectory(bash, status).catch(() => cwd);
+        cwd = await bash.getCwd().catch(() => cwd);
       }
       prompt();
     };
@@ -106,7 +94,7 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
 
     process.stdout.write(`${banner}\n`);
     void chain.then(async () => {
-      cwd = await currentDirectory(bash, 0).catch(() => cwd);
+      cwd = await bash.getCwd().catch(() => cwd);
       prompt();
     });
   });

@@ -66,6 +66,14 @@ impl WasmSandbox {
         })
     }
 
+    /// The session's working directory; `undefined` while a run holds the session.
+    pub fn cwd(&self) -> Option<String> {
+        self.session
+            .borrow()
+            .as_ref()
+            .map(|sandbox| sandbox.shell().cwd().to_string())
+    }
+
     /// Reads a whole file as bytes.
     #[wasm_bindgen(js_name = readFile)]
     pub fn read_file(&self, path: String) -> Run {

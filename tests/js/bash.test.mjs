@@ -37,6 +37,7 @@ test("state persists across exec calls", async () => {
   await bash.exec("cd /tmp; NAME=kept; echo data > f.txt");
   assert.equal((await bash.exec('pwd; echo $NAME; cat f.txt')).stdout, "/tmp\nkept\ndata\n");
   assert.equal(await bash.fs.readFile("/tmp/f.txt"), "data\n");
+  assert.equal(await bash.getCwd(), "/tmp");
 });
 
 test("redirections write the in-memory filesystem", async () => {
