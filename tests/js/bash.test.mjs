@@ -102,6 +102,17 @@ test("odd scripts never throw", async () => {
   }
 });
 
+test("runaway recursion ends in a bash error or a trap, and the object stays usable", async () => {
+  const bash = new Bash();
+  try {
+    const result = await bash.exec("f() { f; }; f");
+    assert.notEqual(result.exitCode, 0);
+  } catch (error) {
+    assert.equal(error.code, "WABASH_TRAP");
+  }
+  assert.equal((await bash.exec("echo alive")).stdout, "alive\n");
+});
+
 test("invalid arguments reject with WABASH_INVALID_OPTIONS", async () => {
   assert.throws(() => new Bash({ env: { A: 1 } }), { code: "WABASH_INVALID_OPTIONS" });
   assert.throws(() => new Bash({ files: { a: 5 } }), { code: "WABASH_INVALID_OPTIONS" });
