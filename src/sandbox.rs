@@ -77,7 +77,9 @@ impl Sandbox {
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);
         }
-        let names: Vec<String> = table.keys().cloned().collect();
+        let mut names: Vec<String> = table.keys().cloned().collect();
+        // Builtins that also exist as programs on a GNU system.
+        names.extend(["[", "echo", "false", "kill", "printf", "pwd", "test", "true"].map(String::from));
         crate::fs::layout::create_default_layout(&fs, names.iter().map(String::as_str)).await;
         let utilities = Rc::new(table);
         let cwd = options.cwd.unwrap_or_else(|| crate::fs::layout::HOME.to_string());

@@ -5,7 +5,9 @@ use wabash::syntax::{parse, print, ParseOptions};
 
 #[test]
 fn dump_source_from_environment() {
-    let Ok(source) = std::env::var("PARSE_SRC") else { return };
+    let Ok(source) = std::env::var("PARSE_SRC") else {
+        return;
+    };
     match parse(&source, &ParseOptions::default()) {
         Ok(list) => {
             println!("{list:#?}");

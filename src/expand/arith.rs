@@ -556,6 +556,7 @@ fn error_token(text: &str, operand: &ArithExpr) -> String {
     let needle = match operand {
         ArithExpr::Number(n) => n.clone(),
         ArithExpr::Variable(n) => n.clone(),
+        ArithExpr::Unary(_, inner) => return error_token(text, inner),
         _ => return String::new(),
     };
     match text.rfind(&needle) {

@@ -152,7 +152,11 @@ fn ifs_first(host: &dyn ExpandHost) -> String {
 
 fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Value, quoted: bool, mode: Mode) {
     match value {
-        Value::Unset => {}
+        Value::Unset => {
+            if quoted {
+                builder.mark_present();
+            }
+        }
         Value::One(text) => push_text(builder, &text, quoted, mode),
         Value::Many(values, star) => {
             if (quoted && star) || (mode != Mode::Fields && star) {
@@ -181,12 +185,28 @@ fn expand_parts<'a>(
     mode: Mode,
     builder: &'a mut FieldBuilder<'_>,
 ) -> LocalFuture<'a, Result<(), ExpandError>> {
+    expand_parts_in(host, parts, quoted, false, mode, builder)
+}
+
+/// Expands parts; `split_literals` is set inside the word of an unquoted
+/// `${x:-word}`, whose literal text is itself an expansion result and so
+/// is split on IFS.
+fn expand_parts_in<'a>(
+    host: &'a mut dyn ExpandHost,
+    parts: &'a [WordPart],
+    quoted: bool,
+    split_literals: bool,
+    mode: Mode,
+    builder: &'a mut FieldBuilder<'_>,
+) -> LocalFuture<'a, Result<(), ExpandError>> {
     Box::pin(async move {
         for part in parts {
             match part {
                 WordPart::Literal(text) => {
                     if quoted {
                         builder.push_quoted(text);
+                    } else if split_literals && mode == Mode::Fields {
+                        builder.push_split(text);
                     } else {
                         builder.push_literal(text, mode != Mode::String);
                     }
@@ -198,7 +218,7 @@ fn expand_parts<'a>(
                     if inner.is_empty() {
                         builder.mark_present();
                     }
-                    expand_parts(host, inner, true, mode, builder).await?;
+                    expand_parts_in(host, inner, true, false, mode, builder).await?;
                 }
                 WordPart::Param(pe) => match expand_param(host, pe, quoted).await? {
                     Expansion::Value(value) => push_value(host, builder, value, quoted, mode),
@@ -206,7 +226,7 @@ fn expand_parts<'a>(
                         if quoted && word.parts.is_empty() {
                             builder.mark_present();
                         }
-                        expand_parts(host, &word.parts, quoted, mode, builder).await?;
+                        expand_parts_in(host, &word.parts, quoted, !quoted, mode, builder).await?;
                     }
                 },
                 WordPart::CommandSub { body, .. } => {

@@ -23,7 +23,10 @@ impl Shell {
         let saved = self.fds.clone();
         let result = match self.apply_redirects(redirects).await {
             Ok(()) => self.run_compound(compound).await,
-            Err(flow) => flow,
+            Err(flow) => {
+                self.compound_redirect_failed = true;
+                flow
+            }
         };
         self.fds = saved;
         result
@@ -50,7 +53,7 @@ impl Shell {
                 let items = match words {
                     Some(words) => match expand_words(self, words).await {
                         Ok(items) => items,
-                        Err(error) => return Err(self.expansion_failed(error).await),
+                        Err(error) => return self.expansion_failed(error).await,
                     },
                     None => self.positional.clone(),
                 };
@@ -60,7 +63,7 @@ impl Shell {
             CompoundCommand::Case { word, clauses } => {
                 let subject = match expand_string(self, word).await {
                     Ok(s) => s,
-                    Err(error) => return Err(self.expansion_failed(error).await),
+                    Err(error) => return self.expansion_failed(error).await,
                 };
                 let nocase = self.options.nocasematch;
                 let options = PatternOptions { extglob: self.options.extglob, nocase };
@@ -74,7 +77,7 @@ impl Shell {
                         for pattern in &clause.patterns {
                             let text = match expand_pattern(self, pattern).await {
                                 Ok(t) => t,
-                                Err(error) => return Err(self.expansion_failed(error).await),
+                                Err(error) => return self.expansion_failed(error).await,
                             };
                             if Pattern::new(&text, options).matches(&subject, nocase) {
                                 matched = true;
@@ -98,7 +101,7 @@ impl Shell {
                 let items = match words {
                     Some(words) => match expand_words(self, words).await {
                         Ok(items) => items,
-                        Err(error) => return Err(self.expansion_failed(error).await),
+                        Err(error) => return self.expansion_failed(error).await,
                     },
                     None => self.positional.clone(),
                 };
@@ -112,7 +115,7 @@ impl Shell {
                         self.report_error(&format!("((: {error}")).await;
                         Ok(1)
                     }
-                    Err(error) => Err(self.expansion_failed(error).await),
+                    Err(error) => self.expansion_failed(error).await,
                 }
             }
             CompoundCommand::Cond(expr) => {
@@ -233,7 +236,7 @@ impl Shell {
                     self.report_error(&format!("((: {error}")).await;
                     Err(Ok(1))
                 }
-                Err(error) => Err(Err(self.expansion_failed(error).await)),
+                Err(error) => Err(self.expansion_failed(error).await),
             },
         }
     }
@@ -294,14 +297,5 @@ impl Shell {
         };
         self.loop_depth -= 1;
         result
-    }
-
-    /// Expands a word for a context that wants one string, ending the
-    /// shell on an expansion error as bash does.
-    pub(super) async fn expand_one(&mut self, word: &Word) -> Result<String, Flow> {
-        match expand_string(self, word).await {
-            Ok(s) => Ok(s),
-            Err(error) => Err(self.expansion_failed(error).await),
-        }
     }
 }

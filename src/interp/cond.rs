@@ -87,8 +87,10 @@ impl Shell {
     }
 
     async fn cond_expansion_failed(&mut self, error: ExpandError) -> Option<i32> {
-        let _ = self.expansion_failed(error).await;
-        None
+        match self.expansion_failed(error).await {
+            Ok(status) => Some(status),
+            Err(_) => None,
+        }
     }
 
     async fn cond_string(&mut self, word: &crate::syntax::ast::Word) -> Result<String, Option<i32>> {

@@ -7,7 +7,7 @@ use crate::expand::ExpandError;
 use crate::host::LocalFuture;
 use crate::io::pipe::pipe;
 use crate::io::{Fd, Stream};
-use crate::syntax::ast::{AndOr, AndOrOp, Command, List, Pipeline, TimeFormat};
+use crate::syntax::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline, TimeFormat};
 use std::rc::Rc;
 
 impl Shell {
@@ -92,13 +92,42 @@ impl Shell {
         if let Some(format) = pipeline.timed {
             self.report_time(format, started).await;
         }
-        self.check_errexit(status, pipeline.negated)?;
+        // `set -e` looks at simple commands, subshells, `(( ))` and `[[ ]]`;
+        // a group, loop, `if` or `case` fails only through a command inside it.
+        let redirect_failed = std::mem::take(&mut self.compound_redirect_failed);
+        let compound_body = !redirect_failed
+            && pipeline.commands.len() == 1
+            && matches!(
+                &pipeline.commands[0],
+                Command::Compound(
+                    CompoundCommand::BraceGroup(_)
+                        | CompoundCommand::If { .. }
+                        | CompoundCommand::For { .. }
+                        | CompoundCommand::ArithFor { .. }
+                        | CompoundCommand::While { .. }
+                        | CompoundCommand::Until { .. }
+                        | CompoundCommand::Case { .. }
+                        | CompoundCommand::Select { .. },
+                    _,
+                    _
+                )
+            );
+        self.check_errexit(status, pipeline.negated || compound_body).await?;
         Ok(status)
     }
 
-    /// Ends the shell when `set -e` applies to a failed command.
-    pub(super) fn check_errexit(&mut self, status: i32, exempt: bool) -> Result<(), Flow> {
-        if status != 0 && self.options.errexit && self.errexit_suppressed == 0 && !exempt {
+    /// Runs the ERR trap and ends the shell under `set -e` when a failed
+    /// command is not in an exempt context.
+    pub(super) async fn check_errexit(&mut self, status: i32, exempt: bool) -> Result<(), Flow> {
+        if status == 0 || self.errexit_suppressed > 0 || exempt {
+            return Ok(());
+        }
+        if self.traps.contains_key("ERR") && !self.in_err_trap {
+            self.in_err_trap = true;
+            self.run_trap("ERR").await;
+            self.in_err_trap = false;
+        }
+        if self.options.errexit {
             return Err(Flow::Exit(status));
         }
         Ok(())
@@ -205,7 +234,7 @@ impl Shell {
     pub(super) async fn finish_subshell(&mut self, outcome: Outcome) -> i32 {
         let status = match outcome {
             Ok(status) => status,
-            Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+            Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => self.last_status,
         };
         self.last_status = status;

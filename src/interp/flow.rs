@@ -12,6 +12,10 @@ pub enum Flow {
     Return(i32),
     /// `exit n`, a fatal error, `set -e`, or a limit: leave the shell (or subshell).
     Exit(i32),
+    /// An error that makes bash discard the rest of the top-level line it
+    /// is running (an arithmetic error, a bad substitution, an assignment to
+    /// a read-only variable); the script goes on with the next line.
+    Abort(i32),
 }
 
 /// A command's outcome: its status, or a flow that unwinds.

@@ -92,6 +92,9 @@ pub struct Function {
     pub def: Rc<FunctionDef>,
     /// The source text the definition's spans point into.
     pub source: SourceText,
+    /// The name bash puts before errors raised inside the function: the
+    /// script file, or `environment` for functions defined by `bash -c`.
+    pub error_name: String,
 }
 
 /// One frame of the call stack (FUNCNAME, BASH_SOURCE, BASH_LINENO).
@@ -152,6 +155,15 @@ pub struct Shell {
     pipestatus: Vec<i32>,
     dir_stack: Vec<String>,
     jobs: jobs::JobTable,
+    /// Set when a compound command's own redirection failed (`set -e` then
+    /// applies to the compound command itself).
+    compound_redirect_failed: bool,
+    /// Whether the last failed assignment hit a read-only variable.
+    last_assignment_readonly: bool,
+    /// True while the ERR trap runs (it does not trigger itself).
+    in_err_trap: bool,
+    /// The last argument of the running simple command, stored in `$_` after it.
+    last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`).
     syntax_error_seen: bool,
     /// Depth of `source` calls (where `return` is allowed).
@@ -200,11 +212,15 @@ impl Shell {
             umask: 0o022,
             random_cell: std::cell::Cell::new(seed | 1),
             last_substitution_status: None,
-            pipestatus: vec![0],
+            pipestatus: Vec::new(),
             dir_stack: Vec::new(),
             jobs: jobs::JobTable::default(),
             source_depth: 0,
             syntax_error_seen: false,
+            last_argument: None,
+            in_err_trap: false,
+            last_assignment_readonly: false,
+            compound_redirect_failed: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),

@@ -21,6 +21,15 @@ impl Shell {
         Ok(())
     }
 
+    /// An expansion error in a redirection fails the command (status 1)
+    /// unless it is fatal.
+    async fn redirect_expansion_failed(&mut self, error: crate::expand::ExpandError) -> Outcome {
+        match self.expansion_failed(error).await {
+            Err(super::Flow::Abort(status)) => Ok(status),
+            other => other,
+        }
+    }
+
     fn word_source(&self, word: &Word) -> String {
         self.source.text.get(word.span.start as usize..word.span.end as usize).unwrap_or("").to_string()
     }
@@ -28,7 +37,7 @@ impl Shell {
     async fn redirect_target(&mut self, word: &Word) -> Result<String, Outcome> {
         let fields = match expand_words(self, std::slice::from_ref(word)).await {
             Ok(fields) => fields,
-            Err(error) => return Err(Err(self.expansion_failed(error).await)),
+            Err(error) => return Err(self.redirect_expansion_failed(error).await),
         };
         if fields.len() != 1 {
             let source = self.word_source(word);
@@ -66,7 +75,7 @@ impl Shell {
                 } else {
                     match expand_heredoc(self, &doc.body).await {
                         Ok(text) => text,
-                        Err(error) => return Err(Err(self.expansion_failed(error).await)),
+                        Err(error) => return Err(self.redirect_expansion_failed(error).await),
                     }
                 };
                 self.fds.set(target_fd, Stream::input(body.into_bytes()));
@@ -78,7 +87,7 @@ impl Shell {
             RedirectOp::HereString => {
                 let mut text = match expand_string(self, word).await {
                     Ok(text) => text,
-                    Err(error) => return Err(Err(self.expansion_failed(error).await)),
+                    Err(error) => return Err(self.redirect_expansion_failed(error).await),
                 };
                 text.push('\n');
                 self.fds.set(target_fd, Stream::input(text.into_bytes()));

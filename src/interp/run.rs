@@ -72,7 +72,7 @@ impl Shell {
                 self.last_status = status;
                 status
             }
-            Err(Flow::Return(status)) => status,
+            Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,
             Err(_) => self.last_status,
         }
     }
@@ -95,6 +95,7 @@ impl Shell {
                     match self.run_list(&list).await {
                         Ok(status) => self.last_status = status,
                         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
+                        Err(Flow::Abort(status)) => self.last_status = status,
                         Err(flow) => break Err(flow),
                     }
                 }

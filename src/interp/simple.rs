@@ -58,16 +58,23 @@ impl Shell {
         Flow::Exit(126)
     }
 
-    /// Reports an expansion error and returns the flow that ends the shell.
-    pub(super) async fn expansion_failed(&mut self, error: ExpandError) -> Flow {
+    /// Reports an expansion error. Most end a non-interactive shell (the
+    /// `Err` flow); a failglob mismatch or a read-only assignment only fails
+    /// the command (`Ok(1)`).
+    pub(super) async fn expansion_failed(&mut self, error: ExpandError) -> Outcome {
         match &error {
-            ExpandError::Abort(status) => return Flow::Exit(*status),
-            ExpandError::Limit(message) => return self.limit_exceeded(message.clone()).await,
+            ExpandError::Abort(status) => return Err(Flow::Exit(*status)),
+            ExpandError::Limit(message) => return Err(self.limit_exceeded(message.clone()).await),
             _ => {}
         }
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
-        Flow::Exit(error.status())
+        match error {
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // failglob fails just the command (and so obeys `set -e`).
+            ExpandError::NoMatch(_) => Ok(1),
+            _ => Err(Flow::Abort(1)),
+        }
     }
 
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
@@ -79,11 +86,11 @@ impl Shell {
             match argument {
                 Argument::Word(word) => match expand_words(self, std::slice::from_ref(word)).await {
                     Ok(fields) => args.extend(fields.into_iter().map(Arg::Word)),
-                    Err(error) => return Err(self.expansion_failed(error).await),
+                    Err(error) => return self.expansion_failed(error).await,
                 },
                 Argument::Assignment(assignment) => match self.expand_declaration(assignment).await {
                     Ok(decl) => args.push(Arg::Assign(decl)),
-                    Err(error) => return Err(self.expansion_failed(error).await),
+                    Err(error) => return self.expansion_failed(error).await,
                 },
             }
         }
@@ -100,8 +107,10 @@ impl Shell {
 
     async fn run_assignments_only(&mut self, command: &SimpleCommand) -> Outcome {
         for assignment in &command.assignments {
-            if let Err(flow) = self.apply_assignment(assignment, false).await {
-                return Err(flow);
+            // A failed bare assignment discards the rest of the line (a
+            // read-only variable) or ends the shell (a bad subscript).
+            if !self.apply_assignment(assignment, false).await? {
+                return Err(if self.last_assignment_readonly { Flow::Abort(1) } else { Flow::Exit(1) });
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -126,25 +135,24 @@ impl Shell {
 
     /// Performs `name=value` (or `name=(...)`) in the current scope. An error
     /// is reported; for a bare assignment bash then ends a non-interactive shell.
-    pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<(), Flow> {
+    /// `Ok(false)` when the assignment failed (reported, status 1).
+    pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<bool, Flow> {
         let decl = match self.expand_declaration(assignment).await {
             Ok(decl) => decl,
-            Err(error) => return Err(self.expansion_failed(error).await),
+            Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
         if let Err(message) = self.assign_declaration(&decl) {
+            self.last_assignment_readonly = message.ends_with("readonly variable");
             self.report_error(&message).await;
             self.last_status = 1;
-            if message.ends_with("readonly variable") && !temporary_export {
-                return Err(Flow::Exit(1));
-            }
-            return Ok(());
+            return Ok(false);
         }
         if temporary_export {
             if let Some(var) = self.vars.get_mut(&decl.name) {
                 var.attributes.exported = true;
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Expands an assignment's subscript and value(s).
@@ -179,8 +187,19 @@ impl Shell {
         Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
     }
 
+    /// Puts back a variable saved before a temporary binding.
+    fn restore_variable(&mut self, name: &str, previous: Option<Variable>) {
+        match previous {
+            Some(var) => self.vars.insert(name, var),
+            None => {
+                self.vars.remove(name);
+            }
+        }
+    }
+
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
         let name = args[0].text();
+        self.last_argument = args.last().map(Arg::text);
         if self.options.xtrace {
             let mut line = String::new();
             for assignment in &command.assignments {
@@ -195,6 +214,7 @@ impl Shell {
             if !special {
                 saved_vars.push((assignment.name.clone(), self.vars.get(&assignment.name).cloned()));
             }
+            // A failed prefix assignment is reported; the command still runs.
             self.apply_assignment(assignment, !special).await?;
         }
         let saved_fds = self.fds.clone();
@@ -207,12 +227,10 @@ impl Shell {
             self.fds = saved_fds;
         }
         for (name, previous) in saved_vars.into_iter().rev() {
-            match previous {
-                Some(var) => self.vars.insert(&name, var),
-                None => {
-                    self.vars.remove(&name);
-                }
-            }
+            self.restore_variable(&name, previous);
+        }
+        if let Some(last) = self.last_argument.take() {
+            let _ = self.assign_scalar("_", last, false);
         }
         let status = result?;
         self.last_status = status;
@@ -288,6 +306,11 @@ impl Shell {
             if let Some(run) = self.utilities.get(&base).copied() {
                 return Ok(self.run_utility(run, argv).await);
             }
+            if let Some(builtin) = builtins::find(&base) {
+                let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
+                args[0] = Arg::Word(base);
+                return builtin(self, args).await;
+            }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();
         Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
@@ -329,6 +352,7 @@ impl Shell {
         let saved_positional = std::mem::replace(&mut self.positional, argv.collect());
         let saved_source = std::mem::replace(&mut self.source, function.source.clone());
         let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
+        let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
         self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
         self.vars.push_scope();
@@ -336,6 +360,7 @@ impl Shell {
         self.vars.pop_scope();
         self.call_stack.pop();
         self.loop_depth = saved_loop_depth;
+        self.error_prefix = saved_prefix;
         self.source = saved_source;
         self.positional = saved_positional;
         self.current_line = call_line;
@@ -353,7 +378,8 @@ impl Shell {
 
     /// Stores a function definition.
     pub(super) fn define_function(&mut self, def: &FunctionDef) {
-        let function = Function { def: Rc::new(def.clone()), source: self.source.clone() };
+        let error_name = if self.error_prefix == "bash" { "environment".to_string() } else { self.error_prefix.clone() };
+        let function = Function { def: Rc::new(def.clone()), source: self.source.clone(), error_name };
         self.functions.insert(def.name.clone(), function);
     }
 
@@ -389,7 +415,7 @@ impl ShellServices for Shell {
             self.fds = saved;
             match outcome {
                 Ok(status) => status,
-                Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+                Err(Flow::Exit(status)) | Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,
                 Err(_) => self.last_status,
             }
         })
@@ -397,6 +423,10 @@ impl ShellServices for Shell {
 
     fn umask(&self) -> u32 {
         self.umask
+    }
+
+    fn open_fd(&self, fd: usize) -> Option<Fd> {
+        self.fds.get(fd)
     }
 
     fn command_exists(&self, name: &str) -> bool {

@@ -58,6 +58,7 @@ impl Shell {
             var.attributes.exported = true;
             self.vars.insert(&name, var);
         }
+        self.vars.insert("_", Variable::scalar("/bin/bash"));
         let cwd = self.cwd.clone();
         let mut pwd = Variable::scalar(cwd);
         pwd.attributes.exported = true;
@@ -301,7 +302,7 @@ impl Shell {
         match self.vars.get(name).and_then(|v| v.value.as_ref()) {
             Some(Value::Scalar(_)) => vec!["0".to_string()],
             Some(Value::Indexed(map)) => map.keys().map(|k| k.to_string()).collect(),
-            Some(Value::Assoc(map)) => map.keys().to_vec(),
+            Some(Value::Assoc(map)) => map.keys(),
             None => Vec::new(),
         }
     }
@@ -313,7 +314,36 @@ impl Shell {
                 return Err(format!("{name}: cannot unset: readonly variable"));
             }
         }
+        // A local of the running function stays local but unset (it keeps
+        // shadowing the caller's variable), as bash does.
+        if self.vars.is_local_here(name) {
+            if let Some(var) = self.vars.get_mut(name) {
+                var.value = None;
+                var.attributes = Default::default();
+            }
+            return Ok(());
+        }
         self.vars.remove(name);
         Ok(())
+    }
+
+    /// Assigns to `name` or `name[subscript]` (as `read`, `printf -v` and
+    /// `getopts` accept).
+    pub fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
+        let Some(open) = name.find('[').filter(|_| name.ends_with(']')) else {
+            return self.assign_scalar(name, value, false);
+        };
+        let base = self.resolve_nameref(&name[..open]);
+        if !is_valid_name(&base) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
+        let subscript = &name[open + 1..name.len() - 1];
+        let key = if self.var_shape(&base) == VarShape::Assoc {
+            let unquoted = subscript.trim_matches(|c| c == '"' || c == '\'');
+            ElementKey::Key(unquoted.to_string())
+        } else {
+            ElementKey::Index(arith::eval_text(subscript, &mut HostArith(self)).map_err(|e| e.to_string())?)
+        };
+        self.assign_element(&base, key, value, false)
     }
 }

@@ -14,52 +14,71 @@ pub enum Value {
     Assoc(AssocArray),
 }
 
-/// An associative array that remembers insertion order.
+/// An associative array, iterated in bash's order: bash keeps these in a
+/// 1024-bucket hash table (FNV-1 hash), newest first within a bucket, and
+/// scripts see that order in `${!a[@]}` and `declare -p`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AssocArray {
-    keys: Vec<String>,
-    values: HashMap<String, String>,
+    values: HashMap<String, (String, u64)>,
+    next_sequence: u64,
+}
+
+/// bash's `hash_string`: 32-bit FNV-1.
+fn bash_hash(key: &str) -> u32 {
+    let mut hash: u32 = 2_166_136_261;
+    for byte in key.bytes() {
+        hash = hash.wrapping_mul(16_777_619);
+        hash ^= byte as u32;
+    }
+    hash
 }
 
 impl AssocArray {
     /// The value at `key`.
     pub fn get(&self, key: &str) -> Option<&String> {
-        self.values.get(key)
+        self.values.get(key).map(|(value, _)| value)
     }
 
-    /// Sets `key` to `value`, keeping the original position of an existing key.
+    /// Sets `key` to `value`, keeping the position of an existing key.
     pub fn insert(&mut self, key: String, value: String) {
-        if !self.values.contains_key(&key) {
-            self.keys.push(key.clone());
+        match self.values.get_mut(&key) {
+            Some(slot) => slot.0 = value,
+            None => {
+                self.next_sequence += 1;
+                self.values.insert(key, (value, self.next_sequence));
+            }
         }
-        self.values.insert(key, value);
     }
 
     /// Removes `key`.
     pub fn remove(&mut self, key: &str) {
-        if self.values.remove(key).is_some() {
-            self.keys.retain(|k| k != key);
-        }
+        self.values.remove(key);
     }
 
-    /// The keys in insertion order.
-    pub fn keys(&self) -> &[String] {
-        &self.keys
+    /// The keys in bash's iteration order.
+    pub fn keys(&self) -> Vec<String> {
+        let mut buckets: u32 = 1024;
+        while self.values.len() >= (buckets as usize) * 2 {
+            buckets *= 4;
+        }
+        let mut keys: Vec<(&String, u32, u64)> = self.values.iter().map(|(k, (_, seq))| (k, bash_hash(k) & (buckets - 1), *seq)).collect();
+        keys.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
+        keys.into_iter().map(|(k, _, _)| k.clone()).collect()
     }
 
     /// The values in key order.
     pub fn values(&self) -> Vec<String> {
-        self.keys.iter().filter_map(|k| self.values.get(k).cloned()).collect()
+        self.keys().iter().filter_map(|k| self.get(k).cloned()).collect()
     }
 
     /// Number of elements.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.values.len()
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.values.is_empty()
     }
 }
 

@@ -10,8 +10,12 @@ impl Parser<'_> {
     pub(super) fn expand_alias(&mut self) -> PResult<bool> {
         let pos = self.pos;
         self.alias_guard.retain(|(_, end)| *end > pos);
-        let Some(name) = self.plain_word().map(str::to_string) else { return Ok(false) };
-        let Some(value) = self.aliases.get(&name).cloned() else { return Ok(false) };
+        let Some(name) = self.plain_word().map(str::to_string) else {
+            return Ok(false);
+        };
+        let Some(value) = self.aliases.get(&name).cloned() else {
+            return Ok(false);
+        };
         if self.alias_guard.iter().any(|(guarded, _)| *guarded == name) {
             return Ok(false);
         }

@@ -25,28 +25,29 @@ impl From<Fail> for ArithFail {
 
 type AResult<T> = Result<T, ArithFail>;
 
-/// Binary operators by precedence level, loosest first (after `||`/`&&`
-/// come the bitwise ones; `**` is handled apart as it is right-associative).
-const LEVELS: [&[(&str, BinaryArithOp)]; 9] = [
-    &[("||", BinaryArithOp::LogicalOr)],
-    &[("&&", BinaryArithOp::LogicalAnd)],
-    &[("|", BinaryArithOp::BitOr)],
-    &[("^", BinaryArithOp::BitXor)],
-    &[("&", BinaryArithOp::BitAnd)],
-    &[("==", BinaryArithOp::Equal), ("!=", BinaryArithOp::NotEqual)],
-    &[
-        ("<=", BinaryArithOp::LessEqual),
-        (">=", BinaryArithOp::GreaterEqual),
-        ("<", BinaryArithOp::Less),
-        (">", BinaryArithOp::Greater),
-    ],
-    &[("<<", BinaryArithOp::ShiftLeft), (">>", BinaryArithOp::ShiftRight)],
-    &[("+", BinaryArithOp::Add), ("-", BinaryArithOp::Subtract)],
+/// Binary operators with their precedence (higher binds tighter), longest
+/// spelling first so `<<` is tried before `<`.
+const BINARY: [(&str, BinaryArithOp, u8); 19] = [
+    ("**", BinaryArithOp::Power, 11),
+    ("<<", BinaryArithOp::ShiftLeft, 8),
+    (">>", BinaryArithOp::ShiftRight, 8),
+    ("<=", BinaryArithOp::LessEqual, 7),
+    (">=", BinaryArithOp::GreaterEqual, 7),
+    ("==", BinaryArithOp::Equal, 6),
+    ("!=", BinaryArithOp::NotEqual, 6),
+    ("&&", BinaryArithOp::LogicalAnd, 2),
+    ("||", BinaryArithOp::LogicalOr, 1),
+    ("*", BinaryArithOp::Multiply, 10),
+    ("/", BinaryArithOp::Divide, 10),
+    ("%", BinaryArithOp::Remainder, 10),
+    ("+", BinaryArithOp::Add, 9),
+    ("-", BinaryArithOp::Subtract, 9),
+    ("<", BinaryArithOp::Less, 7),
+    (">", BinaryArithOp::Greater, 7),
+    ("&", BinaryArithOp::BitAnd, 5),
+    ("^", BinaryArithOp::BitXor, 4),
+    ("|", BinaryArithOp::BitOr, 3),
 ];
-
-/// Multiplicative operators.
-const MULTIPLY: [(&str, BinaryArithOp); 3] =
-    [("*", BinaryArithOp::Multiply), ("/", BinaryArithOp::Divide), ("%", BinaryArithOp::Remainder)];
 
 /// Assignment operators, longest first.
 const ASSIGNMENTS: [(&str, Option<BinaryArithOp>); 11] = [
@@ -130,24 +131,27 @@ impl Parser<'_> {
         self.enter()?;
         let left = self.arith_ternary()?;
         self.arith_blanks();
-        let mut result = left.clone();
-        for (text, op) in ASSIGNMENTS {
-            if self.looking_at(text) && !(text == "=" && self.looking_at("==")) {
+        let assignment = ASSIGNMENTS
+            .iter()
+            .find(|(text, _)| self.looking_at(text) && !(*text == "=" && self.looking_at("==")))
+            .copied();
+        let result = match assignment {
+            Some((text, op)) => {
                 if !matches!(left, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
                     return Err(ArithFail::Syntax);
                 }
                 self.pos += text.len();
                 let right = self.arith_assign()?;
-                result = ArithExpr::Assign(op, Box::new(left), Box::new(right));
-                break;
+                ArithExpr::Assign(op, Box::new(left), Box::new(right))
             }
-        }
+            None => left,
+        };
         self.leave();
         Ok(result)
     }
 
     fn arith_ternary(&mut self) -> AResult<ArithExpr> {
-        let condition = self.arith_level(0)?;
+        let condition = self.arith_binary(1)?;
         if !self.arith_eat("?", &[]) {
             return Ok(condition);
         }
@@ -156,30 +160,40 @@ impl Parser<'_> {
         if !self.arith_eat(":", &[]) {
             return Err(ArithFail::Syntax);
         }
-        let otherwise = self.arith_assign_or_ternary()?;
+        let otherwise = self.arith_assign()?;
         self.leave();
-        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
+        Ok(ArithExpr::Conditional(
+            Box::new(condition),
+            Box::new(then),
+            Box::new(otherwise),
+        ))
     }
 
-    /// The else branch of `?:`: a ternary, or an assignment as bash allows.
-    fn arith_assign_or_ternary(&mut self) -> AResult<ArithExpr> {
-        self.arith_assign()
-    }
-
-    fn arith_level(&mut self, level: usize) -> AResult<ArithExpr> {
-        let Some(ops) = LEVELS.get(level) else { return self.arith_multiply() };
-        let mut left = self.arith_level(level + 1)?;
-        'outer: loop {
+    /// Binary operators binding at least as tightly as `min`, by precedence climbing.
+    fn arith_binary(&mut self, min: u8) -> AResult<ArithExpr> {
+        let mut left = self.arith_unary()?;
+        loop {
             self.arith_blanks();
-            for (text, op) in ops.iter() {
-                if self.looking_at(text) && !self.arith_longer(text) {
-                    self.pos += text.len();
-                    let right = self.arith_level(level + 1)?;
-                    left = ArithExpr::Binary(*op, Box::new(left), Box::new(right));
-                    continue 'outer;
-                }
+            let found = BINARY
+                .iter()
+                .find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text))
+                .copied();
+            let Some((text, op, precedence)) = found else {
+                return Ok(left);
+            };
+            if precedence < min {
+                return Ok(left);
             }
-            return Ok(left);
+            self.pos += text.len();
+            self.enter()?;
+            let next = if op == BinaryArithOp::Power {
+                precedence
+            } else {
+                precedence + 1
+            };
+            let right = self.arith_binary(next)?;
+            self.leave();
+            left = ArithExpr::Binary(op, Box::new(left), Box::new(right));
         }
     }
 
@@ -201,33 +215,6 @@ impl Parser<'_> {
         }
     }
 
-    fn arith_multiply(&mut self) -> AResult<ArithExpr> {
-        let mut left = self.arith_power()?;
-        'outer: loop {
-            self.arith_blanks();
-            for (text, op) in MULTIPLY {
-                if self.looking_at(text) && !self.arith_longer(text) {
-                    self.pos += 1;
-                    let right = self.arith_power()?;
-                    left = ArithExpr::Binary(op, Box::new(left), Box::new(right));
-                    continue 'outer;
-                }
-            }
-            return Ok(left);
-        }
-    }
-
-    fn arith_power(&mut self) -> AResult<ArithExpr> {
-        let base = self.arith_unary()?;
-        if self.arith_eat("**", &["**="]) {
-            self.enter()?;
-            let exponent = self.arith_power()?;
-            self.leave();
-            return Ok(ArithExpr::Binary(BinaryArithOp::Power, Box::new(base), Box::new(exponent)));
-        }
-        Ok(base)
-    }
-
     fn arith_unary(&mut self) -> AResult<ArithExpr> {
         self.step()?;
         self.arith_blanks();
@@ -240,7 +227,11 @@ impl Parser<'_> {
                 if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
                     return Err(ArithFail::Syntax);
                 }
-                return Ok(ArithExpr::IncDec { increment, prefix: true, target: Box::new(target) });
+                return Ok(ArithExpr::IncDec {
+                    increment,
+                    prefix: true,
+                    target: Box::new(target),
+                });
             }
         }
         let op = match self.cur() {
@@ -263,7 +254,11 @@ impl Parser<'_> {
             for (text, increment) in [("++", true), ("--", false)] {
                 if self.looking_at(text) {
                     self.pos += 2;
-                    return Ok(ArithExpr::IncDec { increment, prefix: false, target: Box::new(primary) });
+                    return Ok(ArithExpr::IncDec {
+                        increment,
+                        prefix: false,
+                        target: Box::new(primary),
+                    });
                 }
             }
         }
@@ -291,7 +286,9 @@ impl Parser<'_> {
                     let rest = self.rest();
                     let length = rest
                         .iter()
-                        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@'))
+                        .position(|b| {
+                            !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@')
+                        })
                         .unwrap_or(rest.len());
                     let text = self.slice(self.pos, self.pos + length).to_string();
                     self.pos += length;
@@ -319,7 +316,10 @@ impl Parser<'_> {
             }
         }
         if expanded {
-            return Ok(ArithExpr::Expansion(Word { parts, span: self.span(start, self.pos) }));
+            return Ok(ArithExpr::Expansion(Word {
+                parts,
+                span: self.span(start, self.pos),
+            }));
         }
         let text = match parts.pop() {
             Some(WordPart::Literal(text)) => text,
@@ -332,7 +332,9 @@ impl Parser<'_> {
             return Err(ArithFail::Syntax);
         }
         if self.cur() == Some(b'[') {
-            let Some(close) = self.matching_bracket(self.pos) else { return Err(ArithFail::Syntax) };
+            let Some(close) = self.matching_bracket(self.pos) else {
+                return Err(ArithFail::Syntax);
+            };
             let index = self.arith_range(self.pos + 1, close)?;
             if matches!(index, ArithExpr::Invalid(_)) {
                 return Err(ArithFail::Syntax);

@@ -20,7 +20,9 @@ struct Groups {
 impl Parser<'_> {
     /// Finds brace expansions in `parts`.
     pub(super) fn brace_expand(&mut self, parts: Vec<WordPart>) -> PResult<Vec<WordPart>> {
-        let has_brace = parts.iter().any(|part| matches!(part, WordPart::Literal(text) if text.contains('{')));
+        let has_brace = parts
+            .iter()
+            .any(|part| matches!(part, WordPart::Literal(text) if text.contains('{')));
         if !has_brace {
             return Ok(parts);
         }
@@ -50,7 +52,16 @@ impl Parser<'_> {
         while index < to {
             self.step()?;
             let open_here = matches!(slots.get(index), Some(Some(Item::Char('{'))));
-            let close = if open_here { groups.close.get(index).copied().flatten().filter(|c| *c < to) } else { None };
+            let close = if open_here {
+                groups
+                    .close
+                    .get(index)
+                    .copied()
+                    .flatten()
+                    .filter(|c| *c < to)
+            } else {
+                None
+            };
             if let Some(close) = close {
                 if groups.comma.get(index).copied().unwrap_or(false) {
                     self.enter()?;
@@ -58,16 +69,21 @@ impl Parser<'_> {
                     let mut start = index + 1;
                     let mut at = index + 1;
                     while at <= close {
-                        let at_comma = at == close || is_top_comma(slots, groups, at);
+                        let at_comma = at == close || is_top_comma(slots, at);
                         if at_comma {
                             let parts = self.expand_range(slots, groups, start, at)?;
-                            alternatives.push(Word { parts, span: Span::default() });
+                            alternatives.push(Word {
+                                parts,
+                                span: Span::default(),
+                            });
                             start = at + 1;
                             at += 1;
                             continue;
                         }
                         at = match groups.close.get(at).copied().flatten() {
-                            Some(inner_close) if matches!(slots.get(at), Some(Some(Item::Char('{')))) => {
+                            Some(inner_close)
+                                if matches!(slots.get(at), Some(Some(Item::Char('{')))) =>
+                            {
                                 inner_close + 1
                             }
                             _ => at + 1,
@@ -98,9 +114,8 @@ impl Parser<'_> {
     }
 }
 
-/// True when `slots[at]` is a comma directly inside a group (not nested deeper).
-fn is_top_comma(slots: &[Option<Item>], groups: &Groups, at: usize) -> bool {
-    let _ = groups;
+/// True when `slots[at]` is a comma (nested groups are skipped by the caller).
+fn is_top_comma(slots: &[Option<Item>], at: usize) -> bool {
     matches!(slots.get(at), Some(Some(Item::Char(','))))
 }
 
@@ -134,6 +149,9 @@ fn find_groups(items: &[Item]) -> Groups {
 
 /// `{1..10}`, `{a..e}`, `{1..10..2}`: the text between the braces, if a sequence.
 fn range_part(slots: &[Option<Item>], from: usize, to: usize) -> Option<WordPart> {
+    if to.saturating_sub(from) > 64 {
+        return None;
+    }
     let mut text = String::new();
     for slot in slots.get(from..to)? {
         match slot {
@@ -158,7 +176,11 @@ fn range_part(slots: &[Option<Item>], from: usize, to: usize) -> Option<WordPart
             return None;
         }
     }
-    Some(WordPart::BraceRange { start: start.to_string(), end: end.to_string(), step: step.map(str::to_string) })
+    Some(WordPart::BraceRange {
+        start: start.to_string(),
+        end: end.to_string(),
+        step: step.map(str::to_string),
+    })
 }
 
 fn is_integer(text: &str) -> bool {

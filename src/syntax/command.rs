@@ -2,15 +2,16 @@
 //! redirections and function definitions written `name() body`).
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem,
-    Pipeline, SimpleCommand, TimeFormat, Word, WordPart,
+    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List,
+    ListItem, Pipeline, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::lexer::{is_meta, is_name_byte, is_name_start};
 use super::parser::{PResult, Parser};
 use super::word::WordContext;
 
 /// Builtins whose `name=value` arguments are assignments.
-const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export", "readonly", "alias"];
+const DECLARATION_BUILTINS: [&str; 6] =
+    ["declare", "typeset", "local", "export", "readonly", "alias"];
 
 /// Reserved words that end a compound list.
 const LIST_ENDS: [&str; 8] = ["then", "elif", "else", "fi", "do", "done", "esac", "}"];
@@ -37,11 +38,19 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    list.items.push(ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    list.items.push(ListItem {
+                        and_or,
+                        background: false,
+                        span: self.span(start, self.pos),
+                    });
                     return self.end_top_line(list);
                 }
             };
-            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            list.items.push(ListItem {
+                and_or,
+                background,
+                span: self.span(start, self.pos),
+            });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
                 return self.end_top_line(list);
@@ -81,7 +90,9 @@ impl Parser<'_> {
         match self.cur() {
             None | Some(b')') => true,
             Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
-            Some(_) => self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
+            Some(_) => self
+                .plain_word()
+                .is_some_and(|word| LIST_ENDS.contains(&word)),
         }
     }
 
@@ -106,7 +117,11 @@ impl Parser<'_> {
                 }
                 _ => self.cur() == Some(b'\n'),
             };
-            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            list.items.push(ListItem {
+                and_or,
+                background,
+                span: self.span(start, self.pos),
+            });
             if !terminated {
                 return Ok(list);
             }
@@ -163,14 +178,20 @@ impl Parser<'_> {
         }
         let mut commands = Vec::new();
         let mut pipe_stderr = Vec::new();
-        if timed.is_some() && self.at_pipeline_end() {
+        if (timed.is_some() || negated) && self.at_pipeline_end() {
             commands.push(Command::Simple(SimpleCommand {
                 assignments: Vec::new(),
                 words: Vec::new(),
                 redirects: Vec::new(),
                 span: self.span(self.pos, self.pos),
             }));
-            return Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) });
+            return Ok(Pipeline {
+                negated,
+                timed,
+                commands,
+                pipe_stderr,
+                span: self.span(start, self.pos),
+            });
         }
         commands.push(self.command()?);
         loop {
@@ -186,12 +207,19 @@ impl Parser<'_> {
             self.skip_linebreaks()?;
             commands.push(self.command()?);
         }
-        Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) })
+        Ok(Pipeline {
+            negated,
+            timed,
+            commands,
+            pipe_stderr,
+            span: self.span(start, self.pos),
+        })
     }
 
     /// True where a bare `time` ends: a newline, `;`, `&` or the end.
     fn at_pipeline_end(&self) -> bool {
-        matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
+        matches!(self.cur(), None | Some(b'\n'))
+            || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
     }
 
     /// One command of a pipeline.
@@ -201,7 +229,7 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word() {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "!" => {
                     return self.unexpected();
                 }
                 "function" => return self.function_keyword(start),
@@ -214,7 +242,11 @@ impl Parser<'_> {
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
-            return Ok(Command::Compound(compound, redirects, self.span(start, self.pos)));
+            return Ok(Command::Compound(
+                compound,
+                redirects,
+                self.span(start, self.pos),
+            ));
         }
         self.simple_command(start)
     }
@@ -223,7 +255,7 @@ impl Parser<'_> {
     pub(super) fn trailing_redirects(&mut self) -> PResult<Vec<super::ast::Redirect>> {
         let mut redirects = Vec::new();
         loop {
-            self.skip_blanks();
+            self.skip_space();
             if !self.at_redirect() {
                 return Ok(redirects);
             }
@@ -233,18 +265,23 @@ impl Parser<'_> {
 
     /// `VAR=x cmd arg >file`, or `name() body`.
     fn simple_command(&mut self, start: usize) -> PResult<Command> {
-        let mut command =
-            SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
+        let mut command = SimpleCommand {
+            assignments: Vec::new(),
+            words: Vec::new(),
+            redirects: Vec::new(),
+            span: Default::default(),
+        };
         let mut declaration = false;
         loop {
-            self.skip_blanks();
+            self.skip_space();
             self.step()?;
             let Some(byte) = self.cur() else { break };
             if self.at_redirect() {
                 command.redirects.push(self.redirect()?);
                 continue;
             }
-            if is_meta(byte) {
+            let process_substitution = matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(');
+            if is_meta(byte) && !process_substitution {
                 break;
             }
             if command.words.is_empty() || declaration {
@@ -257,19 +294,33 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            let Some(word) = self.read_word(WordContext::Normal)? else { break };
+            let Some(word) = self.read_word(WordContext::Normal)? else {
+                break;
+            };
             if command.words.is_empty() {
-                declaration = literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
-                if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
+                declaration =
+                    literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
+                if command.assignments.is_empty()
+                    && command.redirects.is_empty()
+                    && self.at_function_parens()
+                {
                     return self.function_parens(start, word);
                 }
             }
             command.words.push(Argument::Word(word));
         }
-        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
+        if command.words.is_empty()
+            && command.assignments.is_empty()
+            && command.redirects.is_empty()
+        {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
+            if command.words.len() == 1 {
+                self.pos += 1;
+                self.skip_blanks();
+                return self.unexpected_word();
+            }
             return self.unexpected();
         }
         command.span = self.span(start, self.pos);
@@ -310,8 +361,14 @@ impl Parser<'_> {
         self.token()?;
         self.skip_blanks();
         let name_start = self.pos;
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
-        if !word.parts.iter().all(|part| matches!(part, WordPart::Literal(_))) {
+        let Some(word) = self.read_word(WordContext::Pattern)? else {
+            return self.unexpected_word();
+        };
+        if !word
+            .parts
+            .iter()
+            .all(|part| matches!(part, WordPart::Literal(_)))
+        {
             self.pos = name_start;
             return self.unexpected();
         }
@@ -328,7 +385,9 @@ impl Parser<'_> {
     /// The body and redirections of a function definition.
     fn function_body(&mut self, start: usize, name: String, keyword: bool) -> PResult<Command> {
         self.skip_linebreaks()?;
-        let Some(body) = self.compound_command()? else { return self.unexpected() };
+        let Some(body) = self.compound_command()? else {
+            return self.unexpected();
+        };
         let redirects = self.trailing_redirects()?;
         Ok(Command::FunctionDef(FunctionDef {
             name,
@@ -344,14 +403,27 @@ impl Parser<'_> {
         self.pos += "coproc".len();
         self.token()?;
         self.skip_blanks();
+        if self.cur().is_none() {
+            return self.unexpected_word();
+        }
         let mut name = "COPROC".to_string();
         if let Some(word) = self.plain_word() {
             let compound_next = {
                 let after = &self.rest()[word.len()..];
-                let after = after.iter().skip_while(|b| matches!(b, b' ' | b'\t')).copied().collect::<Vec<u8>>();
-                after.starts_with(b"{") || after.starts_with(b"(") || after.starts_with(b"while")
-                    || after.starts_with(b"until") || after.starts_with(b"if") || after.starts_with(b"for")
-                    || after.starts_with(b"case") || after.starts_with(b"[[") || after.starts_with(b"select")
+                let after = after
+                    .iter()
+                    .skip_while(|b| matches!(b, b' ' | b'\t'))
+                    .copied()
+                    .collect::<Vec<u8>>();
+                after.starts_with(b"{")
+                    || after.starts_with(b"(")
+                    || after.starts_with(b"while")
+                    || after.starts_with(b"until")
+                    || after.starts_with(b"if")
+                    || after.starts_with(b"for")
+                    || after.starts_with(b"case")
+                    || after.starts_with(b"[[")
+                    || after.starts_with(b"select")
             };
             let is_keyword = super::lexer::RESERVED.contains(&word);
             if compound_next && !is_keyword && super::lexer::is_name(word) {
@@ -369,7 +441,14 @@ impl Parser<'_> {
             other => other,
         };
         let span = self.span(start, self.pos);
-        Ok(Command::Compound(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }, Vec::new(), span))
+        Ok(Command::Compound(
+            super::ast::CompoundCommand::Coproc {
+                name,
+                body: Box::new(body),
+            },
+            Vec::new(),
+            span,
+        ))
     }
 
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
@@ -380,7 +459,13 @@ impl Parser<'_> {
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);
         }
-        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+        let name_length = rest
+            .iter()
+            .position(|b| !is_name_byte(*b))
+            .unwrap_or(rest.len());
+        if !matches!(rest.get(name_length), Some(b'=' | b'+' | b'[')) {
+            return Ok(None);
+        }
         let name = self.slice(start, start + name_length).to_string();
         self.pos += name_length;
         let mut index = None;
@@ -412,9 +497,18 @@ impl Parser<'_> {
         } else {
             let value_start = self.pos;
             let parts = self.read_parts(WordContext::AssignValue)?;
-            AssignValue::Scalar(Word { parts, span: self.span(value_start, self.pos) })
+            AssignValue::Scalar(Word {
+                parts,
+                span: self.span(value_start, self.pos),
+            })
         };
-        Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))
+        Ok(Some(Assignment {
+            name,
+            index,
+            append,
+            value,
+            span: self.span(start, self.pos),
+        }))
     }
 
     /// Reads `(a b [k]=v)`.
@@ -438,12 +532,23 @@ impl Parser<'_> {
                 Some(_) => {}
             }
             let (index, append) = self.element_key()?;
-            let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
+            let value = match self.read_word(if index.is_some() {
+                WordContext::AssignValue
+            } else {
+                WordContext::Normal
+            })? {
                 Some(word) => word,
-                None if index.is_some() => Word { parts: Vec::new(), span: self.span(self.pos, self.pos) },
+                None if index.is_some() => Word {
+                    parts: Vec::new(),
+                    span: self.span(self.pos, self.pos),
+                },
                 None => return self.unexpected(),
             };
-            elements.push(ArrayElement { index, append, value });
+            elements.push(ArrayElement {
+                index,
+                append,
+                value,
+            });
         }
     }
 
@@ -453,7 +558,9 @@ impl Parser<'_> {
             return Ok((None, false));
         }
         let start = self.pos;
-        let Some(close) = self.matching_bracket(start) else { return Ok((None, false)) };
+        let Some(close) = self.matching_bracket(start) else {
+            return Ok((None, false));
+        };
         let after = self.text.as_bytes().get(close + 1..self.end).unwrap_or(&[]);
         let append = after.starts_with(b"+=");
         if !append && !after.starts_with(b"=") {

@@ -21,7 +21,9 @@ impl Parser<'_> {
             self.leave();
             return result.map(Some);
         }
-        let Some(word) = self.plain_word() else { return Ok(None) };
+        let Some(word) = self.plain_word() else {
+            return Ok(None);
+        };
         let word = match word {
             "{" | "if" | "for" | "select" | "while" | "until" | "case" | "[[" => word.to_string(),
             _ => return Ok(None),
@@ -71,9 +73,10 @@ impl Parser<'_> {
                 self.token()?;
                 Ok(CompoundCommand::Arith(expr))
             }
-            None if self.paren_scan_hit_eof(start + 2) => {
-                Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start })
-            }
+            None if self.paren_scan_hit_eof(start + 2) => Err(Fail {
+                kind: ParseErrorKind::UnterminatedQuote(')'),
+                pos: start,
+            }),
             None => self.subshell(),
         }
     }
@@ -93,14 +96,21 @@ impl Parser<'_> {
                 else_body = Some(self.nonempty_list()?);
             }
             self.expect_reserved("fi")?;
-            return Ok(CompoundCommand::If { branches, else_body });
+            return Ok(CompoundCommand::If {
+                branches,
+                else_body,
+            });
         }
     }
 
     fn while_command(&mut self, until: bool) -> PResult<CompoundCommand> {
         let condition = self.nonempty_list()?;
         let body = self.do_group()?;
-        Ok(if until { CompoundCommand::Until { condition, body } } else { CompoundCommand::While { condition, body } })
+        Ok(if until {
+            CompoundCommand::Until { condition, body }
+        } else {
+            CompoundCommand::While { condition, body }
+        })
     }
 
     /// `do list done`, or `{ list }` as bash also accepts after `for`.
@@ -123,8 +133,8 @@ impl Parser<'_> {
         if !select && self.looking_at("((") {
             return self.arith_for();
         }
-        let Some(name) = self.plain_word().filter(|w| super::lexer::is_name(w)).map(str::to_string) else {
-            return self.unexpected();
+        let Some(name) = self.plain_word().map(str::to_string) else {
+            return self.unexpected_word();
         };
         self.pos += name.len();
         self.token()?;
@@ -150,7 +160,11 @@ impl Parser<'_> {
             }
         }
         let body = self.do_group()?;
-        Ok(if select { CompoundCommand::Select { name, words, body } } else { CompoundCommand::For { name, words, body } })
+        Ok(if select {
+            CompoundCommand::Select { name, words, body }
+        } else {
+            CompoundCommand::For { name, words, body }
+        })
     }
 
     /// `for (( init; cond; step )); do ...; done`.
@@ -158,7 +172,10 @@ impl Parser<'_> {
         let start = self.pos;
         let Some(close) = self.arith_close(start + 2) else {
             if self.paren_scan_hit_eof(start + 2) {
-                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start });
+                return Err(Fail {
+                    kind: ParseErrorKind::UnterminatedQuote(')'),
+                    pos: start,
+                });
             }
             return self.unexpected();
         };
@@ -181,7 +198,24 @@ impl Parser<'_> {
         pieces.push((piece_start, inner.len()));
         if pieces.len() != 3 {
             self.pos = close + 2;
-            return self.fail(ParseErrorKind::UnexpectedToken("((".to_string()));
+            self.token()?;
+            self.skip_space();
+            if !self.eat_op(";")? {
+                self.skip_linebreaks()?;
+            }
+            self.do_group()?;
+            let message = if pieces.len() < 3 {
+                "syntax error: arithmetic expression required"
+            } else {
+                "syntax error: `;' unexpected"
+            };
+            return Err(Fail {
+                kind: ParseErrorKind::Detailed {
+                    message: message.to_string(),
+                    detail: format!("syntax error: `(({inner}))'"),
+                },
+                pos: start,
+            });
         }
         let mut exprs: Vec<Option<ArithExpr>> = Vec::new();
         for (from, to) in pieces {
@@ -189,7 +223,9 @@ impl Parser<'_> {
             if text.trim().is_empty() {
                 exprs.push(None);
             } else {
-                exprs.push(Some(self.arith_range(inner_start + from, inner_start + to)?));
+                exprs.push(Some(
+                    self.arith_range(inner_start + from, inner_start + to)?,
+                ));
             }
         }
         self.pos = close + 2;
@@ -200,14 +236,25 @@ impl Parser<'_> {
         }
         let body = self.do_group()?;
         let mut exprs = exprs.into_iter();
-        let (init, condition, step) = (exprs.next().flatten(), exprs.next().flatten(), exprs.next().flatten());
-        Ok(CompoundCommand::ArithFor { init, condition, step, body })
+        let (init, condition, step) = (
+            exprs.next().flatten(),
+            exprs.next().flatten(),
+            exprs.next().flatten(),
+        );
+        Ok(CompoundCommand::ArithFor {
+            init,
+            condition,
+            step,
+            body,
+        })
     }
 
     /// `case word in pattern) list ;; ... esac`.
     fn case_command(&mut self) -> PResult<CompoundCommand> {
         self.skip_space();
-        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        let Some(word) = self.read_word(WordContext::Pattern)? else {
+            return self.unexpected_word();
+        };
         self.skip_linebreaks()?;
         self.expect_reserved("in")?;
         let mut clauses = Vec::new();
@@ -229,12 +276,20 @@ impl Parser<'_> {
             } else if self.eat_op(";&")? {
                 CaseTerminator::FallThrough
             } else if self.at_reserved("esac") {
-                clauses.push(CaseClause { patterns, body, terminator: CaseTerminator::Break });
+                clauses.push(CaseClause {
+                    patterns,
+                    body,
+                    terminator: CaseTerminator::Break,
+                });
                 continue;
             } else {
                 return self.unexpected();
             };
-            clauses.push(CaseClause { patterns, body, terminator });
+            clauses.push(CaseClause {
+                patterns,
+                body,
+                terminator,
+            });
         }
         Ok(CompoundCommand::Case { word, clauses })
     }
@@ -248,7 +303,9 @@ impl Parser<'_> {
         let mut patterns = Vec::new();
         loop {
             self.skip_space();
-            let Some(pattern) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+            let Some(pattern) = self.read_word(WordContext::Pattern)? else {
+                return self.unexpected_word();
+            };
             patterns.push(pattern);
             self.skip_space();
             if self.eat_op("|")? {
@@ -257,7 +314,7 @@ impl Parser<'_> {
             if self.eat_op(")")? {
                 return Ok(patterns);
             }
-            return self.unexpected();
+            return self.unexpected_word();
         }
     }
 }

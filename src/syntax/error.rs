@@ -15,6 +15,15 @@ pub enum ParseErrorKind {
     LimitExceeded(String),
     /// Any other message, verbatim.
     Other(String),
+    /// A message followed by a second line of detail, as bash prints for
+    /// `for ((a;b))`: `syntax error: arithmetic expression required`, then
+    /// ``syntax error: `((a;b))'``.
+    Detailed {
+        /// The first line's message.
+        message: String,
+        /// The second line's message.
+        detail: String,
+    },
 }
 
 /// A syntax error at a line of the source.
@@ -31,13 +40,16 @@ pub struct ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ParseErrorKind::UnexpectedToken(token) => write!(f, "syntax error near unexpected token `{token}'"),
+            ParseErrorKind::UnexpectedToken(token) => {
+                write!(f, "syntax error near unexpected token `{token}'")
+            }
             ParseErrorKind::UnexpectedEof => f.write_str("syntax error: unexpected end of file"),
             ParseErrorKind::UnterminatedQuote(quote) => {
                 write!(f, "unexpected EOF while looking for matching `{quote}'")
             }
             ParseErrorKind::LimitExceeded(what) => f.write_str(what),
             ParseErrorKind::Other(message) => f.write_str(message),
+            ParseErrorKind::Detailed { message, .. } => f.write_str(message),
         }
     }
 }
@@ -48,6 +60,9 @@ impl ParseError {
     /// shows it) the offending source line.
     pub fn render(&self, prefix: &str) -> String {
         let mut out = format!("{prefix}: line {}: {self}\n", self.line);
+        if let ParseErrorKind::Detailed { detail, .. } = &self.kind {
+            out.push_str(&format!("{prefix}: line {}: {detail}\n", self.line));
+        }
         if let Some(line) = &self.source_line {
             out.push_str(&format!("{prefix}: line {}: `{line}'\n", self.line));
         }

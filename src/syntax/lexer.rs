@@ -7,7 +7,10 @@ use super::parser::{PResult, Parser};
 
 /// Bytes that end an unquoted word.
 pub(super) fn is_meta(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>')
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>'
+    )
 }
 
 /// `[A-Za-z_]`.
@@ -26,16 +29,10 @@ pub(super) fn is_name(text: &str) -> bool {
     bytes.first().is_some_and(|b| is_name_start(*b)) && bytes.iter().all(|b| is_name_byte(*b))
 }
 
-/// The control and redirection operators, longest first where they share a prefix.
-const OPERATORS: [&str; 23] = [
-    ";;&", "&>>", "<<<", "<<-", "&&", "||", ";;", ";&", "&>", "|&", "<<", "<&", "<>", ">>", ">&", ">|", "&", "|",
-    ";", "(", ")", "<", ">",
-];
-
 /// Words that are reserved in command position.
 pub(super) const RESERVED: [&str; 22] = [
-    "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select",
-    "then", "time", "until", "while", "{", "}", "[[", "]]",
+    "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+    "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]",
 ];
 
 impl Parser<'_> {
@@ -75,7 +72,9 @@ impl Parser<'_> {
 
     /// The character at the read position (which must be on a char boundary).
     pub(super) fn cur_char(&self) -> Option<char> {
-        self.text.get(self.pos..self.end).and_then(|rest| rest.chars().next())
+        self.text
+            .get(self.pos..self.end)
+            .and_then(|rest| rest.chars().next())
     }
 
     /// Skips spaces, tabs and backslash-newline continuations.
@@ -125,11 +124,46 @@ impl Parser<'_> {
     /// The operator at the read position, if any.
     pub(super) fn peek_op(&self) -> Option<&'static str> {
         let rest = self.rest();
-        match rest.first() {
-            Some(b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>') => {}
+        let second = rest.get(1).copied();
+        let op = match rest.first()? {
+            b';' => match second {
+                Some(b';') if rest.get(2) == Some(&b'&') => ";;&",
+                Some(b';') => ";;",
+                Some(b'&') => ";&",
+                _ => ";",
+            },
+            b'&' => match second {
+                Some(b'&') => "&&",
+                Some(b'>') if rest.get(2) == Some(&b'>') => "&>>",
+                Some(b'>') => "&>",
+                _ => "&",
+            },
+            b'|' => match second {
+                Some(b'|') => "||",
+                Some(b'&') => "|&",
+                _ => "|",
+            },
+            b'(' => "(",
+            b')' => ")",
+            b'<' => match second {
+                Some(b'<') => match rest.get(2) {
+                    Some(b'<') => "<<<",
+                    Some(b'-') => "<<-",
+                    _ => "<<",
+                },
+                Some(b'&') => "<&",
+                Some(b'>') => "<>",
+                _ => "<",
+            },
+            b'>' => match second {
+                Some(b'>') => ">>",
+                Some(b'&') => ">&",
+                Some(b'|') => ">|",
+                _ => ">",
+            },
             _ => return None,
-        }
-        OPERATORS.iter().copied().find(|op| rest.starts_with(op.as_bytes()))
+        };
+        Some(op)
     }
 
     /// Consumes `op` if it is the operator at the read position.
@@ -195,6 +229,11 @@ impl Parser<'_> {
             None => None,
             Some(b'\n') => Some("newline".to_string()),
             Some(_) => {
+                if self.looking_at("((") {
+                    if let Some(close) = self.arith_close(self.pos + 2) {
+                        return Some(self.slice(self.pos + 2, close).to_string());
+                    }
+                }
                 if let Some(op) = self.peek_op() {
                     return Some(op.to_string());
                 }
@@ -225,6 +264,15 @@ impl Parser<'_> {
             end -= 1;
         }
         end - self.pos
+    }
+
+    /// Fails where a word must follow: at the end of input bash has read
+    /// the final newline, so it names `newline`.
+    pub(super) fn unexpected_word<T>(&self) -> PResult<T> {
+        match self.token_text() {
+            Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
+            None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
+        }
     }
 
     /// Fails with `syntax error near unexpected token` at the read position

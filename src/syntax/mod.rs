@@ -20,6 +20,7 @@ mod lines;
 mod param;
 mod parser;
 pub mod printer;
+mod printer_expr;
 mod redirect;
 mod subst;
 pub mod walk;

@@ -1,7 +1,9 @@
 //! `$`-expansions: `$name`, `$1`, `$@`, `${...}` with every operator,
 //! `$'...'`, `$"..."`; `$( )`, `$(( ))` and backquotes are in `subst`.
 
-use super::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
+use super::ast::{
+    CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart,
+};
 use super::error::ParseErrorKind;
 use super::lexer::{is_name_byte, is_name_start};
 use super::parser::{Fail, PResult, Parser};
@@ -26,7 +28,22 @@ enum Stop {
 impl Parser<'_> {
     /// Reads an expansion at `$`; `None` when the `$` is literal.
     pub(super) fn dollar(&mut self, in_dquote: bool) -> PResult<Option<WordPart>> {
-        let Some(next) = self.peek_at(1) else { return Ok(None) };
+        if self.looking_at("$\\\n") {
+            let dollar = self.pos;
+            let mut after = self.pos + 1;
+            while self.text.as_bytes().get(after..after + 2) == Some(b"\\\n".as_slice()) {
+                after += 2;
+            }
+            self.pos = after - 1;
+            let part = self.dollar(in_dquote)?;
+            if part.is_none() {
+                self.pos = dollar;
+            }
+            return Ok(part);
+        }
+        let Some(next) = self.peek_at(1) else {
+            return Ok(None);
+        };
         match next {
             b'{' => self.braced_param(in_dquote).map(Some),
             b'(' => {
@@ -54,14 +71,21 @@ impl Parser<'_> {
             b if is_name_start(b) => {
                 self.pos += 1;
                 let rest = self.rest();
-                let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+                let length = rest
+                    .iter()
+                    .position(|b| !is_name_byte(*b))
+                    .unwrap_or(rest.len());
                 let name = self.slice(self.pos, self.pos + length).to_string();
                 self.pos += length;
                 Ok(Some(simple_param(Parameter::Named(name))))
             }
             b if b.is_ascii_digit() => {
                 self.pos += 2;
-                let param = if b == b'0' { Parameter::Special('0') } else { Parameter::Positional(u32::from(b - b'0')) };
+                let param = if b == b'0' {
+                    Parameter::Special('0')
+                } else {
+                    Parameter::Positional(u32::from(b - b'0'))
+                };
                 Ok(Some(simple_param(param)))
             }
             b if is_special(b) => {
@@ -84,7 +108,9 @@ impl Parser<'_> {
             Ok(None) => {
                 self.pos = start + 2;
                 self.skip_to_brace(start)?;
-                Ok(WordPart::BadSubstitution(self.slice(start, self.pos).to_string()))
+                Ok(WordPart::BadSubstitution(
+                    self.slice(start, self.pos).to_string(),
+                ))
             }
             Err(fail) => Err(fail),
         }
@@ -113,12 +139,19 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        let Some(param) = self.param_name() else { return Ok(None) };
+        let Some(param) = self.param_name() else {
+            return Ok(None);
+        };
         expansion.param = param;
         if self.cur() == Some(b'[') && matches!(expansion.param, Parameter::Named(_)) {
-            expansion.index = Some(self.subscript(start)?);
+            match self.subscript(start)? {
+                Some(subscript) => expansion.index = Some(subscript),
+                None => return Ok(None),
+            }
         }
-        let Some(byte) = self.cur() else { return self.unclosed_brace(start) };
+        let Some(byte) = self.cur() else {
+            return self.unclosed_brace(start);
+        };
         if byte == b'}' {
             self.pos += 1;
             return Ok(Some(WordPart::Param(Box::new(expansion))));
@@ -126,13 +159,16 @@ impl Parser<'_> {
         if expansion.length {
             return Ok(None);
         }
-        if expansion.indirect && matches!(byte, b'*' | b'@') && self.peek_at(1) == Some(b'}') {
-            if expansion.index.is_none() && matches!(expansion.param, Parameter::Named(_)) {
-                self.pos += 2;
-                expansion.indirect = false;
-                expansion.op = Some(ParamOp::PrefixNames { at: byte == b'@' });
-                return Ok(Some(WordPart::Param(Box::new(expansion))));
-            }
+        if expansion.indirect
+            && matches!(byte, b'*' | b'@')
+            && self.peek_at(1) == Some(b'}')
+            && expansion.index.is_none()
+            && matches!(expansion.param, Parameter::Named(_))
+        {
+            self.pos += 2;
+            expansion.indirect = false;
+            expansion.op = Some(ParamOp::PrefixNames { at: byte == b'@' });
+            return Ok(Some(WordPart::Param(Box::new(expansion))));
         }
         let op = match self.param_op(start, in_dquote)? {
             Some(op) => op,
@@ -148,7 +184,10 @@ impl Parser<'_> {
 
     /// The failure for a `${` that never closes.
     fn unclosed_brace<T>(&self, start: usize) -> PResult<T> {
-        Err(Fail { kind: ParseErrorKind::UnterminatedQuote('}'), pos: start })
+        Err(Fail {
+            kind: ParseErrorKind::UnterminatedQuote('}'),
+            pos: start,
+        })
     }
 
     /// The parameter right after `${`, `${#` or `${!`.
@@ -156,13 +195,19 @@ impl Parser<'_> {
         let byte = self.cur()?;
         if is_name_start(byte) {
             let rest = self.rest();
-            let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+            let length = rest
+                .iter()
+                .position(|b| !is_name_byte(*b))
+                .unwrap_or(rest.len());
             let name = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
             Some(Parameter::Named(name))
         } else if byte.is_ascii_digit() {
             let rest = self.rest();
-            let length = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
+            let length = rest
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .unwrap_or(rest.len());
             let digits = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
             if digits == "0" {
@@ -179,9 +224,11 @@ impl Parser<'_> {
     }
 
     /// Reads `[@]`, `[*]` or `[expr]` after a name.
-    pub(super) fn subscript(&mut self, start: usize) -> PResult<Subscript> {
+    pub(super) fn subscript(&mut self, start: usize) -> PResult<Option<Subscript>> {
         let open = self.pos;
-        let Some(close) = self.matching_bracket(open) else { return self.unclosed_brace(start) };
+        let Some(close) = self.matching_bracket(open) else {
+            return Ok(None);
+        };
         let inner = self.slice(open + 1, close);
         let subscript = match inner {
             "@" => Subscript::At,
@@ -196,7 +243,8 @@ impl Parser<'_> {
             }
         };
         self.pos = close + 1;
-        Ok(subscript)
+        let _ = start;
+        Ok(Some(subscript))
     }
 
     /// The word inside a subscript (the parser's range is set to it).
@@ -206,7 +254,10 @@ impl Parser<'_> {
         while self.cur().is_some() {
             self.brace_word_piece(&mut out, false, Stop::Brace, false)?;
         }
-        Ok(Word { parts: out.finish(), span: self.span(start, self.pos) })
+        Ok(Word {
+            parts: out.finish(),
+            span: self.span(start, self.pos),
+        })
     }
 
     /// The offset of the `]` matching the `[` at `open`, skipping quotes
@@ -225,8 +276,20 @@ impl Parser<'_> {
                     }
                 }
                 b'\\' => index += 1,
-                b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
-                b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
+                b'\'' => {
+                    index += bytes
+                        .get(index + 1..self.end)?
+                        .iter()
+                        .position(|b| *b == b'\'')?
+                        + 1
+                }
+                b'"' => {
+                    index += bytes
+                        .get(index + 1..self.end)?
+                        .iter()
+                        .position(|b| *b == b'"')?
+                        + 1
+                }
                 b'\n' => return None,
                 _ => {}
             }
@@ -237,7 +300,9 @@ impl Parser<'_> {
 
     /// Reads the operator and words after the parameter; `None` for a bad substitution.
     fn param_op(&mut self, start: usize, in_dquote: bool) -> PResult<Option<ParamOp>> {
-        let Some(byte) = self.cur() else { return self.unclosed_brace(start) };
+        let Some(byte) = self.cur() else {
+            return self.unclosed_brace(start);
+        };
         let colon = byte == b':';
         let op_byte = if colon { self.peek_at(1) } else { Some(byte) };
         let op = match op_byte {
@@ -293,7 +358,11 @@ impl Parser<'_> {
                 } else {
                     None
                 };
-                ParamOp::Replace { mode, pattern, replacement }
+                ParamOp::Replace {
+                    mode,
+                    pattern,
+                    replacement,
+                }
             }
             Some(b @ (b'^' | b',' | b'~')) => {
                 self.pos += 1;
@@ -307,7 +376,11 @@ impl Parser<'_> {
                     _ => CaseMode::Toggle,
                 };
                 let pattern = self.brace_word(start, in_dquote, Stop::Brace, false)?;
-                let pattern = if pattern.parts.is_empty() { None } else { Some(pattern) };
+                let pattern = if pattern.parts.is_empty() {
+                    None
+                } else {
+                    Some(pattern)
+                };
                 ParamOp::Case { mode, all, pattern }
             }
             Some(b'@') => match (self.peek_at(1), self.peek_at(2)) {
@@ -324,7 +397,13 @@ impl Parser<'_> {
 
     /// Reads a word inside `${ }` up to `stop`. In double quotes, single
     /// quotes are literal in the `-=?+` words (`quotes_literal`).
-    fn brace_word(&mut self, start: usize, in_dquote: bool, stop: Stop, quotes_literal: bool) -> PResult<Word> {
+    fn brace_word(
+        &mut self,
+        start: usize,
+        in_dquote: bool,
+        stop: Stop,
+        quotes_literal: bool,
+    ) -> PResult<Word> {
         let word_start = self.pos;
         let mut out = PartsBuilder::default();
         loop {
@@ -333,10 +412,15 @@ impl Parser<'_> {
                 Some(b'}') => break,
                 Some(b':') if stop == Stop::Colon => break,
                 Some(b'/') if stop == Stop::Slash => break,
-                Some(_) => self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?,
+                Some(_) => {
+                    self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?
+                }
             }
         }
-        Ok(Word { parts: out.finish(), span: self.span(word_start, self.pos) })
+        Ok(Word {
+            parts: out.finish(),
+            span: self.span(word_start, self.pos),
+        })
     }
 
     /// Reads one piece of a word inside `${ }` or a subscript.
@@ -348,7 +432,9 @@ impl Parser<'_> {
         single_literal: bool,
     ) -> PResult<()> {
         self.step()?;
-        let Some(byte) = self.cur() else { return Ok(()) };
+        let Some(byte) = self.cur() else {
+            return Ok(());
+        };
         match byte {
             b'\\' => match self.peek_at(1) {
                 Some(b'\n') => self.pos += 2,

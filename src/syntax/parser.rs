@@ -23,12 +23,30 @@ pub struct ParseLimits {
     pub max_depth: usize,
     /// Most parser steps in one parse (default 1,000,000).
     pub max_iterations: usize,
+    /// Most stack the parser may use below where a parse started, in bytes
+    /// (default 160 KiB). Nesting is refused past this even under
+    /// `max_depth`, so a parse never overflows a small stack (wasm's, or a
+    /// thread's; unoptimized builds use far bigger frames than release ones).
+    pub max_stack_bytes: usize,
 }
 
 impl Default for ParseLimits {
     fn default() -> Self {
-        ParseLimits { max_input_bytes: 10_000_000, max_tokens: 100_000, max_depth: 100, max_iterations: 1_000_000 }
+        ParseLimits {
+            max_input_bytes: 10_000_000,
+            max_tokens: 100_000,
+            max_depth: 100,
+            max_iterations: 1_000_000,
+            max_stack_bytes: 160 * 1024,
+        }
     }
+}
+
+/// An address in the current stack frame (the stack grows down on every
+/// target this runs on, wasm included). Only compared, never dereferenced.
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(std::ptr::addr_of!(marker)) as usize
 }
 
 /// Settings that change how text parses.
@@ -57,6 +75,17 @@ pub enum Completeness {
 pub(super) struct Fail {
     pub kind: ParseErrorKind,
     pub pos: usize,
+}
+
+impl Fail {
+    /// A failure blamed on the line after the last, as bash does for an
+    /// unclosed `$(` (it has read its final newline by then).
+    pub fn at_end(kind: ParseErrorKind) -> Self {
+        Fail {
+            kind,
+            pos: usize::MAX,
+        }
+    }
 }
 
 /// The result of a grammar rule.
@@ -109,6 +138,8 @@ pub struct Parser<'s> {
     pub(super) in_backtick: bool,
     /// Warnings bash prints but parses on (here-document ended by end of file).
     pub(super) warnings: Vec<String>,
+    /// The stack position where the parse started.
+    pub(super) stack_base: usize,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -132,6 +163,7 @@ impl<'s> Parser<'s> {
             heredoc_bodies: Vec::new(),
             in_backtick: false,
             warnings: Vec::new(),
+            stack_base: 0,
             done: false,
         }
     }
@@ -144,6 +176,7 @@ impl<'s> Parser<'s> {
         }
         self.extglob = options.extglob;
         self.limits = options.limits.clone();
+        self.stack_base = stack_position();
         if self.aliases != options.aliases {
             self.aliases = options.aliases.clone();
         }
@@ -158,9 +191,12 @@ impl<'s> Parser<'s> {
                 pos: 0,
             }));
         }
+        let heredocs_before = self.heredoc_bodies.len();
         match self.top_line() {
             Ok(Some(mut list)) => {
-                self.fill_heredocs(&mut list);
+                if self.heredoc_bodies.len() > heredocs_before {
+                    self.fill_heredocs(&mut list);
+                }
                 Ok(Some(list))
             }
             Ok(None) => {
@@ -195,6 +231,7 @@ impl<'s> Parser<'s> {
         sub.depth = self.depth;
         sub.tokens = self.tokens;
         sub.iterations = self.iterations;
+        sub.stack_base = self.stack_base;
         sub
     }
 
@@ -209,6 +246,13 @@ impl<'s> Parser<'s> {
     fn to_error(&self, fail: Fail) -> ParseError {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
+        if fail.pos == usize::MAX {
+            return ParseError {
+                line: self.eof_line(&index),
+                kind: fail.kind,
+                source_line: None,
+            };
+        }
         let (line, source_line) = match &fail.kind {
             ParseErrorKind::UnexpectedToken(_) => {
                 let line = index.line_of(pos);
@@ -217,7 +261,11 @@ impl<'s> Parser<'s> {
             ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
             _ => (index.line_of(pos), None),
         };
-        ParseError { kind: fail.kind, line, source_line }
+        ParseError {
+            kind: fail.kind,
+            line,
+            source_line,
+        }
     }
 
     /// The line bash blames for `unexpected end of file`: one past the
@@ -233,7 +281,10 @@ impl<'s> Parser<'s> {
 
     /// A failure at the current position.
     pub(super) fn fail<T>(&self, kind: ParseErrorKind) -> PResult<T> {
-        Err(Fail { kind, pos: self.pos })
+        Err(Fail {
+            kind,
+            pos: self.pos,
+        })
     }
 
     /// Counts one step against `max_iterations`.
@@ -262,6 +313,13 @@ impl<'s> Parser<'s> {
 
     /// Enters one level of nesting, checked against `max_depth`.
     pub(super) fn enter(&mut self) -> PResult<()> {
+        let used = self.stack_base.saturating_sub(stack_position());
+        if self.stack_base != 0 && used > self.limits.max_stack_bytes {
+            return self.fail(ParseErrorKind::LimitExceeded(format!(
+                "nesting too deep for the parser's stack (max_stack_bytes: {})",
+                self.limits.max_stack_bytes
+            )));
+        }
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             return self.fail(ParseErrorKind::LimitExceeded(format!(
@@ -296,13 +354,20 @@ pub fn completeness(source: &str) -> Completeness {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
+            Err(ParseError {
+                kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_),
+                ..
+            }) => {
                 return Completeness::Incomplete;
             }
             Err(_) => return Completeness::Complete,
         }
     }
-    if parser.warnings.iter().any(|w| w.contains("delimited by end-of-file")) {
+    if parser
+        .warnings
+        .iter()
+        .any(|w| w.contains("delimited by end-of-file"))
+    {
         Completeness::Incomplete
     } else {
         Completeness::Complete

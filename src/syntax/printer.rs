@@ -1,3 +1,588 @@
-//! placeholder
-use super::ast::List; /// Prints. 
-pub fn print(_l: &List) -> String { String::new() }
+//! The printer: a syntax tree back to bash source that parses to the same
+//! tree (spans aside). It writes one canonical spelling (`; ` between
+//! commands, arithmetic fully parenthesized), not the original text.
+
+use super::ast::{
+    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator,
+    Command, CompoundCommand, List, Pipeline, Redirect, RedirectFd, RedirectOp, RedirectTarget,
+    SimpleCommand, TimeFormat, Word, WordPart,
+};
+use super::printer_expr::{arith_text, cond_text};
+
+/// Prints a list as source text.
+pub fn print(list: &List) -> String {
+    let mut printer = Printer::default();
+    printer.list(list, false);
+    printer.flush_heredocs();
+    printer.out
+}
+
+/// Prints a single word as source text.
+pub fn print_word(word: &Word) -> String {
+    let mut printer = Printer::default();
+    printer.word(word);
+    printer.out
+}
+
+/// Text being built, with the here-document bodies that must follow the next newline.
+#[derive(Default)]
+pub(super) struct Printer {
+    /// The source text so far.
+    pub out: String,
+    /// Bodies (already terminated by their delimiter line) waiting for a newline.
+    heredocs: Vec<String>,
+}
+
+impl Printer {
+    /// Writes a list; with `terminate`, the last command gets a terminator too.
+    fn list(&mut self, list: &List, terminate: bool) {
+        let count = list.items.len();
+        for (index, item) in list.items.iter().enumerate() {
+            self.and_or(&item.and_or);
+            let last = index + 1 == count;
+            if item.background {
+                self.out.push_str(" &");
+            } else if (!last || terminate) && self.heredocs.is_empty() {
+                self.out.push(';');
+            }
+            if !self.heredocs.is_empty() {
+                self.flush_heredocs();
+            } else if !last || terminate {
+                self.out.push(' ');
+            }
+        }
+    }
+
+    /// Writes a newline and the pending here-document bodies.
+    fn flush_heredocs(&mut self) {
+        if self.heredocs.is_empty() {
+            return;
+        }
+        self.out.push('\n');
+        for body in std::mem::take(&mut self.heredocs) {
+            self.out.push_str(&body);
+        }
+    }
+
+    fn and_or(&mut self, and_or: &AndOr) {
+        self.pipeline(&and_or.first);
+        for (op, pipeline) in &and_or.rest {
+            self.out.push_str(match op {
+                AndOrOp::And => " && ",
+                AndOrOp::Or => " || ",
+            });
+            self.pipeline(pipeline);
+        }
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline) {
+        match pipeline.timed {
+            Some(TimeFormat::Default) => self.out.push_str("time "),
+            Some(TimeFormat::Posix) => self.out.push_str("time -p "),
+            None => {}
+        }
+        if pipeline.negated {
+            self.out.push_str("! ");
+        }
+        for (index, command) in pipeline.commands.iter().enumerate() {
+            if index > 0 {
+                let stderr = pipeline
+                    .pipe_stderr
+                    .get(index - 1)
+                    .copied()
+                    .unwrap_or(false);
+                self.out.push_str(if stderr { " |& " } else { " | " });
+            }
+            self.command(command);
+        }
+        if self.out.ends_with(' ')
+            && (pipeline.timed.is_some() || pipeline.negated)
+            && pipeline.commands.iter().all(is_empty_command)
+        {
+            self.out.pop();
+        }
+    }
+
+    fn command(&mut self, command: &Command) {
+        match command {
+            Command::Simple(simple) => self.simple(simple),
+            Command::Compound(compound, redirects, _) => {
+                self.compound(compound);
+                self.redirects(redirects);
+            }
+            Command::FunctionDef(function) => {
+                if function.keyword {
+                    self.out.push_str("function ");
+                    self.out.push_str(&function.name);
+                    self.out.push(' ');
+                } else {
+                    self.out.push_str(&function.name);
+                    self.out.push_str("() ");
+                }
+                self.compound(&function.body);
+                self.redirects(&function.redirects);
+            }
+        }
+    }
+
+    fn simple(&mut self, simple: &SimpleCommand) {
+        let mut first = true;
+        let mut separate = |printer: &mut Printer| {
+            if !first {
+                printer.out.push(' ');
+            }
+            first = false;
+        };
+        let reserved_first = simple.assignments.is_empty()
+            && matches!(simple.words.first(), Some(Argument::Word(word)) if starts_reserved(word));
+        if reserved_first {
+            for redirect in &simple.redirects {
+                separate(self);
+                self.redirect(redirect);
+            }
+        }
+        for assignment in &simple.assignments {
+            separate(self);
+            self.assignment(assignment);
+        }
+        for argument in &simple.words {
+            separate(self);
+            match argument {
+                Argument::Word(word) => self.word(word),
+                Argument::Assignment(assignment) => self.assignment(assignment),
+            }
+        }
+        if !reserved_first {
+            for redirect in &simple.redirects {
+                separate(self);
+                self.redirect(redirect);
+            }
+        }
+    }
+
+    fn redirects(&mut self, redirects: &[Redirect]) {
+        for redirect in redirects {
+            self.out.push(' ');
+            self.redirect(redirect);
+        }
+    }
+
+    fn redirect(&mut self, redirect: &Redirect) {
+        match &redirect.fd {
+            Some(RedirectFd::Number(fd)) => self.out.push_str(&fd.to_string()),
+            Some(RedirectFd::Variable(name)) => {
+                self.out.push('{');
+                self.out.push_str(name);
+                self.out.push('}');
+            }
+            None => {}
+        }
+        self.out.push_str(match redirect.op {
+            RedirectOp::Input => "<",
+            RedirectOp::Output => ">",
+            RedirectOp::Append => ">>",
+            RedirectOp::Clobber => ">|",
+            RedirectOp::ReadWrite => "<>",
+            RedirectOp::DupInput => "<&",
+            RedirectOp::DupOutput => ">&",
+            RedirectOp::OutputBoth => "&>",
+            RedirectOp::AppendBoth => "&>>",
+            RedirectOp::HereString => "<<<",
+            RedirectOp::HereDoc => "<<",
+            RedirectOp::HereDocStrip => "<<-",
+        });
+        match &redirect.target {
+            RedirectTarget::Word(word) => {
+                if matches!(word.parts.first(), Some(WordPart::ProcessSub { .. })) {
+                    self.out.push(' ');
+                }
+                self.word(word)
+            }
+            RedirectTarget::HereDoc(heredoc) => {
+                if heredoc.quoted {
+                    self.out.push('\'');
+                    self.out.push_str(&heredoc.delimiter);
+                    self.out.push('\'');
+                } else {
+                    self.out.push_str(&heredoc.delimiter);
+                }
+                let mut body = Printer::default();
+                for part in &heredoc.body.parts {
+                    body.heredoc_part(part, heredoc.quoted);
+                }
+                let mut text = body.out;
+                if !text.is_empty() && !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&heredoc.delimiter);
+                text.push('\n');
+                self.heredocs.push(text);
+            }
+        }
+    }
+
+    fn heredoc_part(&mut self, part: &WordPart, quoted: bool) {
+        match part {
+            WordPart::Literal(text) | WordPart::SingleQuoted(text) => self.out.push_str(text),
+            WordPart::Escaped(c) if !quoted => {
+                self.out.push('\\');
+                self.out.push(*c);
+            }
+            other => self.part(other, false),
+        }
+    }
+
+    fn assignment(&mut self, assignment: &Assignment) {
+        self.out.push_str(&assignment.name);
+        if let Some(index) = &assignment.index {
+            self.out.push('[');
+            self.word(index);
+            self.out.push(']');
+        }
+        self.out
+            .push_str(if assignment.append { "+=" } else { "=" });
+        match &assignment.value {
+            AssignValue::Scalar(word) => self.word(word),
+            AssignValue::Array(elements) => {
+                self.out.push('(');
+                for (index, element) in elements.iter().enumerate() {
+                    if index > 0 {
+                        self.out.push(' ');
+                    }
+                    self.element(element);
+                }
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn element(&mut self, element: &ArrayElement) {
+        if let Some(index) = &element.index {
+            self.out.push('[');
+            self.word(index);
+            self.out.push_str(if element.append { "]+=" } else { "]=" });
+        }
+        self.word(&element.value);
+    }
+
+    fn compound(&mut self, compound: &CompoundCommand) {
+        match compound {
+            CompoundCommand::BraceGroup(list) => {
+                self.out.push_str("{ ");
+                self.list(list, true);
+                self.out.push('}');
+            }
+            CompoundCommand::Subshell(list) => {
+                self.out.push_str("( ");
+                self.list(list, false);
+                self.flush_heredocs();
+                self.out.push_str(" )");
+            }
+            CompoundCommand::If {
+                branches,
+                else_body,
+            } => {
+                for (index, (condition, body)) in branches.iter().enumerate() {
+                    self.out.push_str(if index == 0 { "if " } else { "elif " });
+                    self.list(condition, true);
+                    self.out.push_str("then ");
+                    self.list(body, true);
+                }
+                if let Some(body) = else_body {
+                    self.out.push_str("else ");
+                    self.list(body, true);
+                }
+                self.out.push_str("fi");
+            }
+            CompoundCommand::For { name, words, body }
+            | CompoundCommand::Select { name, words, body } => {
+                let keyword = if matches!(compound, CompoundCommand::For { .. }) {
+                    "for "
+                } else {
+                    "select "
+                };
+                self.out.push_str(keyword);
+                self.out.push_str(name);
+                if let Some(words) = words {
+                    self.out.push_str(" in");
+                    for word in words {
+                        self.out.push(' ');
+                        self.word(word);
+                    }
+                }
+                self.out.push_str("; do ");
+                self.list(body, true);
+                self.out.push_str("done");
+            }
+            CompoundCommand::ArithFor {
+                init,
+                condition,
+                step,
+                body,
+            } => {
+                self.out.push_str("for ((");
+                for (index, expr) in [init, condition, step].into_iter().enumerate() {
+                    if index > 0 {
+                        self.out.push(';');
+                    }
+                    match expr {
+                        Some(ArithExpr::Invalid(text)) => self.out.push_str(text),
+                        Some(expr) => {
+                            if index > 0 {
+                                self.out.push(' ');
+                            }
+                            self.out.push_str(&arith_text(expr));
+                        }
+                        None => {}
+                    }
+                }
+                self.out.push_str(")); do ");
+                self.list(body, true);
+                self.out.push_str("done");
+            }
+            CompoundCommand::While { condition, body }
+            | CompoundCommand::Until { condition, body } => {
+                let keyword = if matches!(compound, CompoundCommand::While { .. }) {
+                    "while "
+                } else {
+                    "until "
+                };
+                self.out.push_str(keyword);
+                self.list(condition, true);
+                self.out.push_str("do ");
+                self.list(body, true);
+                self.out.push_str("done");
+            }
+            CompoundCommand::Case { word, clauses } => {
+                self.out.push_str("case ");
+                self.word(word);
+                self.out.push_str(" in");
+                for clause in clauses {
+                    self.out.push_str(" (");
+                    for (index, pattern) in clause.patterns.iter().enumerate() {
+                        if index > 0 {
+                            self.out.push_str(" | ");
+                        }
+                        self.word(pattern);
+                    }
+                    self.out.push(')');
+                    if !clause.body.items.is_empty() {
+                        self.out.push(' ');
+                    }
+                    self.list(&clause.body, false);
+                    self.flush_heredocs();
+                    self.out.push_str(match clause.terminator {
+                        CaseTerminator::Break => " ;;",
+                        CaseTerminator::FallThrough => " ;&",
+                        CaseTerminator::Continue => " ;;&",
+                    });
+                }
+                self.out.push_str(" esac");
+            }
+            CompoundCommand::Arith(ArithExpr::Invalid(text)) => {
+                self.out.push_str("((");
+                self.out.push_str(text);
+                self.out.push_str("))");
+            }
+            CompoundCommand::Arith(expr) => {
+                self.out.push_str("(( ");
+                self.out.push_str(&arith_text(expr));
+                self.out.push_str(" ))");
+            }
+            CompoundCommand::Cond(expr) => {
+                self.out.push_str("[[ ");
+                self.out.push_str(&cond_text(expr));
+                self.out.push_str(" ]]");
+            }
+            CompoundCommand::Coproc { name, body } => {
+                self.out.push_str("coproc ");
+                if name != "COPROC" {
+                    self.out.push_str(name);
+                    self.out.push(' ');
+                }
+                self.command(body);
+            }
+        }
+    }
+
+    /// Writes a word.
+    pub(super) fn word(&mut self, word: &Word) {
+        for part in &word.parts {
+            self.part(part, false);
+        }
+    }
+
+    /// Writes one part; `in_dquote` when inside double quotes.
+    pub(super) fn part(&mut self, part: &WordPart, in_dquote: bool) {
+        match part {
+            WordPart::Literal(text) => self.out.push_str(text),
+            WordPart::Escaped(c) => {
+                self.out.push('\\');
+                self.out.push(*c);
+            }
+            WordPart::SingleQuoted(text) => {
+                self.out.push('\'');
+                self.out.push_str(text);
+                self.out.push('\'');
+            }
+            WordPart::DoubleQuoted(parts) => {
+                self.out.push('"');
+                for inner in parts {
+                    self.part(inner, true);
+                }
+                self.out.push('"');
+            }
+            WordPart::AnsiCQuoted(bytes) => {
+                self.out.push_str("$'");
+                for &byte in bytes {
+                    match byte {
+                        b'\'' => self.out.push_str("\\'"),
+                        b'\\' => self.out.push_str("\\\\"),
+                        b'\n' => self.out.push_str("\\n"),
+                        b'\t' => self.out.push_str("\\t"),
+                        b'\r' => self.out.push_str("\\r"),
+                        b' '..=b'~' => self.out.push(byte as char),
+                        _ => self.out.push_str(&format!("\\{byte:03o}")),
+                    }
+                }
+                self.out.push('\'');
+            }
+            WordPart::LocaleQuoted(parts) => {
+                self.out.push_str("$\"");
+                for inner in parts {
+                    self.part(inner, true);
+                }
+                self.out.push('"');
+            }
+            WordPart::Param(param) => self.param(param, in_dquote),
+            WordPart::CommandSub {
+                body,
+                backtick: false,
+            } => {
+                self.out.push_str("$(");
+                self.nested(body);
+                self.out.push(')');
+            }
+            WordPart::CommandSub {
+                body,
+                backtick: true,
+            } => {
+                let inner = print(body);
+                self.out.push('`');
+                for c in inner.chars() {
+                    if c == '\\' || c == '`' || (in_dquote && c == '"') {
+                        self.out.push('\\');
+                    }
+                    self.out.push(c);
+                }
+                self.out.push('`');
+            }
+            WordPart::Arith(ArithExpr::Invalid(text)) => {
+                if balanced(text) {
+                    self.out.push_str("$((");
+                    self.out.push_str(text);
+                    self.out.push_str("))");
+                } else {
+                    self.out.push_str("$[");
+                    self.out.push_str(text);
+                    self.out.push(']');
+                }
+            }
+            WordPart::Arith(expr) => {
+                self.out.push_str("$(( ");
+                self.out.push_str(&arith_text(expr));
+                self.out.push_str(" ))");
+            }
+            WordPart::ProcessSub { input, body } => {
+                self.out.push_str(if *input { "<(" } else { ">(" });
+                self.nested(body);
+                self.out.push(')');
+            }
+            WordPart::Tilde(user) => {
+                self.out.push('~');
+                self.out.push_str(user);
+            }
+            WordPart::BraceList(words) => {
+                self.out.push('{');
+                for (index, word) in words.iter().enumerate() {
+                    if index > 0 {
+                        self.out.push(',');
+                    }
+                    self.word(word);
+                }
+                self.out.push('}');
+            }
+            WordPart::BraceRange { start, end, step } => {
+                self.out.push('{');
+                self.out.push_str(start);
+                self.out.push_str("..");
+                self.out.push_str(end);
+                if let Some(step) = step {
+                    self.out.push_str("..");
+                    self.out.push_str(step);
+                }
+                self.out.push('}');
+            }
+            WordPart::ExtGlob { op, patterns } => {
+                self.out.push(*op);
+                self.out.push('(');
+                for (index, pattern) in patterns.iter().enumerate() {
+                    if index > 0 {
+                        self.out.push('|');
+                    }
+                    self.word(pattern);
+                }
+                self.out.push(')');
+            }
+            WordPart::BadSubstitution(text) => self.out.push_str(text),
+        }
+    }
+
+    /// Writes the list inside `$( )` or `<( )`, with its own here-documents.
+    fn nested(&mut self, body: &List) {
+        let outer = std::mem::take(&mut self.heredocs);
+        let mut inner = Printer::default();
+        inner.list(body, false);
+        inner.flush_heredocs();
+        if inner.out.starts_with('(') {
+            self.out.push(' ');
+        }
+        self.out.push_str(&inner.out);
+        self.heredocs = outer;
+    }
+}
+
+/// True when the parentheses of `text` balance (so `$(( ))` can hold it).
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i64;
+    for byte in text.bytes() {
+        match byte {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// True for the placeholder command of a bare `time`.
+fn is_empty_command(command: &Command) -> bool {
+    matches!(command, Command::Simple(simple) if simple.words.is_empty() && simple.assignments.is_empty() && simple.redirects.is_empty())
+}
+
+/// True when a word printed first in a command would read as a reserved word.
+fn starts_reserved(word: &Word) -> bool {
+    match word.parts.first() {
+        Some(WordPart::Literal(text)) => {
+            word.parts.len() == 1 && super::lexer::RESERVED.contains(&text.as_str())
+                || text.starts_with("((")
+                || text.starts_with('(')
+        }
+        _ => false,
+    }
+}

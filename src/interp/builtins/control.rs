@@ -40,7 +40,7 @@ pub fn exit(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let args = words(&args);
         if args.len() > 2 {
             shell.builtin_error("exit", "too many arguments").await;
-            return Ok(1);
+            return Err(Flow::Exit(1));
         }
         match status_argument(shell, "exit", &args).await {
             Some(status) => Err(Flow::Exit(status)),
@@ -63,7 +63,7 @@ pub fn return_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let args = words(&args);
         if shell.call_stack.is_empty() && shell.source_depth == 0 {
             shell.builtin_error("return", "can only `return' from a function or sourced script").await;
-            return Ok(1);
+            return Ok(2);
         }
         if args.len() > 2 {
             shell.builtin_error("return", "too many arguments").await;
@@ -92,6 +92,7 @@ async fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<us
         },
     };
     if shell.loop_depth == 0 {
+        shell.builtin_error(name, "only meaningful in a `for', `while', or `until' loop").await;
         return Err(Ok(0));
     }
     Ok(count.min(shell.loop_depth))

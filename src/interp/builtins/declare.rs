@@ -76,7 +76,7 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
         }
         Some(Value::Assoc(map)) => {
             let mut items = String::new();
-            for key in map.keys() {
+            for key in &map.keys() {
                 let value = map.get(key).cloned().unwrap_or_default();
                 let key_text = if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { key.clone() } else { declare_quote(key) };
                 items.push_str(&format!("[{key_text}]={} ", declare_quote(&value)));
@@ -481,8 +481,13 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 continue;
             }
             if !is_valid_name(name) {
-                shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
-                status = 1;
+                // Not a variable name, but possibly a function's (`a-b`).
+                if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "$`'\"\\|&;()<>".contains(c)) {
+                    shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
+                    status = 1;
+                } else {
+                    shell.functions.remove(name);
+                }
                 continue;
             }
             let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };

@@ -115,9 +115,17 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         status = 1;
                     }
                 }
-                Some(pid) if pid == shell.pid => {
-                    if signal != 0 {
-                        return Err(crate::interp::Flow::Exit(128 + signal));
+                Some(pid) if pid == shell.pid || pid == shell.bash_pid => {
+                    if signal == 0 {
+                        continue;
+                    }
+                    let name = super::trap::SIGNALS.get(signal as usize - 1).map(|s| format!("SIG{s}")).unwrap_or_default();
+                    match shell.traps.get(&name).cloned() {
+                        Some(action) if action.is_empty() => {}
+                        Some(_) => shell.run_trap(&name).await,
+                        // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
+                        None if matches!(signal, 17 | 23 | 28) => {}
+                        None => return Err(crate::interp::Flow::Exit(128 + signal)),
                     }
                 }
                 _ => {

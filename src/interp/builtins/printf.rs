@@ -85,7 +85,7 @@ impl Shell {
         match target {
             Some(name) => {
                 let value = String::from_utf8_lossy(out).into_owned();
-                if let Err(message) = self.assign_scalar(name, value, false) {
+                if let Err(message) = self.assign_name(name, value) {
                     self.builtin_error("printf", &message).await;
                 }
                 Ok(())
@@ -194,7 +194,7 @@ impl Formatter<'_> {
                     spec.precision = Some(chars[start..index].iter().collect::<String>().parse().unwrap_or(0));
                 }
             }
-            while matches!(chars.get(index), Some('l') | Some('h') | Some('L') | Some('q') | Some('j') | Some('z') | Some('t')) {
+            while matches!(chars.get(index), Some('l') | Some('h') | Some('L') | Some('j') | Some('z') | Some('t')) {
                 index += 1;
             }
             let Some(&conversion) = chars.get(index) else {

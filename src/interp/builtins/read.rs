@@ -170,7 +170,7 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let names: Vec<String> = args[index.min(args.len())..].to_vec();
         for name in &names {
-            if !crate::interp::variables::is_valid_name(name) {
+            if !crate::interp::variables::is_valid_name(name.split('[').next().unwrap_or(name)) {
                 shell.builtin_error("read", &format!("`{name}': not a valid identifier")).await;
                 return Ok(1);
             }
@@ -230,7 +230,7 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let fields = split_fields(&text, &ifs, names.len(), &escaped);
         for (position, name) in names.iter().enumerate() {
             let value = fields.get(position).cloned().unwrap_or_default();
-            if let Err(message) = shell.assign_scalar(name, value, false) {
+            if let Err(message) = shell.assign_name(name, value) {
                 shell.builtin_error("read", &message).await;
                 return Ok(1);
             }

@@ -74,7 +74,7 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             let mut out = String::new();
             for name in names {
                 if let Some(action) = shell.traps.get(&name) {
-                    out.push_str(&format!("trap -- {} {name}\n", crate::expand::quote_for_reuse(action)));
+                    out.push_str(&format!("trap -- '{}' {name}\n", action.replace('\'', "'\\''")));
                 }
             }
             shell.out(out.as_bytes()).await?;

@@ -1,0 +1,89 @@
+//! Parse throughput on a ~1 MB script of typical agent commands (not a
+//! test). Run: `cargo bench --bench parse` (or with `--profile bench-native`).
+
+use std::time::Instant;
+use wabash::syntax::{parse, ParseLimits, ParseOptions, Parser};
+
+/// Lines an agent typically runs, with `{n}` replaced by a counter.
+const LINES: [&str; 24] = [
+    "cd /home/user/project{n} && ls -la",
+    "grep -rn \"TODO\" src/ | head -20",
+    "find . -name '*.rs' -type f | xargs wc -l",
+    "cat package.json | jq '.dependencies | keys[]'",
+    "git log --oneline -n 10 && git status --short",
+    "sed -i 's/foo{n}/bar/g' src/file{n}.txt",
+    "awk -F, '{print $1, $3}' data.csv | sort | uniq -c | sort -rn | head",
+    "for f in *.log; do gzip \"$f\"; done",
+    "if [ -f package.json ]; then npm install --silent; else echo \"no package\"; fi",
+    "echo \"$(date +%Y-%m-%d) build {n}\" >> log.txt 2>&1",
+    "count=$((count + {n})); echo \"${count:-0} ${name##*/} ${arr[@]}\"",
+    "while read -r line; do echo \"${line%%:*}\"; done < /etc/passwd",
+    "test -d build || mkdir -p build/{debug,release}",
+    "curl -s https://api.example.com/v1/items?page={n} | jq -r '.items[] | .name'",
+    "export PATH=~/bin:$PATH NODE_ENV=production",
+    "case \"$1\" in start) run ;; stop|halt) halt ;; *) usage ;; esac",
+    "[[ -n $x && $x =~ ^[0-9]+$ ]] && echo numeric",
+    "python3 -c 'import sys; print(sys.version)' | tee -a out{n}.txt",
+    "tar -czf backup{n}.tar.gz --exclude=node_modules ./src ./tests",
+    "result=$(cat input.txt | tr 'a-z' 'A-Z' | wc -c)",
+    "f{n}() { local x=\"$1\"; printf '%s\\n' \"$x\"; }",
+    "cat > config{n}.yaml <<EOF\nname: app{n}\nport: $PORT\nEOF",
+    "docker run --rm -v \"$PWD\":/app -w /app node:20 npm test # comment",
+    "diff <(sort a.txt) <(sort b.txt) || true",
+];
+
+fn main() {
+    let mut script = String::new();
+    let mut n = 0usize;
+    while script.len() < 1_000_000 {
+        for line in LINES {
+            script.push_str(&line.replace("{n}", &n.to_string()));
+            script.push('\n');
+        }
+        n += 1;
+    }
+    let options = ParseOptions {
+        limits: ParseLimits {
+            max_tokens: usize::MAX,
+            max_iterations: usize::MAX,
+            max_input_bytes: usize::MAX,
+            ..ParseLimits::default()
+        },
+        ..ParseOptions::default()
+    };
+    let mut best = f64::MAX;
+    let mut commands = 0;
+    for _ in 0..15 {
+        let start = Instant::now();
+        let list = parse(&script, &options).expect("the benchmark script parses");
+        let seconds = start.elapsed().as_secs_f64();
+        commands = list.items.len();
+        best = best.min(seconds);
+    }
+    let megabytes = script.len() as f64 / 1e6;
+    println!(
+        "parse (whole tree): {:.2} MB script, {commands} top-level commands, best {:.2} ms, {:.1} MB/s",
+        megabytes,
+        best * 1e3,
+        megabytes / best
+    );
+    let mut best_streaming = f64::MAX;
+    for _ in 0..15 {
+        let start = Instant::now();
+        let mut parser = Parser::new(&script);
+        let mut lines = 0usize;
+        while let Some(line) = parser
+            .next_line(&options)
+            .expect("the benchmark script parses")
+        {
+            lines += line.items.len();
+        }
+        best_streaming = best_streaming.min(start.elapsed().as_secs_f64());
+        assert_eq!(lines, commands);
+    }
+    println!(
+        "parse (line by line, as the interpreter reads): best {:.2} ms, {:.1} MB/s",
+        best_streaming * 1e3,
+        megabytes / best_streaming
+    );
+}

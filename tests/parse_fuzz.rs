@@ -1,0 +1,153 @@
+//! A deterministic fuzz run that needs no fuzzer: thousands of inputs made
+//! by mutating and splicing the case table's sources. Parsing must never
+//! panic, and whatever parses must print back to source that parses to
+//! the same tree.
+
+mod parse_support;
+
+use parse_support::{read_cases, round_trip_with};
+use std::collections::HashMap;
+use wabash::syntax::{parse, ParseOptions};
+
+/// Fragments that are special to the parser, spliced into inputs.
+const FRAGMENTS: [&str; 40] = [
+    "$(", ")", "((", "))", "$((", "${", "}", "{", "\"", "'", "`", "\\", "\n", ";", ";;", "&", "|",
+    "&&", "||", "<<EOF\n", "\nEOF\n", "<<-'E'\n", "[[", "]]", "=~", "(", "!", "@(", "*(", "$'",
+    "\\\n", "#", "=", "+=", "[", "]", "~", ",", "..", "<(",
+];
+
+/// A small xorshift generator: the run is the same every time.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// The nearest char boundary at or before `index`.
+fn boundary(text: &str, mut index: usize) -> usize {
+    index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+fn mutate(rng: &mut Rng, sources: &[String]) -> String {
+    let mut text = sources[rng.below(sources.len())].clone();
+    for _ in 0..1 + rng.below(4) {
+        let at = boundary(&text, rng.below(text.len() + 1));
+        match rng.below(5) {
+            0 => text.insert_str(at, FRAGMENTS[rng.below(FRAGMENTS.len())]),
+            1 => {
+                let end = boundary(&text, at + rng.below(8));
+                text.replace_range(at..end, "");
+            }
+            2 => {
+                let other = &sources[rng.below(sources.len())];
+                let from = boundary(other, rng.below(other.len() + 1));
+                let to = boundary(other, from + rng.below(other.len() - from + 1));
+                text.insert_str(at, &other[from..to]);
+            }
+            3 => {
+                let end = boundary(&text, at + rng.below(16));
+                let piece = text[at..end].to_string();
+                text.insert_str(end, &piece);
+            }
+            _ => {
+                let other = &sources[rng.below(sources.len())];
+                text.push('\n');
+                text.push_str(other);
+            }
+        }
+    }
+    text
+}
+
+/// True when a backslash-newline stands right after a non-blank: bash
+/// joins such lines before it tokenizes, which the parser does not do yet
+/// inside a word (a known gap: `local x\<newline>y=1` reads as two words
+/// to bash's tokenizer but `x` and `y=1` glued to it here), so those inputs
+/// are only checked for panics.
+fn has_mid_word_continuation(input: &str) -> bool {
+    input
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[1] == b'\\' && w[2] == b'\n' && !matches!(w[0], b' ' | b'\t' | b'\n'))
+}
+
+#[test]
+fn mutated_inputs_never_panic_and_round_trip() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/parse/cases.txt");
+    let sources: Vec<String> = read_cases(path)
+        .into_iter()
+        .map(|case| case.source)
+        .collect();
+    let runs: usize = std::env::var("FUZZ_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(4000);
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut aliases = HashMap::new();
+    aliases.insert("ll".to_string(), "ls -l".to_string());
+    aliases.insert("iff".to_string(), "if true; then".to_string());
+    let mut failures = Vec::new();
+    let mut parsed = 0;
+    for run in 0..runs {
+        let input = mutate(&mut rng, &sources);
+        let options = ParseOptions {
+            extglob: run % 3 == 0,
+            aliases: if run % 5 == 0 {
+                aliases.clone()
+            } else {
+                HashMap::new()
+            },
+            ..ParseOptions::default()
+        };
+        let outcome = std::panic::catch_unwind(|| {
+            let ok = parse(&input, &options).is_ok();
+            let trip = if options.aliases.is_empty() && !has_mid_word_continuation(&input) {
+                round_trip_with(&input, &options)
+            } else {
+                Ok(())
+            };
+            (ok, trip)
+        });
+        match outcome {
+            Err(_) => failures.push(format!("panic on {input:?}")),
+            Ok((ok, trip)) => {
+                parsed += usize::from(ok);
+                if let Err(problem) = trip {
+                    failures.push(format!("round trip of {input:?}: {problem}"));
+                }
+            }
+        }
+    }
+    println!(
+        "fuzz: {runs} inputs, {parsed} parsed, {} failures",
+        failures.len()
+    );
+    let shown: Vec<&String> = failures.iter().take(15).collect();
+    assert!(
+        failures.is_empty(),
+        "{} failures, first ones:\n{}",
+        failures.len(),
+        shown
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
