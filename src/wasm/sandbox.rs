@@ -4,7 +4,7 @@ use super::convert::{options_from_js, result_to_js, ExecInput, SandboxInput};
 use super::error::{fs_error, js_error, BUSY};
 use super::host::{HostObject, JsHost};
 use super::run::Run;
-use crate::fs::{path, Fs, FsError, MemoryFs};
+use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
 use crate::{Sandbox, SandboxOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -74,10 +74,10 @@ impl WasmSandbox {
             .map(|sandbox| sandbox.shell().cwd().to_string())
     }
 
-    /// Reads a whole file as bytes.
+    /// Reads a whole file as bytes (with the host's full rights).
     #[wasm_bindgen(js_name = readFile)]
     pub fn read_file(&self, path: String) -> Run {
-        let (fs, path) = self.resolve(&path);
+        let (fs, path) = self.resolve_as_root(&path);
         Run::new(async move {
             let bytes = fs
                 .read_file(&path)
@@ -87,17 +87,14 @@ impl WasmSandbox {
         })
     }
 
-    /// Creates or replaces a file, creating missing parent directories.
+    /// Creates or replaces a file, creating missing parent directories. The
+    /// host writes with full rights; new files and directories belong to the
+    /// sandbox user, so scripts can change them.
     #[wasm_bindgen(js_name = writeFile)]
     pub fn write_file(&self, path: String, data: Vec<u8>) -> Run {
         let (fs, path) = self.resolve(&path);
         Run::new(async move {
-            if let Some((parent, _)) = path::split_parent(&path) {
-                create_dir_all(&fs, parent)
-                    .await
-                    .map_err(|error| fs_error(error, "mkdir", parent))?;
-            }
-            fs.write_file(&path, &data)
+            layout::try_write_with_parents(&fs, &path, &data)
                 .await
                 .map_err(|error| fs_error(error, "open", &path))?;
             Ok(JsValue::UNDEFINED)
@@ -108,7 +105,7 @@ impl WasmSandbox {
     pub fn mkdir(&self, path: String) -> Run {
         let (fs, path) = self.resolve(&path);
         Run::new(async move {
-            create_dir_all(&fs, &path)
+            layout::try_create_dir_with_parents(&fs, &path)
                 .await
                 .map_err(|error| fs_error(error, "mkdir", &path))?;
             Ok(JsValue::UNDEFINED)
@@ -117,14 +114,14 @@ impl WasmSandbox {
 
     /// True when the path exists (following symbolic links).
     pub fn exists(&self, path: String) -> Run {
-        let (fs, path) = self.resolve(&path);
+        let (fs, path) = self.resolve_as_root(&path);
         Run::new(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
     }
 
     /// The names in a directory, sorted, without `.` and `..`.
     #[wasm_bindgen(js_name = readdir)]
     pub fn read_dir(&self, path: String) -> Run {
-        let (fs, path) = self.resolve(&path);
+        let (fs, path) = self.resolve_as_root(&path);
         Run::new(async move {
             let entries = fs
                 .read_dir(&path)
@@ -155,24 +152,17 @@ impl WasmSandbox {
         }
     }
 
-    /// The filesystem and `path` made absolute against the initial cwd.
+    /// The filesystem (the sandbox user's view) and `path` made absolute
+    /// against the initial cwd.
     fn resolve(&self, relative: &str) -> (MemoryFs, String) {
         (self.fs.clone(), path::normalize(&self.cwd, relative))
     }
-}
 
-/// `mkdir -p`: creates each missing directory on the way to `path`.
-async fn create_dir_all(fs: &MemoryFs, path: &str) -> Result<(), FsError> {
-    let mut prefix = String::new();
-    for part in path.split('/').filter(|part| !part.is_empty()) {
-        prefix.push('/');
-        prefix.push_str(part);
-        match fs.metadata(&prefix).await {
-            Ok(metadata) if metadata.is_dir() => continue,
-            Ok(_) => return Err(FsError::NotADirectory),
-            Err(FsError::NotFound) => fs.create_dir(&prefix, 0o755).await?,
-            Err(error) => return Err(error),
-        }
+    /// Like [`WasmSandbox::resolve`], with the host's full rights.
+    fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
+        (
+            self.fs.with_credentials(Credentials::ROOT),
+            path::normalize(&self.cwd, relative),
+        )
     }
-    Ok(())
 }

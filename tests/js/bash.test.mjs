@@ -59,6 +59,15 @@ test("fs: writeFile, readFile, readFileBytes, exists, readdir, mkdir", async () 
   assert.deepEqual(await bash.fs.readdir("/empty"), ["dir"]);
 });
 
+test("files the host writes belong to the sandbox user, so scripts may change them", async () => {
+  const bash = new Bash();
+  await bash.fs.writeFile("/data/log.txt", "one\n");
+  const result = await bash.exec("echo two >> /data/log.txt; echo three > /data/new.txt");
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(await bash.fs.readFile("/data/log.txt"), "one\ntwo\n");
+  assert.equal(await bash.fs.readFile("/data/new.txt"), "three\n");
+});
+
 test("fs errors carry Node-style codes", async () => {
   const bash = new Bash();
   await assert.rejects(bash.fs.readFile("/missing"), { code: "ENOENT", message: "ENOENT: No such file or directory, open '/missing'" });

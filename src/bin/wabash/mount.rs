@@ -3,7 +3,7 @@
 //! links are skipped so a link cannot pull in files from outside the tree.
 
 use std::path::{Path, PathBuf};
-use wabash::fs::{path, Fs, MemoryFs};
+use wabash::fs::{layout, path, MemoryFs};
 
 /// Most files one mount may copy.
 const MAX_FILES: usize = 100_000;
@@ -71,22 +71,16 @@ fn read_dir(dir: &Path) -> Result<Vec<std::fs::DirEntry>, String> {
 }
 
 impl LoadedMount {
-    /// Creates the directories and files in the sandbox filesystem.
+    /// Creates the directories and files in the sandbox filesystem, with
+    /// the host's rights, owned by the sandbox user.
     pub async fn copy_into(&self, fs: &MemoryFs) -> Result<(), String> {
         for directory in &self.directories {
-            let mut prefix = String::new();
-            for part in directory.split('/').filter(|part| !part.is_empty()) {
-                prefix.push('/');
-                prefix.push_str(part);
-                if !fs.exists(&prefix).await {
-                    fs.create_dir(&prefix, 0o755)
-                        .await
-                        .map_err(|error| format!("{prefix}: {error}"))?;
-                }
-            }
+            layout::try_create_dir_with_parents(fs, directory)
+                .await
+                .map_err(|error| format!("{directory}: {error}"))?;
         }
         for (file, bytes) in &self.files {
-            fs.write_file(file, bytes)
+            layout::try_write_with_parents(fs, file, bytes)
                 .await
                 .map_err(|error| format!("{file}: {error}"))?;
         }
