@@ -16,6 +16,6 @@ pub mod io;
 mod sandbox;
 pub mod syntax;
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use sandbox::{ExecOptions, ExecResult, Sandbox, SandboxOptions};

@@ -1,0 +1,14 @@
+/**
+ * wabash: a bash-compatible shell sandbox over an in-memory filesystem.
+ *
+ * ```ts
+ * import { Bash } from "wabash";
+ * const bash = new Bash({ files: { "/home/user/a.txt": "hello\n" } });
+ * const { stdout, exitCode } = await bash.exec("cat a.txt | wc -l");
+ * ```
+ *
+ * Every runtime entry (node, browser, workerd, edge-light) exports exactly this.
+ */
+export { Bash } from "./bash.js";
+export { WabashError, type WabashErrorCode } from "./errors.js";
+export type { BashFs, BashOptions, ExecOptions, ExecResult, FileContent } from "./options.js";

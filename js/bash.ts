@@ -1,0 +1,197 @@
+/**
+ * The Bash class: a sandboxed shell session over its own in-memory
+ * filesystem. Operations on one Bash run one at a time, in call order,
+ * through a promise queue. Each Bash owns one engine instance; when that
+ * instance traps, the operation fails with code WABASH_TRAP and the next one
+ * starts from a fresh sandbox built from the constructor's options.
+ */
+import type { WasmSandbox } from "./bindings.js";
+import { Engine } from "./engine.js";
+import { WabashError } from "./errors.js";
+import { createHost } from "./host.js";
+import { engineModule } from "./module-source.js";
+import type { BashFs, BashOptions, ExecOptions, ExecResult, FileContent } from "./options.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A sandbox's engine instance and its sandbox in it. */
+interface Session {
+  engine: Engine;
+  sandbox: WasmSandbox;
+}
+
+/** Output of the engine's exec, before decoding. */
+interface RawResult {
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  exitCode: number;
+}
+
+function toBytes(content: FileContent, what: string): Uint8Array {
+  if (typeof content === "string") {
+    return encoder.encode(content);
+  }
+  if (content instanceof Uint8Array) {
+    return content;
+  }
+  throw new WabashError("WABASH_INVALID_OPTIONS", `${what} must be a string or a Uint8Array`);
+}
+
+function toPairs(record: Record<string, string> | undefined, what: string): [string, string][] {
+  if (record === undefined) {
+    return [];
+  }
+  if (record === null || typeof record !== "object") {
+    throw new WabashError("WABASH_INVALID_OPTIONS", `${what} must be an object of strings`);
+  }
+  return Object.entries(record).map(([name, value]) => {
+    if (typeof value !== "string") {
+      throw new WabashError("WABASH_INVALID_OPTIONS", `${what}.${name} must be a string`);
+    }
+    return [name, value];
+  });
+}
+
+function optionalString(value: unknown, what: string): string | undefined {
+  if (value !== undefined && typeof value !== "string") {
+    throw new WabashError("WABASH_INVALID_OPTIONS", `${what} must be a string`);
+  }
+  return value;
+}
+
+/**
+ * Internal, for tests of trap recovery: the method under this symbol makes
+ * the engine trap on purpose. The package's entries do not export it.
+ */
+export const crashForTesting: unique symbol = Symbol("wabash.crashForTesting");
+
+/** A sandboxed bash session. State (variables, functions, cwd, files) persists across `exec` calls. */
+export class Bash {
+  /** The sandbox's filesystem, for the host to read and write directly. */
+  readonly fs: BashFs;
+  readonly #createOptions: { files: [string, Uint8Array][]; env: [string, string][]; cwd?: string };
+  #current: Session | undefined;
+  #creating: Promise<Session> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #signal: AbortSignal | undefined;
+
+  /** A new sandbox. Nothing is loaded until the first operation. */
+  constructor(options: BashOptions = {}) {
+    const files = Object.entries(options.files ?? {}).map(
+      ([path, content]): [string, Uint8Array] => [path, toBytes(content, `files[${JSON.stringify(path)}]`)],
+    );
+    const cwd = optionalString(options.cwd, "cwd");
+    this.#createOptions = { files, env: toPairs(options.env, "env"), ...(cwd === undefined ? {} : { cwd }) };
+    this.fs = this.#createFs();
+  }
+
+  /**
+   * Runs a bash script and resolves to its output and status. A script that
+   * fails (syntax error, unknown command, failing command) resolves normally
+   * with bash's message on `stderr` and its status in `exitCode`.
+   */
+  exec(script: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (typeof script !== "string") {
+      return Promise.reject(new WabashError("WABASH_INVALID_OPTIONS", "script must be a string"));
+    }
+    let input: { stdin?: Uint8Array; env: [string, string][]; cwd?: string };
+    try {
+      const cwd = optionalString(options.cwd, "cwd");
+      input = {
+        env: toPairs(options.env, "env"),
+        ...(options.stdin === undefined ? {} : { stdin: toBytes(options.stdin, "stdin") }),
+        ...(cwd === undefined ? {} : { cwd }),
+      };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(async ({ engine, sandbox }) => {
+      this.#signal = options.signal;
+      try {
+        const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input));
+        return { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode };
+      } finally {
+        this.#signal = undefined;
+      }
+    });
+  }
+
+  /** The session's working directory, as `cd` in earlier calls left it. */
+  getCwd(): Promise<string> {
+    return this.#enqueue(async ({ sandbox }) => {
+      const cwd = sandbox.cwd();
+      if (cwd === undefined) {
+        throw new WabashError("WABASH_INTERNAL", "the session is busy");
+      }
+      return cwd;
+    });
+  }
+
+  /**
+   * Whether `source` is a complete script or needs more input (an open
+   * quote, `if` without `fi`, a trailing `|`...): for a REPL's continuation prompt.
+   */
+  async completeness(source: string): Promise<"complete" | "incomplete"> {
+    const { engine } = await this.#ready();
+    return engine.bindings.completeness(source);
+  }
+
+  /** Internal (tests): traps the engine; rejects with code WABASH_TRAP. */
+  [crashForTesting](): Promise<never> {
+    return this.#enqueue(({ engine }) =>
+      engine.drive<never>((bindings) => {
+        bindings.debugPanic();
+        throw new WabashError("WABASH_INTERNAL", "debugPanic returned");
+      }),
+    );
+  }
+
+  /** Runs `operation` after every earlier one, on a live session. */
+  #enqueue<T>(operation: (session: Session) => Promise<T>): Promise<T> {
+    const result = this.#queue.then(async () => operation(await this.#ready()));
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The current session, created (again, after a trap) when needed. */
+  #ready(): Promise<Session> {
+    if (this.#current && !this.#current.engine.trap) {
+      return Promise.resolve(this.#current);
+    }
+    this.#current = undefined;
+    this.#creating ??= this.#create()
+      .then((session) => {
+        this.#current = session;
+        return session;
+      })
+      .finally(() => {
+        this.#creating = undefined;
+      });
+    return this.#creating;
+  }
+
+  /** A fresh instance holding a fresh sandbox built from the constructor's options. */
+  async #create(): Promise<Session> {
+    const engine = await Engine.create(await engineModule());
+    const host = createHost(() => this.#signal);
+    const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
+    return { engine, sandbox };
+  }
+
+  #createFs(): BashFs {
+    const run = <T>(start: (sandbox: WasmSandbox) => ReturnType<WasmSandbox["exists"]>): Promise<T> =>
+      this.#enqueue(({ engine, sandbox }) => engine.drive<T>(() => start(sandbox)));
+    return {
+      readFile: async (path) => decoder.decode(await run<Uint8Array>((sandbox) => sandbox.readFile(String(path)))),
+      readFileBytes: (path) => run<Uint8Array>((sandbox) => sandbox.readFile(String(path))),
+      writeFile: async (path, content) => {
+        const bytes = toBytes(content, "content");
+        await run<void>((sandbox) => sandbox.writeFile(String(path), bytes));
+      },
+      mkdir: (path) => run<void>((sandbox) => sandbox.mkdir(String(path))),
+      exists: (path) => run<boolean>((sandbox) => sandbox.exists(String(path))),
+      readdir: (path) => run<string[]>((sandbox) => sandbox.readdir(String(path))),
+    };
+  }
+}

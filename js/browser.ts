@@ -1,0 +1,19 @@
+/**
+ * The browser entry (and the default for other runtimes): the engine is
+ * fetched next to this file and compiled once per page or worker.
+ */
+import { setModuleSource } from "./module-source.js";
+
+setModuleSource(async () => {
+  const url = new URL("./wabash_bg.wasm", import.meta.url);
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`fetching ${url.href}: HTTP ${response.status}`);
+  }
+  if (typeof WebAssembly.compileStreaming === "function" && response.headers.get("content-type") === "application/wasm") {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+});
+
+export * from "./api.js";

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The `wabash` command: an interactive sandboxed shell, or `-c SCRIPT`, a
+ * script file with arguments, or a script on standard input. The exit status
+ * is the script's. Runs on the package's node entry.
+ */
+import { readFileSync } from "node:fs";
+import { Bash } from "./node.js";
+import { USAGE, UsageError, parseArgs, setPositionalScript, type Invocation } from "./cli/args.js";
+import { loadTree } from "./cli/mount.js";
+import { interactive } from "./cli/repl.js";
+
+const BANNER = "wabash: sandboxed bash over an in-memory filesystem; nothing outside the sandbox is touched.";
+
+/** Reads all of standard input (empty when it is a terminal or closed). */
+function readStdin(): Uint8Array {
+  if (process.stdin.isTTY) {
+    return new Uint8Array();
+  }
+  try {
+    return readFileSync(0);
+  } catch {
+    return new Uint8Array();
+  }
+}
+
+/** Builds the sandbox the invocation describes, with mounted trees copied in. */
+async function createBash(invocation: Invocation): Promise<Bash> {
+  const trees = invocation.mounts.map(({ host, sandbox }) => loadTree(host, sandbox));
+  const files = Object.assign({}, ...trees.map((tree) => tree.files)) as Record<string, Uint8Array>;
+  const bash = new Bash({ files, env: invocation.env, ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }) });
+  for (const directory of trees.flatMap((tree) => tree.directories)) {
+    await bash.fs.mkdir(directory);
+  }
+  if (invocation.args.length > 0) {
+    await bash.exec(setPositionalScript(invocation.args));
+  }
+  return bash;
+}
+
+/** Runs the command line; resolves to the exit status. */
+async function main(argv: readonly string[]): Promise<number> {
+  const invocation = parseArgs(argv);
+  if (invocation.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const { source } = invocation;
+  if (source.kind === "stdin" && (process.stdin.isTTY || invocation.interactive)) {
+    return interactive(await createBash(invocation), BANNER);
+  }
+  let script: string;
+  let stdin: Uint8Array;
+  if (source.kind === "command") {
+    script = source.script;
+    stdin = readStdin();
+  } else if (source.kind === "file") {
+    try {
+      script = readFileSync(source.path, "utf8");
+    } catch (error) {
+      // As bash reports a script it cannot open: status 127.
+      const reason = (error as { code?: string }).code === "ENOENT" ? "No such file or directory" : String(error);
+      process.stderr.write(`wabash: ${source.path}: ${reason}\n`);
+      return 127;
+    }
+    stdin = readStdin();
+  } else {
+    script = new TextDecoder().decode(readStdin());
+    stdin = new Uint8Array();
+  }
+  const bash = await createBash(invocation);
+  const result = await bash.exec(script, { stdin });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    const message = error instanceof UsageError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`wabash: ${message}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

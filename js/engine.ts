@@ -1,0 +1,109 @@
+/**
+ * One WebAssembly instance of the engine and the loop that drives its
+ * operations. Each Bash object owns one Engine; the compiled Module is shared
+ * by all of them. The engine never runs on its own: every operation is a Run
+ * that this file polls inside a `try`, so a trap is caught here, reported as
+ * a WabashError with code WABASH_TRAP, and the instance is marked dead.
+ */
+import { createBindings, type Bindings, type Run } from "./bindings.js";
+import { WabashError, hasCode } from "./errors.js";
+
+/** A live instance of the engine. */
+export class Engine {
+  readonly bindings: Bindings;
+  readonly #wakers = new Map<number, () => void>();
+  #panicMessage: string | undefined;
+  #trap: WabashError | undefined;
+
+  private constructor(bindings: Bindings) {
+    this.bindings = bindings;
+    bindings.setPanicReporter((message) => {
+      this.#panicMessage = message;
+    });
+    bindings.setWakeHandler((id) => this.#wakers.get(id)?.());
+  }
+
+  /** Instantiates `module` with fresh glue. */
+  static async create(module: WebAssembly.Module): Promise<Engine> {
+    const bindings = createBindings();
+    const imports: WebAssembly.Imports = {};
+    for (const entry of WebAssembly.Module.imports(module)) {
+      imports[entry.module] = bindings;
+    }
+    const instance = await WebAssembly.instantiate(module, imports);
+    bindings.__wbg_set_wasm(instance.exports);
+    const start = instance.exports["__wbindgen_start"];
+    if (typeof start === "function") {
+      start();
+    }
+    return new Engine(bindings);
+  }
+
+  /** The trap that killed this instance, if one did. */
+  get trap(): WabashError | undefined {
+    return this.#trap;
+  }
+
+  /** Starts an operation and polls it to completion. */
+  drive<T>(start: (bindings: Bindings) => Run): Promise<T> {
+    if (this.#trap) {
+      return Promise.reject(this.#trap);
+    }
+    return new Promise<T>((resolve, reject) => {
+      let run: Run;
+      try {
+        run = start(this.bindings);
+      } catch (error) {
+        reject(hasCode(error) ? error : this.#die(error));
+        return;
+      }
+      const id = run.id;
+      let scheduled = false;
+      const step = (): void => {
+        scheduled = false;
+        if (this.#trap) {
+          this.#wakers.delete(id);
+          reject(this.#trap);
+          return;
+        }
+        let finished: boolean;
+        try {
+          finished = run.poll();
+        } catch (error) {
+          this.#wakers.delete(id);
+          reject(this.#die(error));
+          return;
+        }
+        if (!finished) {
+          return;
+        }
+        this.#wakers.delete(id);
+        try {
+          resolve(run.result() as T);
+        } catch (error) {
+          reject(hasCode(error) ? error : this.#die(error));
+        }
+        if (!this.#trap) {
+          run.free();
+        }
+      };
+      this.#wakers.set(id, () => {
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(step);
+        }
+      });
+      step();
+    });
+  }
+
+  /** Marks the instance dead after a trap and wakes every waiting run to fail. */
+  #die(cause: unknown): WabashError {
+    const detail = this.#panicMessage ?? (cause instanceof Error ? cause.message : String(cause));
+    this.#trap = new WabashError("WABASH_TRAP", `wabash engine crashed: ${detail}; the sandbox was reset`, { cause });
+    for (const wake of [...this.#wakers.values()]) {
+      wake();
+    }
+    return this.#trap;
+  }
+}

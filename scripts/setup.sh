@@ -1,0 +1,50 @@
+#!/bin/sh
+# Installs what is missing, and only that: the wasm32 Rust target,
+# wasm-bindgen-cli of the pinned version, the npm dev dependencies. Then
+# builds dist/ unless none of its inputs changed since the last build.
+# Called by `npm install` (prepare), `npm start`, `npm test` and .ci/run.
+set -eu
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+WASM_BINDGEN_VERSION=0.2.130
+
+require() {
+  if ! command -v "$1" >/dev/null 2>&1; then
+    echo "setup: $1 not found; $2" >&2
+    exit 1
+  fi
+}
+require cargo "install Rust with rustup: https://rustup.rs"
+require node "install Node.js 20 or later"
+require npm "install Node.js 20 or later"
+
+if [ ! -d "$(rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ]; then
+  require rustup "the wasm32-unknown-unknown target is needed; install Rust with rustup: https://rustup.rs"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (this takes a while, once)" >&2
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm install --ignore-scripts --no-audit --no-fund
+fi
+
+# Skip the build when its inputs (and the tools) are byte-for-byte those of
+# the last successful build.
+stamp() {
+  {
+    rustc --version
+    wasm-bindgen --version
+    find Cargo.toml Cargo.lock .cargo src js scripts tsconfig.json package.json package-lock.json -type f | LC_ALL=C sort | xargs cat
+  } | cksum
+}
+current="$(stamp)"
+if [ -f dist/wabash_bg.wasm ] && [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$current" ]; then
+  echo "setup: dist/ is up to date" >&2
+  exit 0
+fi
+sh scripts/build.sh
+stamp >dist/.stamp

@@ -1,0 +1,91 @@
+//! The shapes of the options and results that cross the boundary, and their
+//! conversion to and from the engine's types. The wrapper sends plain
+//! objects: maps as arrays of `[key, value]` pairs, bytes as `Uint8Array`.
+
+use super::error::{js_error, INTERNAL, INVALID_OPTIONS};
+use crate::{ExecOptions, ExecResult, SandboxOptions};
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+use wasm_bindgen::JsValue;
+
+/// `WasmSandbox.create` options.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SandboxInput {
+    /// Files to create: `[path, bytes]`.
+    pub files: Vec<(String, ByteBuf)>,
+    /// Exported variables: `[name, value]`.
+    pub env: Vec<(String, String)>,
+    /// The initial working directory.
+    pub cwd: Option<String>,
+}
+
+impl SandboxInput {
+    /// The engine's options.
+    pub fn into_options(self) -> SandboxOptions {
+        SandboxOptions {
+            files: self
+                .files
+                .into_iter()
+                .map(|(path, bytes)| (path, bytes.into_vec()))
+                .collect(),
+            env: self.env,
+            cwd: self.cwd,
+            ..SandboxOptions::default()
+        }
+    }
+}
+
+/// `WasmSandbox.exec` options.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExecInput {
+    /// Standard input bytes.
+    pub stdin: Option<ByteBuf>,
+    /// Variables exported for this run only: `[name, value]`.
+    pub env: Vec<(String, String)>,
+    /// The working directory for this run only.
+    pub cwd: Option<String>,
+}
+
+impl ExecInput {
+    /// The engine's options.
+    pub fn into_options(self) -> ExecOptions {
+        ExecOptions {
+            stdin: self.stdin.map(ByteBuf::into_vec).unwrap_or_default(),
+            env: self.env,
+            cwd: self.cwd,
+            ..ExecOptions::default()
+        }
+    }
+}
+
+/// `WasmSandbox.exec` result: `{ stdout, stderr, exitCode }`, output as bytes.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExecOutput {
+    stdout: ByteBuf,
+    stderr: ByteBuf,
+    exit_code: i32,
+}
+
+/// Reads an options object; `undefined` and `null` mean all defaults.
+pub fn options_from_js<T: for<'de> Deserialize<'de> + Default>(
+    value: JsValue,
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|error| js_error(INVALID_OPTIONS, &format!("invalid options: {error}")))
+}
+
+/// Builds the JS result object of a run.
+pub fn result_to_js(result: ExecResult) -> Result<JsValue, JsValue> {
+    let output = ExecOutput {
+        stdout: ByteBuf::from(result.stdout),
+        stderr: ByteBuf::from(result.stderr),
+        exit_code: result.exit_code,
+    };
+    serde_wasm_bindgen::to_value(&output).map_err(|error| js_error(INTERNAL, &error.to_string()))
+}

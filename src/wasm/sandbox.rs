@@ -1,0 +1,168 @@
+//! [`WasmSandbox`]: the JS class over one [`Sandbox`] and its filesystem.
+
+use super::convert::{options_from_js, result_to_js, ExecInput, SandboxInput};
+use super::error::{fs_error, js_error, BUSY};
+use super::host::{HostObject, JsHost};
+use super::run::Run;
+use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
+use crate::{Sandbox, SandboxOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// One sandbox: a shell session and its in-memory filesystem.
+#[wasm_bindgen]
+pub struct WasmSandbox {
+    /// The session; `None` while a run holds it.
+    session: Rc<RefCell<Option<Sandbox>>>,
+    /// The same filesystem, reachable while a run is in progress.
+    fs: MemoryFs,
+    /// Where relative paths given to the filesystem methods start.
+    cwd: String,
+}
+
+#[wasm_bindgen]
+impl WasmSandbox {
+    /// Creates a sandbox from `{ files, env, cwd }` and the wrapper's host object.
+    /// The run resolves to the `WasmSandbox`.
+    pub fn create(options: JsValue, host: HostObject) -> Run {
+        let input = match options_from_js::<SandboxInput>(options) {
+            Ok(input) => input,
+            Err(error) => return Run::settled(Err(error)),
+        };
+        let options = input.into_options();
+        let cwd = options
+            .cwd
+            .clone()
+            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        Run::new(async move {
+            let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
+            let fs = sandbox.fs().clone();
+            Ok(WasmSandbox {
+                session: Rc::new(RefCell::new(Some(sandbox))),
+                fs,
+                cwd,
+            }
+            .into())
+        })
+    }
+
+    /// Runs `script` with `{ stdin, env, cwd }`; the run resolves to
+    /// `{ stdout, stderr, exitCode }` with output as `Uint8Array`.
+    pub fn exec(&self, script: String, options: JsValue) -> Run {
+        let options = match options_from_js::<ExecInput>(options) {
+            Ok(input) => input.into_options(),
+            Err(error) => return Run::settled(Err(error)),
+        };
+        let session = self.session.clone();
+        Run::new(async move {
+            let taken = session.borrow_mut().take();
+            let Some(mut sandbox) = taken else {
+                return Err(js_error(BUSY, "another exec is running on this sandbox"));
+            };
+            let result = sandbox.exec(&script, options).await;
+            *session.borrow_mut() = Some(sandbox);
+            result_to_js(result)
+        })
+    }
+
+    /// The session's working directory; `undefined` while a run holds the session.
+    pub fn cwd(&self) -> Option<String> {
+        self.session
+            .borrow()
+            .as_ref()
+            .map(|sandbox| sandbox.shell().cwd().to_string())
+    }
+
+    /// Reads a whole file as bytes (with the host's full rights).
+    #[wasm_bindgen(js_name = readFile)]
+    pub fn read_file(&self, path: String) -> Run {
+        let (fs, path) = self.resolve_as_root(&path);
+        Run::new(async move {
+            let bytes = fs
+                .read_file(&path)
+                .await
+                .map_err(|error| fs_error(error, "open", &path))?;
+            Ok(js_sys::Uint8Array::from(bytes.as_slice()).into())
+        })
+    }
+
+    /// Creates or replaces a file, creating missing parent directories. The
+    /// host writes with full rights; new files and directories belong to the
+    /// sandbox user, so scripts can change them.
+    #[wasm_bindgen(js_name = writeFile)]
+    pub fn write_file(&self, path: String, data: Vec<u8>) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            layout::try_write_with_parents(&fs, &path, &data)
+                .await
+                .map_err(|error| fs_error(error, "open", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Creates a directory and every missing parent (`mkdir -p`).
+    pub fn mkdir(&self, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            layout::try_create_dir_with_parents(&fs, &path)
+                .await
+                .map_err(|error| fs_error(error, "mkdir", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// True when the path exists (following symbolic links).
+    pub fn exists(&self, path: String) -> Run {
+        let (fs, path) = self.resolve_as_root(&path);
+        Run::new(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
+    }
+
+    /// The names in a directory, sorted, without `.` and `..`.
+    #[wasm_bindgen(js_name = readdir)]
+    pub fn read_dir(&self, path: String) -> Run {
+        let (fs, path) = self.resolve_as_root(&path);
+        Run::new(async move {
+            let entries = fs
+                .read_dir(&path)
+                .await
+                .map_err(|error| fs_error(error, "scandir", &path))?;
+            let names = js_sys::Array::new();
+            for entry in entries {
+                names.push(&JsValue::from_str(&entry.name));
+            }
+            Ok(names.into())
+        })
+    }
+}
+
+impl WasmSandbox {
+    /// Creates a sandbox (the Rust side of `create`, for Rust callers and tests).
+    pub async fn build(options: SandboxOptions, host: JsHost) -> WasmSandbox {
+        let cwd = options
+            .cwd
+            .clone()
+            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let sandbox = Sandbox::new(options, Rc::new(host)).await;
+        let fs = sandbox.fs().clone();
+        WasmSandbox {
+            session: Rc::new(RefCell::new(Some(sandbox))),
+            fs,
+            cwd,
+        }
+    }
+
+    /// The filesystem (the sandbox user's view) and `path` made absolute
+    /// against the initial cwd.
+    fn resolve(&self, relative: &str) -> (MemoryFs, String) {
+        (self.fs.clone(), path::normalize(&self.cwd, relative))
+    }
+
+    /// Like [`WasmSandbox::resolve`], with the host's full rights.
+    fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
+        (
+            self.fs.with_credentials(Credentials::ROOT),
+            path::normalize(&self.cwd, relative),
+        )
+    }
+}
