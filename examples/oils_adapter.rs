@@ -69,7 +69,8 @@ fn stdout_stderr_py<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 
 fn read_from_fd_py<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
-        for arg in ctx.args[1..].to_vec() {
+        let fds: Vec<String> = ctx.args.drain(1..).collect();
+        for arg in fds {
             let Some(stream) = ctx.special_stream(&format!("/dev/fd/{arg}")) else {
                 let _ = ctx.stderr.write(format!("FATAL: Error reading from fd {arg}: [Errno 9] Bad file descriptor\n").as_bytes()).await;
                 return 1;

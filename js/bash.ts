@@ -26,6 +26,7 @@ interface RawResult {
   stdout: Uint8Array;
   stderr: Uint8Array;
   exitCode: number;
+  exited: boolean;
 }
 
 function toBytes(content: FileContent, what: string): Uint8Array {
@@ -95,11 +96,17 @@ export class Bash {
     if (typeof script !== "string") {
       return Promise.reject(new WabashError("WABASH_INVALID_OPTIONS", "script must be a string"));
     }
-    let input: { stdin?: Uint8Array; env: [string, string][]; cwd?: string };
+    let input: { stdin?: Uint8Array; env: [string, string][]; cwd?: string; args?: string[]; arg0?: string };
     try {
       const cwd = optionalString(options.cwd, "cwd");
+      const arg0 = optionalString(options.arg0, "arg0");
+      if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((a) => typeof a !== "string"))) {
+        throw new WabashError("WABASH_INVALID_OPTIONS", "args must be an array of strings");
+      }
       input = {
         env: toPairs(options.env, "env"),
+        ...(options.args === undefined ? {} : { args: [...options.args] }),
+        ...(arg0 === undefined ? {} : { arg0 }),
         ...(options.stdin === undefined ? {} : { stdin: toBytes(options.stdin, "stdin") }),
         ...(cwd === undefined ? {} : { cwd }),
       };
@@ -110,7 +117,7 @@ export class Bash {
       this.#signal = options.signal;
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input));
-        return { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode };
+        return { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode, exited: raw.exited };
       } finally {
         this.#signal = undefined;
       }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Bash } from "./node.js";
-import { USAGE, UsageError, parseArgs, setPositionalScript, type Invocation } from "./cli/args.js";
+import { USAGE, UsageError, parseArgs, type Invocation } from "./cli/args.js";
 import { loadTree } from "./cli/mount.js";
 import { interactive } from "./cli/repl.js";
 
@@ -33,7 +33,7 @@ async function createBash(invocation: Invocation): Promise<Bash> {
     await bash.fs.mkdir(directory);
   }
   if (invocation.args.length > 0) {
-    await bash.exec(setPositionalScript(invocation.args));
+    await bash.exec(":", { args: invocation.args });
   }
   return bash;
 }
@@ -69,7 +69,8 @@ async function main(argv: readonly string[]): Promise<number> {
     stdin = new Uint8Array();
   }
   const bash = await createBash(invocation);
-  const result = await bash.exec(script, { stdin });
+  const arg0 = source.kind === "file" ? source.path : "bash";
+  const result = await bash.exec(script, { stdin, args: invocation.args, arg0 });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

@@ -25,6 +25,10 @@ export interface ExecOptions {
   env?: Record<string, string>;
   /** The working directory for this call only. */
   cwd?: string;
+  /** Positional parameters `$1`... for this call (the session keeps them afterwards, as `set --` would). */
+  args?: string[];
+  /** `$0` for this call (default `bash`). */
+  arg0?: string;
   /** Aborting it interrupts the script, as Ctrl-C does in a terminal. */
   signal?: AbortSignal;
 }
@@ -37,6 +41,8 @@ export interface ExecResult {
   stderr: string;
   /** The exit status, as `$?` would show it: 0 for success, 127 for command not found... */
   exitCode: number;
+  /** True when the script ended through `exit` (or a fatal error) rather than by reaching its end. */
+  exited: boolean;
 }
 
 /** Direct access to the sandbox's in-memory filesystem. Relative paths start at the initial `cwd`. */

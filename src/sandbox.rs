@@ -32,6 +32,10 @@ pub struct ExecOptions {
     pub env: Vec<(String, String)>,
     /// The working directory for this run only.
     pub cwd: Option<String>,
+    /// Positional parameters (`$1`...) for this run; the session's when `None`.
+    pub args: Option<Vec<String>>,
+    /// `$0` for this run (default `bash`).
+    pub arg0: Option<String>,
     /// Receives standard output as it is produced.
     pub on_stdout: Option<Rc<dyn OutputSink>>,
     /// Receives standard error as it is produced.
@@ -47,6 +51,9 @@ pub struct ExecResult {
     pub stderr: Vec<u8>,
     /// The exit status (`$?` after the script).
     pub exit_code: i32,
+    /// True when the script ran `exit` (or a fatal error ended it) rather
+    /// than reaching its end; an interactive host stops then.
+    pub exited: bool,
 }
 
 impl ExecResult {
@@ -100,6 +107,12 @@ impl Sandbox {
         let stdout = Capture::new(limit, options.on_stdout);
         let stderr = Capture::new(limit, options.on_stderr);
         let stdin = Stream::input(options.stdin);
+        if let Some(args) = options.args {
+            self.shell.set_positional(args);
+        }
+        if let Some(arg0) = options.arg0 {
+            self.shell.set_arg0(arg0);
+        }
         let exit_code = self
             .shell
             .run_top_level(
@@ -111,7 +124,8 @@ impl Sandbox {
                 options.cwd,
             )
             .await;
-        ExecResult { stdout: stdout.take(), stderr: stderr.take(), exit_code }
+        let exited = self.shell.take_exited();
+        ExecResult { stdout: stdout.take(), stderr: stderr.take(), exit_code, exited }
     }
 
     /// The sandbox filesystem, for the host to read and write files directly.

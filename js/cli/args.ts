@@ -101,11 +101,3 @@ export function parseArgs(argv: readonly string[]): Invocation {
   return invocation;
 }
 
-/**
- * `set -- 'a' 'b' ...`, every argument single-quoted (`'` becomes `'\''`) so
- * none is ever parsed as code. Interim: the engine's exec options do not
- * carry positional parameters yet, so the CLI sets them in the session.
- */
-export function setPositionalScript(args: readonly string[]): string {
-  return ["set --", ...args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)].join(" ");
-}

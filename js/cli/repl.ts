@@ -15,11 +15,6 @@ function primaryPrompt(cwd: string): string {
   return `user@sandbox:${shown}$ `;
 }
 
-/** True for a line that is only `exit` or `exit N` (interim: the engine does not report an exit yet). */
-function isExitCommand(script: string): boolean {
-  return /^\s*exit(\s+\d+)?\s*$/.test(script);
-}
-
 /** Runs the interactive shell until Ctrl-D or `exit`; resolves to the last status. */
 export function interactive(bash: Bash, banner: string): Promise<number> {
   return new Promise((resolve) => {
@@ -50,18 +45,21 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
       pending = "";
       if (script.trim() !== "") {
         running = new AbortController();
+        let exited = false;
         try {
           const result = await bash.exec(script, { signal: running.signal });
           process.stdout.write(result.stdout);
           process.stderr.write(result.stderr);
           status = result.exitCode;
+          // `exit` ends the session; an interrupted command (Ctrl-C) does not.
+          exited = result.exited && !running.signal.aborted;
         } catch (error) {
           process.stderr.write(`wabash: ${error instanceof Error ? error.message : String(error)}\n`);
           status = 70;
         } finally {
           running = undefined;
         }
-        if (isExitCommand(script)) {
+        if (exited) {
           leaving = true;
           lines.close();
           return;

@@ -92,18 +92,9 @@ fn run() -> Result<i32, String> {
         for loaded in &mounts {
             loaded.copy_into(sandbox.fs()).await?;
         }
-        if !invocation.args.is_empty() {
-            // Interim until ExecOptions carries positional parameters: set
-            // them in the session, with every argument single-quoted.
-            sandbox
-                .exec(
-                    &args::set_positional_script(&invocation.args),
-                    ExecOptions::default(),
-                )
-                .await;
-        }
         let options = ExecOptions {
             stdin,
+            args: Some(invocation.args.clone()),
             on_stdout: Some(Rc::new(ProcessSink { stderr: false })),
             on_stderr: Some(Rc::new(ProcessSink { stderr: true })),
             ..ExecOptions::default()

@@ -106,11 +106,7 @@ pub fn has_glob_chars(pattern: &str, extglob: bool) -> bool {
         match chars[index] {
             '\\' => index += 1,
             '*' | '?' => return true,
-            '[' => {
-                if class_end(&chars, index).is_some() {
-                    return true;
-                }
-            }
+            '[' if class_end(&chars, index).is_some() => return true,
             '+' | '@' | '!' if extglob && chars.get(index + 1) == Some(&'(') => return true,
             _ => {}
         }

@@ -133,7 +133,7 @@ pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<Stri
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
     let fields = builder.finish();
-    Ok(fields.iter().map(|f| f.pattern_with(|text| regex::escape(text))).collect::<Vec<_>>().join(" "))
+    Ok(fields.iter().map(|f| f.pattern_with(regex::escape)).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands an unquoted here-document body.
@@ -172,7 +172,7 @@ fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Valu
         }
         Value::One(text) => push_text(builder, &text, quoted, mode),
         Value::Many(values, star) => {
-            if (quoted && star) || (mode != Mode::Fields && star) {
+            if star && (quoted || mode != Mode::Fields) {
                 let joined = values.join(&ifs_first(host));
                 push_text(builder, &joined, quoted, mode);
                 return;

@@ -4,7 +4,7 @@
 use super::{Flow, Outcome, Shell};
 use crate::expand::pattern::{Pattern, PatternOptions};
 use crate::expand::{eval_arith, expand_pattern, expand_string, expand_words, ExpandError};
-use crate::syntax::ast::{ArithExpr, CaseTerminator, CompoundCommand, List, Redirect, Word};
+use crate::syntax::ast::{ArithExpr, CaseTerminator, CompoundCommand, List, Redirect};
 
 /// What a loop body's outcome means for the loop.
 enum LoopStep {

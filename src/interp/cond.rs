@@ -14,8 +14,6 @@ use std::collections::BTreeMap;
 pub enum CondError {
     /// A usage error with bash's message; status 2.
     Usage(String),
-    /// An expansion error: already reported, the shell must end.
-    Fatal,
 }
 
 /// Unary operators that test files.
@@ -82,15 +80,11 @@ impl Shell {
     fn cond_failure(&mut self, error: CondError) -> Option<i32> {
         match error {
             CondError::Usage(_) => Some(2),
-            CondError::Fatal => None,
         }
     }
 
     async fn cond_expansion_failed(&mut self, error: ExpandError) -> Option<i32> {
-        match self.expansion_failed(error).await {
-            Ok(status) => Some(status),
-            Err(_) => None,
-        }
+        self.expansion_failed(error).await.ok()
     }
 
     async fn cond_string(&mut self, word: &crate::syntax::ast::Word) -> Result<String, Option<i32>> {

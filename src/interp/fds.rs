@@ -44,9 +44,4 @@ impl FdTable {
     pub fn allocate(&self) -> usize {
         (FIRST_ALLOCATED_FD..=MAX_FD).find(|&fd| self.get(fd).is_none()).unwrap_or(MAX_FD)
     }
-
-    /// The open fd numbers, ascending.
-    pub fn open_fds(&self) -> Vec<usize> {
-        self.slots.iter().enumerate().filter(|(_, s)| s.is_some()).map(|(i, _)| i).collect()
-    }
 }

@@ -158,6 +158,8 @@ pub struct Shell {
     /// Set when a compound command's own redirection failed (`set -e` then
     /// applies to the compound command itself).
     compound_redirect_failed: bool,
+    /// Set when a top-level run ended through `exit` or a fatal error.
+    exited: bool,
     /// Whether the last failed assignment hit a read-only variable.
     last_assignment_readonly: bool,
     /// True while the ERR trap runs (it does not trigger itself).
@@ -220,6 +222,7 @@ impl Shell {
             last_argument: None,
             in_err_trap: false,
             last_assignment_readonly: false,
+            exited: false,
             compound_redirect_failed: false,
             getopts_position: 0,
             getopts_last_optind: 1,
@@ -227,6 +230,21 @@ impl Shell {
         };
         shell.init_variables(config.env);
         shell
+    }
+
+    /// Sets `$1`...
+    pub fn set_positional(&mut self, args: Vec<String>) {
+        self.positional = args;
+    }
+
+    /// Sets `$0`.
+    pub fn set_arg0(&mut self, arg0: String) {
+        self.arg0 = arg0;
+    }
+
+    /// True (once) when the last run ended by `exit` or a fatal error.
+    pub fn take_exited(&mut self) -> bool {
+        std::mem::take(&mut self.exited)
     }
 
     /// The limits in force.

@@ -70,6 +70,7 @@ impl Shell {
             Ok(status) => status,
             Err(Flow::Exit(status)) => {
                 self.last_status = status;
+                self.exited = true;
                 status
             }
             Err(Flow::Return(status)) | Err(Flow::Abort(status)) => status,

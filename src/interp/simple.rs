@@ -8,7 +8,7 @@ use crate::expand::{element_key, expand_assignment_value, expand_words, quote_fo
 use crate::host::LocalFuture;
 use crate::interp::vars::Variable;
 use crate::interp::{Invocation, ShellServices};
-use crate::io::{Fd, Stream};
+use crate::io::Fd;
 use crate::syntax::ast::{Argument, AssignValue, Assignment, FunctionDef, SimpleCommand};
 use std::rc::Rc;
 
@@ -432,9 +432,4 @@ impl ShellServices for Shell {
     fn command_exists(&self, name: &str) -> bool {
         self.functions.contains_key(name) || builtins::find(name).is_some() || self.utilities.contains_key(name)
     }
-}
-
-/// Makes a null stream (for closed or missing fds).
-pub fn null_stream() -> Fd {
-    Rc::new(Stream::Null)
 }

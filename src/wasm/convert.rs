@@ -46,6 +46,10 @@ pub struct ExecInput {
     pub env: Vec<(String, String)>,
     /// The working directory for this run only.
     pub cwd: Option<String>,
+    /// Positional parameters for this run.
+    pub args: Option<Vec<String>>,
+    /// `$0` for this run.
+    pub arg0: Option<String>,
 }
 
 impl ExecInput {
@@ -55,6 +59,8 @@ impl ExecInput {
             stdin: self.stdin.map(ByteBuf::into_vec).unwrap_or_default(),
             env: self.env,
             cwd: self.cwd,
+            args: self.args,
+            arg0: self.arg0,
             ..ExecOptions::default()
         }
     }
@@ -67,6 +73,7 @@ struct ExecOutput {
     stdout: ByteBuf,
     stderr: ByteBuf,
     exit_code: i32,
+    exited: bool,
 }
 
 /// Reads an options object; `undefined` and `null` mean all defaults.
@@ -86,6 +93,7 @@ pub fn result_to_js(result: ExecResult) -> Result<JsValue, JsValue> {
         stdout: ByteBuf::from(result.stdout),
         stderr: ByteBuf::from(result.stderr),
         exit_code: result.exit_code,
+        exited: result.exited,
     };
     serde_wasm_bindgen::to_value(&output).map_err(|error| js_error(INTERNAL, &error.to_string()))
 }

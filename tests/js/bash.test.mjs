@@ -9,7 +9,7 @@ import { engineModule } from "../../dist/module-source.js";
 
 test("echo hi | cat gives hi", async () => {
   const bash = new Bash();
-  assert.deepEqual(await bash.exec("echo hi | cat"), { stdout: "hi\n", stderr: "", exitCode: 0 });
+  assert.deepEqual(await bash.exec("echo hi | cat"), { stdout: "hi\n", stderr: "", exitCode: 0, exited: false });
 });
 
 test("files, env and cwd options shape the sandbox", async () => {

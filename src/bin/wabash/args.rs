@@ -88,18 +88,6 @@ pub fn parse(mut arguments: impl Iterator<Item = String>) -> Result<Invocation, 
     Ok(invocation)
 }
 
-/// `set -- 'a' 'b' ...`: sets the positional parameters, each argument
-/// single-quoted (`'` becomes `'\''`), so no argument is ever parsed as code.
-pub fn set_positional_script(args: &[String]) -> String {
-    let mut script = String::from("set --");
-    for arg in args {
-        script.push_str(" '");
-        script.push_str(&arg.replace('\'', r"'\''"));
-        script.push('\'');
-    }
-    script
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,13 +123,5 @@ mod tests {
         assert!(parse(["--env".to_string(), "novalue".to_string()].into_iter()).is_err());
         assert!(parse(["--bogus".to_string()].into_iter()).is_err());
         assert!(parse(["-c".to_string()].into_iter()).is_err());
-    }
-
-    #[test]
-    fn quotes_positional_parameters() {
-        assert_eq!(
-            set_positional_script(&["a b".into(), "it's".into()]),
-            r"set -- 'a b' 'it'\''s'"
-        );
     }
 }

@@ -39,12 +39,7 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             let _ = shell.write_fd(2, format!("{name}: usage: {name} filename [arguments]\n").as_bytes()).await;
             return Ok(2);
         };
-        let path = if file.contains('/') {
-            crate::fs::path::join(&shell.cwd, file)
-        } else {
-            let local = crate::fs::path::join(&shell.cwd, file);
-            local
-        };
+        let path = crate::fs::path::join(&shell.cwd, file);
         let text = match shell.fs.read_file(&path).await {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(error) => {

@@ -373,7 +373,7 @@ pub fn shell_quote(text: &str) -> String {
     }
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        let special = matches!(c, ' ' | '\'' | '"' | '\\' | '$' | '`' | '!' | '&' | '|' | ';' | '(' | ')' | '<' | '>' | '*' | '?' | '[' | ']' | '{' | '}' | '#' | '^' | ',') || (c == '~' && i == 0) || (c == '=' && false);
+        let special = matches!(c, ' ' | '\'' | '"' | '\\' | '$' | '`' | '!' | '&' | '|' | ';' | '(' | ')' | '<' | '>' | '*' | '?' | '[' | ']' | '{' | '}' | '#' | '^' | ',') || (c == '~' && i == 0);
         if special {
             out.push('\\');
         }
@@ -462,10 +462,10 @@ fn format_unsigned(out: &mut Vec<u8>, value: u64, conversion: char, spec: &Spec)
 }
 
 /// C's `%e`, `%f`, `%g` for one value.
-pub fn format_float(value: f64, conversion: char, spec: &Spec) -> String {
+fn format_float(value: f64, conversion: char, spec: &Spec) -> String {
     let precision = spec.precision.unwrap_or(6);
     let upper = conversion.is_ascii_uppercase();
-    let sign = if value.is_sign_negative() && !(value == 0.0 && !value.is_sign_negative()) {
+    let sign = if value.is_sign_negative() {
         "-"
     } else if spec.plus {
         "+"

@@ -17,18 +17,17 @@ struct ReadOptions {
 }
 
 /// Reads one record: up to the delimiter (consumed, not kept) or `count`
-/// characters. Returns the bytes and whether the delimiter was found.
-async fn read_record(stream: &Fd, options: &ReadOptions) -> (Vec<u8>, bool) {
-    let mut out = Vec::new();
+/// characters. Each byte comes with whether a backslash escaped it;
+/// backslash-newline is a line continuation unless `-r`. Returns the bytes
+/// and whether the record ended normally (delimiter or count reached).
+async fn read_record(stream: &Fd, options: &ReadOptions) -> (Vec<(u8, bool)>, bool) {
+    let mut out: Vec<(u8, bool)> = Vec::new();
     loop {
-        if let Some(count) = options.count {
-            if out.len() >= count {
-                return (out, true);
-            }
+        if options.count.is_some_and(|count| out.len() >= count) {
+            return (out, true);
         }
-        let chunk = match stream.read_until(options.delimiter, 1).await {
-            Ok(chunk) => chunk,
-            Err(_) => return (out, false),
+        let Ok(chunk) = stream.read_until(options.delimiter, 1).await else {
+            return (out, false);
         };
         let Some(&byte) = chunk.first() else {
             return (out, false);
@@ -39,21 +38,13 @@ async fn read_record(stream: &Fd, options: &ReadOptions) -> (Vec<u8>, bool) {
         if byte == b'\\' && !options.raw {
             let next = stream.read_until(options.delimiter, 1).await.unwrap_or_default();
             match next.first() {
-                Some(b'\n') if options.delimiter == b'\n' || true => {
-                    if next.first() == Some(&b'\n') {
-                        continue;
-                    }
-                }
-                Some(&escaped) => {
-                    out.push(0);
-                    out.push(escaped);
-                    continue;
-                }
+                Some(b'\n') => continue,
+                Some(&escaped) => out.push((escaped, true)),
                 None => return (out, false),
             }
             continue;
         }
-        out.push(byte);
+        out.push((byte, false));
     }
 }
 
@@ -185,33 +176,16 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if let Some(prompt) = &options.prompt {
             let _ = shell.write_fd(2, prompt.as_bytes()).await;
         }
-        let (bytes, found) = read_record(&stream, &options).await;
-        // Escaped characters were marked with a NUL byte before them.
-        let mut text = String::new();
+        let (record, found) = read_record(&stream, &options).await;
+        let bytes: Vec<u8> = record.iter().map(|(b, _)| *b).collect();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         let mut escaped = Vec::new();
-        let mut iter = bytes.split(|_| false).next().unwrap_or(&[]).iter().peekable();
-        let mut raw = Vec::new();
-        let mut marks = Vec::new();
-        while let Some(&b) = iter.next() {
-            if b == 0 && !options.raw {
-                if let Some(&&next) = iter.peek() {
-                    iter.next();
-                    raw.push(next);
-                    marks.push(true);
-                    continue;
-                }
-            }
-            raw.push(b);
-            marks.push(false);
-        }
-        let decoded = String::from_utf8_lossy(&raw).into_owned();
         let mut byte_index = 0;
-        for c in decoded.chars() {
-            text.push(c);
-            escaped.push(marks.get(byte_index).copied().unwrap_or(false));
+        for c in text.chars() {
+            escaped.push(record.get(byte_index).is_some_and(|(_, e)| *e));
             byte_index += c.len_utf8();
         }
-        let status = if found || (options.count.is_some() && !bytes.is_empty() && found) { 0 } else { 1 };
+        let status = if found { 0 } else { 1 };
         let ifs = shell.var("IFS").unwrap_or_else(|| " \t\n".to_string());
         if let Some(array) = options.array {
             let fields = split_fields(&text, &ifs, usize::MAX, &escaped);
@@ -223,11 +197,11 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             return Ok(status);
         }
         if names.is_empty() {
-            let value = if options.count.is_some() || options.delimiter != b'\n' { text } else { text };
-            let _ = shell.assign_scalar("REPLY", value, false);
+            let _ = shell.assign_scalar("REPLY", text, false);
             return Ok(status);
         }
-        let fields = split_fields(&text, &ifs, names.len(), &escaped);
+        // `-N` takes the characters as they are, without splitting.
+        let fields = if options.exact { vec![text] } else { split_fields(&text, &ifs, names.len(), &escaped) };
         for (position, name) in names.iter().enumerate() {
             let value = fields.get(position).cloned().unwrap_or_default();
             if let Err(message) = shell.assign_name(name, value) {

@@ -22,7 +22,7 @@ pub fn set(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 // `set` shows `name=value` (arrays as `name=(...)`), without `declare`.
                 let assignment = line.splitn(3, ' ').nth(2).unwrap_or("").to_string();
                 let assignment = match &var.value {
-                    Some(crate::interp::vars::Value::Scalar(s)) => format!("{name}={}", crate::expand::quote_for_reuse(s).replace("'\\''", "'\\''")),
+                    Some(crate::interp::vars::Value::Scalar(s)) => format!("{name}={}", crate::expand::quote_for_reuse(s)),
                     _ => assignment,
                 };
                 let assignment = if matches!(&var.value, Some(crate::interp::vars::Value::Scalar(s)) if s.chars().all(|c| c.is_ascii_alphanumeric() || "/_.-:+,@%".contains(c)) && !s.is_empty()) {

@@ -41,7 +41,6 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
             shell.builtin_error(name, &message).await;
             Ok(2)
         }
-        Err(CondError::Fatal) => Ok(2),
     }
 }
 
@@ -127,11 +126,7 @@ impl TestParser<'_> {
             }
             4 if args[0] == "!" => {
                 let mut inner = TestParser { args: &args[1..], position: 0 };
-                let value = inner.by_count(shell).await?;
-                match value {
-                    Some(v) => Some(!v),
-                    None => None,
-                }
+                inner.by_count(shell).await?.map(|v| !v)
             }
             _ => None,
         };
