@@ -111,10 +111,16 @@ fn copy_tree(fs: &wabash::fs::MemoryFs, host_dir: &std::path::Path, sandbox_dir:
 }
 
 fn main() {
+    // The interpreter recurses; give it room (debug builds use large frames).
+    let code = std::thread::Builder::new().stack_size(256 << 20).spawn(run).map(|h| h.join().unwrap_or(70)).unwrap_or(70);
+    std::process::exit(code);
+}
+
+fn run() -> i32 {
     let args: Vec<String> = std::env::args().collect();
     let Some(position) = args.iter().position(|a| a == "-c") else {
         eprintln!("usage: oils_adapter -c SCRIPT");
-        std::process::exit(2);
+        return 2;
     };
     let script = args.get(position + 1).cloned().unwrap_or_default();
     let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/tmp".into());
@@ -137,5 +143,5 @@ fn main() {
     });
     let _ = std::io::stdout().write_all(&result.stdout);
     let _ = std::io::stderr().write_all(&result.stderr);
-    std::process::exit(result.exit_code);
+    result.exit_code
 }

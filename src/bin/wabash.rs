@@ -40,13 +40,16 @@ impl OutputSink for ProcessSink {
 }
 
 fn main() {
-    let code = match run() {
+    // The interpreter recurses (functions, substitutions); give it a large
+    // stack so the engine's own depth limits fire first.
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(|| match run() {
         Ok(code) => code,
         Err(message) => {
             eprintln!("wabash: {message}");
             2
         }
-    };
+    });
+    let code = worker.map(|handle| handle.join().unwrap_or(70)).unwrap_or(70);
     std::process::exit(code);
 }
 

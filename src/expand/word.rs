@@ -71,6 +71,7 @@ async fn expand_field_parts(host: &mut dyn ExpandHost, parts: &[WordPart], ifs: 
     let mut builder = FieldBuilder::new(ifs);
     expand_parts(host, parts, false, Mode::Fields, &mut builder).await?;
     for field in builder.finish() {
+        host.check_length(field.text.len())?;
         push_globbed(host, field, out).await?;
     }
     Ok(())
@@ -117,7 +118,9 @@ pub async fn expand_string(host: &mut dyn ExpandHost, word: &Word) -> Result<Str
 
 /// Expands an assignment's value (tildes were placed by the parser).
 pub async fn expand_assignment_value(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
-    expand_string(host, word).await
+    let value = expand_string(host, word).await?;
+    host.check_length(value.len())?;
+    Ok(value)
 }
 
 /// Expands a word to a pattern: quoted characters escaped, unquoted ones active.

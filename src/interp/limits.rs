@@ -34,7 +34,7 @@ impl Default for Limits {
         Limits {
             max_commands: 10_000_000,
             max_loop_iterations: 10_000_000,
-            max_call_depth: 1000,
+            max_call_depth: 500,
             max_substitution_depth: 100,
             max_string_bytes: 64 << 20,
             max_array_elements: 1_000_000,

@@ -344,8 +344,9 @@ impl Shell {
     pub(super) async fn call_function(&mut self, function: Function, argv: Vec<String>) -> Outcome {
         if self.call_stack.len() >= self.limits.max_call_depth {
             let name = &argv[0];
+            // As bash with FUNCNEST set: the error abandons the current line.
             self.report_error(&format!("{name}: maximum function nesting level exceeded ({})", self.limits.max_call_depth)).await;
-            return Err(self.limit_exceeded(format!("call depth limit ({}) exceeded", self.limits.max_call_depth)).await);
+            return Err(Flow::Abort(1));
         }
         let mut argv = argv.into_iter();
         let name = argv.next().unwrap_or_default();

@@ -191,3 +191,20 @@ test("an aborted signal interrupts a long-running script", () => {
   assert.notEqual(outcome.status, 0);
   assert.equal(outcome.next, "next\n");
 });
+
+test("args and arg0 set the positional parameters; exited tells an exit", async () => {
+  const bash = new Bash();
+  const result = await bash.exec('echo "$0:$#:$1:$2"', { args: ["a b", "c"], arg0: "script.sh" });
+  assert.equal(result.stdout, "script.sh:2:a b:c\n");
+  assert.equal(result.exited, false);
+  const exited = await bash.exec("echo before; exit 3; echo after");
+  assert.deepEqual([exited.stdout, exited.exitCode, exited.exited], ["before\n", 3, true]);
+  assert.equal((await bash.exec("echo still usable")).stdout, "still usable\n");
+});
+
+test("deep recursion ends with bash's nesting error, not a crash", async () => {
+  const bash = new Bash();
+  const result = await bash.exec("f() { f; }; f; echo same\necho next $?");
+  assert.equal(result.stdout, "next 1\n");
+  assert.match(result.stderr, /maximum function nesting level exceeded \(500\)/);
+});

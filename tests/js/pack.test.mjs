@@ -52,7 +52,7 @@ test("exec runs through the node entry of the installed package", () => {
     console.log(JSON.stringify(result));`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: project, encoding: "utf8", timeout: 30_000 });
   assert.equal(run.status, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { stdout: "hi\npacked\n", stderr: "", exitCode: 0 });
+  assert.deepEqual(JSON.parse(run.stdout), { stdout: "hi\npacked\n", stderr: "", exitCode: 0, exited: false });
 });
 
 test("the installed package loads and answers without the engine's help", () => {
