@@ -13,7 +13,8 @@ pub struct Limits {
     pub max_commands: u64,
     /// Most loop iterations one run may perform, across all loops.
     pub max_loop_iterations: u64,
-    /// Deepest function call nesting.
+    /// Deepest function call nesting (bash's FUNCNEST). The default, 200,
+    /// stays within the machine stack Node gives WebAssembly by default.
     pub max_call_depth: usize,
     /// Deepest nesting of command substitutions and subshells.
     pub max_substitution_depth: usize,
@@ -34,7 +35,7 @@ impl Default for Limits {
         Limits {
             max_commands: 10_000_000,
             max_loop_iterations: 10_000_000,
-            max_call_depth: 500,
+            max_call_depth: 200,
             max_substitution_depth: 100,
             max_string_bytes: 64 << 20,
             max_array_elements: 1_000_000,

@@ -206,5 +206,5 @@ test("deep recursion ends with bash's nesting error, not a crash", async () => {
   const bash = new Bash();
   const result = await bash.exec("f() { f; }; f; echo same\necho next $?");
   assert.equal(result.stdout, "next 1\n");
-  assert.match(result.stderr, /maximum function nesting level exceeded \(500\)/);
+  assert.match(result.stderr, /maximum function nesting level exceeded \(200\)/);
 });
