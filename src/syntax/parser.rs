@@ -348,6 +348,10 @@ pub fn parse(source: &str, options: &ParseOptions) -> Result<List, ParseError> {
 
 /// Tells complete from incomplete input (the CLI's continuation prompt).
 pub fn completeness(source: &str) -> Completeness {
+    let trailing_backslashes = source.bytes().rev().take_while(|b| *b == b'\\').count();
+    if trailing_backslashes % 2 == 1 {
+        return Completeness::Incomplete;
+    }
     let options = ParseOptions::default();
     let mut parser = Parser::new(source);
     loop {
