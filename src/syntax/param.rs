@@ -144,7 +144,7 @@ impl Parser<'_> {
         };
         expansion.param = param;
         if self.cur() == Some(b'[') && matches!(expansion.param, Parameter::Named(_)) {
-            match self.subscript(start)? {
+            match self.subscript()? {
                 Some(subscript) => expansion.index = Some(subscript),
                 None => return Ok(None),
             }
@@ -224,7 +224,7 @@ impl Parser<'_> {
     }
 
     /// Reads `[@]`, `[*]` or `[expr]` after a name.
-    pub(super) fn subscript(&mut self, start: usize) -> PResult<Option<Subscript>> {
+    pub(super) fn subscript(&mut self) -> PResult<Option<Subscript>> {
         let open = self.pos;
         let Some(close) = self.matching_bracket(open) else {
             return Ok(None);
@@ -243,7 +243,6 @@ impl Parser<'_> {
             }
         };
         self.pos = close + 1;
-        let _ = start;
         Ok(Some(subscript))
     }
 

@@ -134,8 +134,6 @@ pub struct Parser<'s> {
     pub(super) pending: Vec<PendingHereDoc>,
     /// Bodies read, by here-document id.
     pub(super) heredoc_bodies: Vec<Option<Word>>,
-    /// Inside backquotes: an unescaped backquote ends a command.
-    pub(super) in_backtick: bool,
     /// Warnings bash prints but parses on (here-document ended by end of file).
     pub(super) warnings: Vec<String>,
     /// The stack position where the parse started.
@@ -161,7 +159,6 @@ impl<'s> Parser<'s> {
             iterations: 0,
             pending: Vec::new(),
             heredoc_bodies: Vec::new(),
-            in_backtick: false,
             warnings: Vec::new(),
             stack_base: 0,
             done: false,
