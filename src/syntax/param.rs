@@ -210,10 +210,10 @@ impl Parser<'_> {
                 .unwrap_or(rest.len());
             let digits = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
-            if digits == "0" {
-                Some(Parameter::Special('0'))
-            } else {
-                Some(Parameter::Positional(digits.parse().unwrap_or(u32::MAX)))
+            match digits.parse::<u32>() {
+                Ok(0) => Some(Parameter::Special('0')),
+                Ok(n) => Some(Parameter::Positional(n)),
+                Err(_) => Some(Parameter::Positional(u32::MAX)),
             }
         } else if is_special(byte) {
             self.pos += 1;
