@@ -439,7 +439,7 @@ impl Parser<'_> {
                 Some(b'\n') => self.pos += 2,
                 None => {
                     self.pos += 1;
-                    out.char('\\');
+                    out.part(WordPart::Escaped('\\'));
                 }
                 Some(c) if in_dquote && !matches!(c, b'$' | b'`' | b'"' | b'\\' | b'}') => {
                     self.pos += 1;

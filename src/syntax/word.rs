@@ -109,7 +109,7 @@ impl Parser<'_> {
                     Some(b'\n') => self.pos += 2,
                     None => {
                         self.pos += 1;
-                        out.char('\\');
+                        out.part(WordPart::Escaped('\\'));
                     }
                     Some(_) => {
                         self.pos += 1;
