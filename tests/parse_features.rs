@@ -183,6 +183,8 @@ fn completeness_tells_when_more_input_is_needed() {
     assert_eq!(completeness("cat <<EOF\nbody"), Completeness::Incomplete);
     assert_eq!(completeness("echo $(ls"), Completeness::Incomplete);
     assert_eq!(completeness("fi"), Completeness::Complete);
+    assert_eq!(completeness("echo a \\"), Completeness::Incomplete);
+    assert_eq!(completeness("echo a \\\\"), Completeness::Complete);
 }
 
 #[test]

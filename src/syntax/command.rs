@@ -433,13 +433,9 @@ impl Parser<'_> {
             }
         }
         let body = self.command()?;
-        let body = match body {
-            Command::Simple(simple) if name != "COPROC" => {
-                let _ = simple;
-                return self.unexpected();
-            }
-            other => other,
-        };
+        if name != "COPROC" && matches!(body, Command::Simple(_)) {
+            return self.unexpected();
+        }
         let span = self.span(start, self.pos);
         Ok(Command::Compound(
             super::ast::CompoundCommand::Coproc {

@@ -190,11 +190,9 @@ impl Parser<'_> {
             return self.fail(ParseErrorKind::Other(message));
         }
         if op == "=~" {
-            let start = self.pos;
             let Some(regex) = self.read_word(WordContext::Regex)? else {
                 return self.cond_unexpected();
             };
-            let _ = start;
             return Ok(CondExpr::Regex(left, regex));
         }
         let right = self.cond_word()?;

@@ -144,7 +144,7 @@ impl Parser<'_> {
         };
         expansion.param = param;
         if self.cur() == Some(b'[') && matches!(expansion.param, Parameter::Named(_)) {
-            match self.subscript(start)? {
+            match self.subscript()? {
                 Some(subscript) => expansion.index = Some(subscript),
                 None => return Ok(None),
             }
@@ -210,10 +210,10 @@ impl Parser<'_> {
                 .unwrap_or(rest.len());
             let digits = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
-            if digits == "0" {
-                Some(Parameter::Special('0'))
-            } else {
-                Some(Parameter::Positional(digits.parse().unwrap_or(u32::MAX)))
+            match digits.parse::<u32>() {
+                Ok(0) => Some(Parameter::Special('0')),
+                Ok(n) => Some(Parameter::Positional(n)),
+                Err(_) => Some(Parameter::Positional(u32::MAX)),
             }
         } else if is_special(byte) {
             self.pos += 1;
@@ -224,7 +224,7 @@ impl Parser<'_> {
     }
 
     /// Reads `[@]`, `[*]` or `[expr]` after a name.
-    pub(super) fn subscript(&mut self, start: usize) -> PResult<Option<Subscript>> {
+    pub(super) fn subscript(&mut self) -> PResult<Option<Subscript>> {
         let open = self.pos;
         let Some(close) = self.matching_bracket(open) else {
             return Ok(None);
@@ -243,7 +243,6 @@ impl Parser<'_> {
             }
         };
         self.pos = close + 1;
-        let _ = start;
         Ok(Some(subscript))
     }
 
@@ -440,7 +439,7 @@ impl Parser<'_> {
                 Some(b'\n') => self.pos += 2,
                 None => {
                     self.pos += 1;
-                    out.char('\\');
+                    out.part(WordPart::Escaped('\\'));
                 }
                 Some(c) if in_dquote && !matches!(c, b'$' | b'`' | b'"' | b'\\' | b'}') => {
                     self.pos += 1;

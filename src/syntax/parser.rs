@@ -134,8 +134,6 @@ pub struct Parser<'s> {
     pub(super) pending: Vec<PendingHereDoc>,
     /// Bodies read, by here-document id.
     pub(super) heredoc_bodies: Vec<Option<Word>>,
-    /// Inside backquotes: an unescaped backquote ends a command.
-    pub(super) in_backtick: bool,
     /// Warnings bash prints but parses on (here-document ended by end of file).
     pub(super) warnings: Vec<String>,
     /// The stack position where the parse started.
@@ -161,7 +159,6 @@ impl<'s> Parser<'s> {
             iterations: 0,
             pending: Vec::new(),
             heredoc_bodies: Vec::new(),
-            in_backtick: false,
             warnings: Vec::new(),
             stack_base: 0,
             done: false,
@@ -348,6 +345,10 @@ pub fn parse(source: &str, options: &ParseOptions) -> Result<List, ParseError> {
 
 /// Tells complete from incomplete input (the CLI's continuation prompt).
 pub fn completeness(source: &str) -> Completeness {
+    let trailing_backslashes = source.bytes().rev().take_while(|b| *b == b'\\').count();
+    if trailing_backslashes % 2 == 1 {
+        return Completeness::Incomplete;
+    }
     let options = ParseOptions::default();
     let mut parser = Parser::new(source);
     loop {

@@ -107,9 +107,9 @@ impl Parser<'_> {
     /// Reads the delimiter after `<<` and queues the body for the next newline.
     fn heredoc_operator(&mut self, strip_tabs: bool) -> PResult<RedirectTarget> {
         let start = self.pos;
-        let Some(word) = self.read_word(WordContext::Pattern)? else {
+        if self.read_word(WordContext::Pattern)?.is_none() {
             return self.unexpected_word();
-        };
+        }
         let raw = self.slice(start, self.pos).to_string();
         let quoted = raw.bytes().any(|b| matches!(b, b'\'' | b'"' | b'\\'));
         let delimiter = unquote_delimiter(&raw);
@@ -122,7 +122,6 @@ impl Parser<'_> {
             quoted,
             operator_pos: start,
         });
-        let _ = word;
         Ok(RedirectTarget::HereDoc(HereDoc {
             delimiter,
             quoted,

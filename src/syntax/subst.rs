@@ -20,14 +20,12 @@ impl Parser<'_> {
 
     /// Reads a list up to and including its closing `)`.
     pub(super) fn nested_list_until_paren(&mut self) -> PResult<List> {
-        let open = self.pos;
         let list = self.compound_list()?;
         if self.cur() == Some(b')') {
             self.pos += 1;
             self.token()?;
             Ok(list)
         } else if self.cur().is_none() {
-            let _ = open;
             Err(Fail::at_end(ParseErrorKind::UnterminatedQuote(')')))
         } else {
             self.unexpected()

@@ -109,7 +109,7 @@ impl Parser<'_> {
                     Some(b'\n') => self.pos += 2,
                     None => {
                         self.pos += 1;
-                        out.char('\\');
+                        out.part(WordPart::Escaped('\\'));
                     }
                     Some(_) => {
                         self.pos += 1;
@@ -134,9 +134,6 @@ impl Parser<'_> {
                     }
                 },
                 b'`' => {
-                    if self.in_backtick {
-                        break;
-                    }
                     let part = self.backquote(false)?;
                     out.part(part);
                 }
@@ -277,7 +274,7 @@ impl Parser<'_> {
             None => true,
             Some(b'/') => true,
             Some(b':') => assign_like || context == WordContext::AssignValue,
-            Some(&b) => is_meta(b) || (self.in_backtick && b == b'`'),
+            Some(&b) => is_meta(b),
         };
         if !ends {
             return None;
