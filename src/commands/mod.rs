@@ -7,6 +7,7 @@
 pub mod common;
 pub mod options;
 mod file;
+mod hash;
 #[cfg(test)]
 pub mod test_support;
 
@@ -14,7 +15,15 @@ use crate::interp::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "base64", run: hash::base64::run },
     Utility { name: "cat", run: file::cat::run },
+    Utility { name: "cksum", run: hash::cksum::run },
+    Utility { name: "md5sum", run: hash::sum::run },
+    Utility { name: "sha1sum", run: hash::sum::run },
+    Utility { name: "sha224sum", run: hash::sum::run },
+    Utility { name: "sha256sum", run: hash::sum::run },
+    Utility { name: "sha384sum", run: hash::sum::run },
+    Utility { name: "sha512sum", run: hash::sum::run },
 ];
 
 /// The registry table.
