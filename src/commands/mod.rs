@@ -4,10 +4,12 @@
 //! The table is the name list: `/bin` is populated from it, `type` and
 //! `which` consult it, and nothing else lists command names.
 
+mod archive;
 pub mod common;
 pub mod options;
 mod file;
 mod hash;
+mod system;
 #[cfg(test)]
 pub mod test_support;
 
@@ -18,12 +20,15 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "cksum", run: hash::cksum::run },
+    Utility { name: "gunzip", run: archive::gzip::run },
+    Utility { name: "gzip", run: archive::gzip::run },
     Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "sha1sum", run: hash::sum::run },
     Utility { name: "sha224sum", run: hash::sum::run },
     Utility { name: "sha256sum", run: hash::sum::run },
     Utility { name: "sha384sum", run: hash::sum::run },
     Utility { name: "sha512sum", run: hash::sum::run },
+    Utility { name: "zcat", run: archive::gzip::run },
 ];
 
 /// The registry table.

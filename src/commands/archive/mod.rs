@@ -1,0 +1,12 @@
+//! Archive and compression utilities: `tar`, `gzip`/`gunzip`/`zcat`, and
+//! `zip`/`unzip`, all writing and reading the real formats so archives move
+//! between the sandbox and GNU tools both ways.
+
+pub mod files;
+pub mod gzip;
+pub mod gzip_format;
+
+#[cfg(test)]
+mod gzip_tests;
+#[cfg(test)]
+mod test_bytes;
