@@ -28,6 +28,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "sha256sum", run: hash::sum::run },
     Utility { name: "sha384sum", run: hash::sum::run },
     Utility { name: "sha512sum", run: hash::sum::run },
+    Utility { name: "tar", run: archive::tar::run },
     Utility { name: "zcat", run: archive::gzip::run },
 ];
 

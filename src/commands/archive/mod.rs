@@ -5,8 +5,16 @@
 pub mod files;
 pub mod gzip;
 pub mod gzip_format;
+pub mod pattern;
+pub mod tar;
+pub mod tar_create;
+pub mod tar_extract;
+pub mod tar_format;
+pub mod tar_list;
 
 #[cfg(test)]
 mod gzip_tests;
+#[cfg(test)]
+mod tar_tests;
 #[cfg(test)]
 mod test_bytes;

@@ -3,3 +3,4 @@
 //! `uname`, `uptime`, `nproc`, `tty`, `getconf`), `yes`, `seq`, `clear`.
 
 pub mod civil;
+pub mod tz;
