@@ -29,7 +29,9 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "sha384sum", run: hash::sum::run },
     Utility { name: "sha512sum", run: hash::sum::run },
     Utility { name: "tar", run: archive::tar::run },
+    Utility { name: "unzip", run: archive::unzip::run },
     Utility { name: "zcat", run: archive::gzip::run },
+    Utility { name: "zip", run: archive::zip::run },
 ];
 
 /// The registry table.

@@ -11,6 +11,9 @@ pub mod tar_create;
 pub mod tar_extract;
 pub mod tar_format;
 pub mod tar_list;
+pub mod unzip;
+pub mod zip;
+pub mod zip_format;
 
 #[cfg(test)]
 mod gzip_tests;
@@ -18,3 +21,5 @@ mod gzip_tests;
 mod tar_tests;
 #[cfg(test)]
 mod test_bytes;
+#[cfg(test)]
+mod zip_tests;
