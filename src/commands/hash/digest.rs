@@ -71,6 +71,7 @@ impl Algorithm {
     }
 
     /// Digests a byte slice, returning lowercase hex.
+    #[cfg(test)]
     pub fn digest_bytes(self, data: &[u8]) -> String {
         let mut hasher = Hasher::new(self);
         hasher.update(data);
