@@ -123,8 +123,9 @@ pub enum ZipError {
 
 fn dos_time(mtime: i64, offset: i64) -> (u16, u16) {
     let when = civil::from_timestamp(mtime.max(315_532_800), 0, offset);
-    let time = (when.hour << 11 | when.minute << 5 | when.second / 2) as u16;
-    let date = (((when.year - 1980).clamp(0, 127) as u32) << 9 | when.month << 5 | when.day) as u16;
+    let time = ((when.hour << 11) | (when.minute << 5) | (when.second / 2)) as u16;
+    let date =
+        ((((when.year - 1980).clamp(0, 127) as u32) << 9) | (when.month << 5) | when.day) as u16;
     (time, date)
 }
 

@@ -180,10 +180,9 @@ fn month_of(word: &str) -> Option<u32> {
         "november",
         "december",
     ];
-    let index = MONTH_WORDS
-        .iter()
-        .position(|m| word == *m || (word.starts_with(m) && full.iter().any(|f| *f == word)))?;
-    let index = if word == "sept" { 8 } else { index };
+    let index = MONTH_WORDS.iter().position(|m| {
+        word == *m || word == "sept" && *m == "sep" || (word.starts_with(m) && full.contains(&word))
+    })?;
     Some(index as u32 + 1)
 }
 
