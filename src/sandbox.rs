@@ -19,6 +19,8 @@ pub struct SandboxOptions {
     pub cwd: Option<String>,
     /// Execution limits (defaults are generous enough for ordinary scripts).
     pub limits: Limits,
+    /// Utilities added to (or replacing) the built-in registry.
+    pub extra_utilities: Vec<crate::interp::Utility>,
 }
 
 /// Per-run options of [`Sandbox::exec`].
@@ -70,8 +72,14 @@ impl Sandbox {
     /// environment and working directory.
     pub async fn new(options: SandboxOptions, host: Rc<dyn Host>) -> Sandbox {
         let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
-        let utilities = crate::commands::registry();
-        crate::fs::layout::create_default_layout(&fs, utilities.iter().map(|u| u.name)).await;
+        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> =
+            crate::commands::registry().iter().map(|u| (u.name.to_string(), u.run)).collect();
+        for utility in &options.extra_utilities {
+            table.insert(utility.name.to_string(), utility.run);
+        }
+        let names: Vec<String> = table.keys().cloned().collect();
+        crate::fs::layout::create_default_layout(&fs, names.iter().map(String::as_str)).await;
+        let utilities = Rc::new(table);
         let cwd = options.cwd.unwrap_or_else(|| crate::fs::layout::HOME.to_string());
         for (path, contents) in &options.files {
             let absolute = crate::fs::path::normalize(&cwd, path);

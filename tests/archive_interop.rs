@@ -29,6 +29,10 @@ impl ShellServices for NoShell {
     fn command_exists(&self, _name: &str) -> bool {
         false
     }
+
+    fn open_fd(&self, _fd: usize) -> Option<Fd> {
+        None
+    }
 }
 
 fn sandbox() -> MemoryFs {

@@ -26,6 +26,9 @@ pub async fn open_input(ctx: &Invocation<'_>, input: &Input) -> Result<Fd, FsErr
     match input {
         Input::Stdin => Ok(ctx.stdin.clone()),
         Input::File(name) => {
+            if let Some(stream) = ctx.special_stream(name) {
+                return Ok(stream);
+            }
             let path = ctx.resolve(name);
             let metadata = ctx.fs.metadata(&path).await?;
             if metadata.is_dir() {

@@ -45,6 +45,10 @@ impl ShellServices for RegistryShell {
     fn command_exists(&self, name: &str) -> bool {
         super::find(name).is_some()
     }
+
+    fn open_fd(&self, _fd: usize) -> Option<Fd> {
+        None
+    }
 }
 
 /// A fresh filesystem with `/home/user` and `/tmp`, owned by the sandbox user.

@@ -1,19 +1,38 @@
 //! The sandbox filesystem: the one [`Fs`] trait every builtin, command,
 //! redirection and glob goes through, and its implementations.
 //!
-//! Paths given to an `Fs` are absolute (the shell resolves relative paths
-//! against its working directory first) and are UTF-8 strings. Implementations
-//! follow symbolic links, check permissions against the sandbox user, and
-//! enforce quotas. The trait is async so that host-backed layers (directories
-//! supplied lazily by JavaScript) plug in beside the in-memory one.
+//! Paths given to an `Fs` are absolute (the shell joins relative paths to
+//! its working directory first, without normalizing: `..` is resolved
+//! physically by the filesystem) and are UTF-8 strings. Implementations
+//! follow symbolic links (ELOOP after 40), check permissions against their
+//! user, and enforce quotas. The trait is async so that host-backed layers
+//! (directories supplied lazily by JavaScript) plug in beside the in-memory
+//! one.
+//!
+//! - [`memory::MemoryFs`]: the in-memory tree, with quotas, change tracking
+//!   and snapshots; [`layout`] builds the default sandbox tree in it.
+//! - [`mount::MountFs`]: other filesystems mounted at paths.
+//! - [`readonly::ReadOnlyFs`]: EROFS for every change.
+//! - [`overlay::OverlayFs`]: a copy-on-write upper layer over any lower one.
+//! - [`host_dir::HostDirFs`]: a read-only view of a [`host_dir::HostDirectory`]
+//!   the host supplies.
+//! - [`path`], [`perm`], [`walk`]: path rules, permission rules, and the
+//!   path walk shared by the filesystems assembled from others.
 
 mod error;
-pub mod memory;
+pub mod host_dir;
 pub mod layout;
+pub mod memory;
+pub mod mount;
+pub mod overlay;
 pub mod path;
+pub mod perm;
+pub mod readonly;
+pub mod walk;
 
 pub use error::{FsError, FsResult};
 pub use memory::MemoryFs;
+pub use perm::{Access, Credentials};
 
 use async_trait::async_trait;
 use std::rc::Rc;
@@ -77,6 +96,19 @@ impl Metadata {
     }
 }
 
+/// Space and node use of a filesystem, for `df`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SpaceInfo {
+    /// The byte quota.
+    pub total_bytes: u64,
+    /// Bytes in use.
+    pub used_bytes: u64,
+    /// The node quota (files and directories).
+    pub total_nodes: u64,
+    /// Nodes in use.
+    pub used_nodes: u64,
+}
+
 /// One entry of a directory listing (without `.` and `..`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DirEntry {
@@ -110,17 +142,32 @@ pub struct OpenOptions {
 impl OpenOptions {
     /// Open for reading only (`< file`).
     pub fn read_only() -> Self {
-        OpenOptions { read: true, ..Default::default() }
+        OpenOptions {
+            read: true,
+            ..Default::default()
+        }
     }
 
     /// Create or truncate for writing (`> file`).
     pub fn write_truncate(mode: u32) -> Self {
-        OpenOptions { write: true, create: true, truncate: true, mode, ..Default::default() }
+        OpenOptions {
+            write: true,
+            create: true,
+            truncate: true,
+            mode,
+            ..Default::default()
+        }
     }
 
     /// Create or append for writing (`>> file`).
     pub fn write_append(mode: u32) -> Self {
-        OpenOptions { write: true, create: true, append: true, mode, ..Default::default() }
+        OpenOptions {
+            write: true,
+            create: true,
+            append: true,
+            mode,
+            ..Default::default()
+        }
     }
 }
 
@@ -190,6 +237,19 @@ pub trait Fs {
 
     /// `utimensat(2)`: sets access and/or modification times (ms since epoch).
     async fn set_times(&self, path: &str, atime: Option<f64>, mtime: Option<f64>) -> FsResult<()>;
+
+    /// `access(2)`: succeeds when this filesystem's user may access `path`
+    /// as asked (`test -r/-w/-x`), following symlinks; EROFS for a write
+    /// check on a read-only filesystem. The default only checks existence.
+    async fn access(&self, path: &str, access: Access) -> FsResult<()> {
+        let _ = access;
+        self.metadata(path).await.map(|_| ())
+    }
+
+    /// Quota and use for `df`; `None` when the filesystem cannot tell.
+    fn space(&self) -> Option<SpaceInfo> {
+        None
+    }
 
     /// Reads a whole file.
     async fn read_file(&self, path: &str) -> FsResult<Vec<u8>> {

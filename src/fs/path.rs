@@ -49,10 +49,20 @@ pub fn normalize(cwd: &str, path: &str) -> String {
 /// Checks the Linux limits a path must meet before any lookup: no NUL byte
 /// (EINVAL), no component over 255 bytes and no path over 4096 (ENAMETOOLONG).
 pub fn validate(path: &str) -> FsResult<()> {
-    if path.contains('\0') {
-        return Err(FsError::InvalidArgument);
+    // One pass over the bytes: this runs on every lookup.
+    let mut component = 0usize;
+    let mut too_long = path.len() > MAX_PATH_LEN;
+    for byte in path.bytes() {
+        match byte {
+            0 => return Err(FsError::InvalidArgument),
+            b'/' => component = 0,
+            _ => {
+                component += 1;
+                too_long |= component > MAX_COMPONENT_LEN;
+            }
+        }
     }
-    if path.len() > MAX_PATH_LEN || path.split('/').any(|c| c.len() > MAX_COMPONENT_LEN) {
+    if too_long {
         return Err(FsError::NameTooLong);
     }
     Ok(())
@@ -63,11 +73,15 @@ pub fn validate(path: &str) -> FsResult<()> {
 pub fn split_parent(path: &str) -> Option<(&str, &str)> {
     let trimmed = path.trim_end_matches('/');
     let slash = trimmed.rfind('/')?;
-    let name = &trimmed[slash + 1..];
+    let name = trimmed.get(slash + 1..)?;
     if name.is_empty() {
         return None;
     }
-    let parent = if slash == 0 { "/" } else { &trimmed[..slash] };
+    let parent = if slash == 0 {
+        "/"
+    } else {
+        trimmed.get(..slash)?
+    };
     Some((parent, name))
 }
 
@@ -77,7 +91,10 @@ mod tests {
 
     #[test]
     fn normalizes_dots_and_never_leaves_root() {
-        assert_eq!(normalize("/home/user", "../../../etc/./passwd"), "/etc/passwd");
+        assert_eq!(
+            normalize("/home/user", "../../../etc/./passwd"),
+            "/etc/passwd"
+        );
         assert_eq!(normalize("/", ".."), "/");
         assert_eq!(normalize("/a/b", "c//d/"), "/a/b/c/d");
         assert_eq!(normalize("/a", "/x/../y"), "/y");
@@ -86,7 +103,10 @@ mod tests {
     #[test]
     fn rejects_nul_and_long_names() {
         assert_eq!(validate("/a\0b"), Err(FsError::InvalidArgument));
-        assert_eq!(validate(&format!("/{}", "x".repeat(256))), Err(FsError::NameTooLong));
+        assert_eq!(
+            validate(&format!("/{}", "x".repeat(256))),
+            Err(FsError::NameTooLong)
+        );
         assert!(validate(&format!("/{}", "x".repeat(255))).is_ok());
     }
 

@@ -1,26 +1,44 @@
 //! The interpreter: runs the syntax tree with bash 5.2 semantics.
+//!
+//! A [`Shell`] is one session's state: variables, functions, options, the
+//! working directory, the fd table and traps. A subshell (`( )`, `$( )`, a
+//! pipeline stage) is a clone of it that shares the filesystem, as a forked
+//! process would.
 
+mod builtins;
+mod compound;
+mod cond;
+mod exec;
+mod expand_host;
+mod fds;
+mod flow;
+mod jobs;
+mod limits;
+mod options;
+mod redirect;
+mod run;
+mod simple;
+mod time_format;
 mod utility;
+mod variables;
+pub mod vars;
 
+pub use flow::{Flow, Outcome};
+pub use limits::{Budget, Limits};
+pub use options::Options;
 pub use utility::{write_failure_status, Invocation, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
 
 use crate::fs::Fs;
 use crate::host::Host;
-use crate::io::Fd;
+use crate::io::{Fd, Stream};
+use crate::syntax::ast::FunctionDef;
+use fds::FdTable;
+use std::collections::{BTreeMap, HashMap};
+
+/// The utilities a shell can run, by name (the registry plus host additions).
+pub type UtilityTable = Rc<BTreeMap<String, UtilityFn>>;
 use std::rc::Rc;
-
-/// Execution limits.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Most bytes of stdout (and of stderr) one run may produce.
-    pub max_output_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_output_bytes: 64 << 20 }
-    }
-}
+use vars::Variables;
 
 /// What a shell is built from.
 pub struct ShellConfig {
@@ -28,8 +46,8 @@ pub struct ShellConfig {
     pub fs: Rc<dyn Fs>,
     /// The host.
     pub host: Rc<dyn Host>,
-    /// The utilities table.
-    pub utilities: &'static [Utility],
+    /// The utilities, by name.
+    pub utilities: UtilityTable,
     /// Initial exported environment.
     pub env: Vec<(String, String)>,
     /// Initial working directory.
@@ -38,15 +56,167 @@ pub struct ShellConfig {
     pub limits: Limits,
 }
 
+/// Source text with its line starts, for LINENO and error messages.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    /// The text.
+    pub text: Rc<str>,
+    /// Byte offset of each line's start.
+    line_starts: Rc<[usize]>,
+    /// The line number of the text's first line (for `eval` and functions).
+    pub first_line: usize,
+}
+
+impl SourceText {
+    /// Indexes `text`, whose first line is numbered `first_line`.
+    pub fn new(text: &str, first_line: usize) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        SourceText { text: Rc::from(text), line_starts: Rc::from(starts), first_line }
+    }
+
+    /// The line number of byte `offset`.
+    pub fn line_of(&self, offset: u32) -> usize {
+        let index = match self.line_starts.binary_search(&(offset as usize)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        self.first_line + index
+    }
+}
+
+/// A defined function: its definition and the source it came from.
+#[derive(Debug, Clone)]
+pub struct Function {
+    /// The definition.
+    pub def: Rc<FunctionDef>,
+    /// The source text the definition's spans point into.
+    pub source: SourceText,
+}
+
+/// One frame of the call stack (FUNCNAME, BASH_SOURCE, BASH_LINENO).
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The function name, or `source` for a sourced file.
+    pub name: String,
+    /// The file the function was defined in (`main` script: empty).
+    pub source_name: String,
+    /// The line the call was made from.
+    pub call_line: usize,
+}
+
 /// A shell session.
+#[derive(Clone)]
 pub struct Shell {
+    fs: Rc<dyn Fs>,
+    host: Rc<dyn Host>,
+    utilities: UtilityTable,
     limits: Limits,
+    budget: Rc<Budget>,
+    /// Variables and their scopes.
+    pub vars: Variables,
+    functions: HashMap<String, Function>,
+    aliases: HashMap<String, String>,
+    /// `$0`.
+    arg0: String,
+    /// `$1`...
+    positional: Vec<String>,
+    cwd: String,
+    /// `$?`.
+    last_status: i32,
+    options: Options,
+    fds: FdTable,
+    traps: HashMap<String, String>,
+    /// `$$`.
+    pid: u32,
+    /// `$BASHPID`: differs in subshells.
+    bash_pid: u32,
+    next_pid: Rc<std::cell::Cell<u32>>,
+    /// `$!`.
+    last_background_pid: Option<u32>,
+    source: SourceText,
+    /// The script name in error messages (`bash: -c` style prefix without `bash: `).
+    error_prefix: String,
+    /// The prefix of syntax errors (`bash: -c`, or the script name).
+    syntax_prefix: String,
+    current_line: usize,
+    call_stack: Vec<Frame>,
+    loop_depth: usize,
+    /// Depth of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
+    errexit_suppressed: usize,
+    subshell_depth: usize,
+    umask: u32,
+    random_cell: std::cell::Cell<u64>,
+    /// Status of the last command substitution (a bare assignment's status).
+    last_substitution_status: Option<i32>,
+    pipestatus: Vec<i32>,
+    dir_stack: Vec<String>,
+    jobs: jobs::JobTable,
+    /// True while the ERR trap runs (it does not trigger itself).
+    in_err_trap: bool,
+    /// The last argument of the running simple command, stored in `$_` after it.
+    last_argument: Option<String>,
+    /// Set when the last text run ended on a syntax error (for `eval`).
+    syntax_error_seen: bool,
+    /// Depth of `source` calls (where `return` is allowed).
+    source_depth: usize,
+    /// `getopts` state: position inside the current option cluster.
+    getopts_position: usize,
+    /// `getopts` state: OPTIND when the position was recorded.
+    getopts_last_optind: usize,
+    /// Fds opened for `<( )` by the current command, closed after it.
+    process_substitution_fds: Vec<usize>,
 }
 
 impl Shell {
-    /// A new session.
+    /// A new session with the default variables of a non-interactive bash.
     pub fn new(config: ShellConfig) -> Shell {
-        Shell { limits: config.limits }
+        let seed = config.host.random_seed();
+        let stdin: Fd = Rc::new(Stream::Null);
+        let mut shell = Shell {
+            fs: config.fs,
+            host: config.host,
+            utilities: config.utilities,
+            limits: config.limits,
+            budget: Budget::new(),
+            vars: Variables::default(),
+            functions: HashMap::new(),
+            aliases: HashMap::new(),
+            arg0: "bash".to_string(),
+            positional: Vec::new(),
+            cwd: config.cwd,
+            last_status: 0,
+            options: Options::default(),
+            fds: FdTable::new(stdin.clone(), Rc::new(Stream::Null), Rc::new(Stream::Null)),
+            traps: HashMap::new(),
+            pid: 4242,
+            bash_pid: 4242,
+            next_pid: Rc::new(std::cell::Cell::new(4243)),
+            last_background_pid: None,
+            source: SourceText::new("", 1),
+            error_prefix: "bash".to_string(),
+            syntax_prefix: "bash: -c".to_string(),
+            current_line: 1,
+            call_stack: Vec::new(),
+            loop_depth: 0,
+            errexit_suppressed: 0,
+            subshell_depth: 0,
+            umask: 0o022,
+            random_cell: std::cell::Cell::new(seed | 1),
+            last_substitution_status: None,
+            pipestatus: Vec::new(),
+            dir_stack: Vec::new(),
+            jobs: jobs::JobTable::default(),
+            source_depth: 0,
+            syntax_error_seen: false,
+            last_argument: None,
+            in_err_trap: false,
+            getopts_position: 0,
+            getopts_last_optind: 1,
+            process_substitution_fds: Vec::new(),
+        };
+        shell.init_variables(config.env);
+        shell
     }
 
     /// The limits in force.
@@ -54,16 +224,74 @@ impl Shell {
         &self.limits
     }
 
-    /// Runs a script at top level.
-    pub async fn run_top_level(
-        &mut self,
-        _script: &str,
-        _stdin: Fd,
-        _stdout: Fd,
-        _stderr: Fd,
-        _env: Vec<(String, String)>,
-        _cwd: Option<String>,
-    ) -> i32 {
-        0
+    /// The working directory.
+    pub fn cwd(&self) -> &str {
+        &self.cwd
+    }
+
+    /// The status of the last command.
+    pub fn last_status(&self) -> i32 {
+        self.last_status
+    }
+
+    /// The value of a variable as a string, for hosts and tests.
+    pub fn var(&self, name: &str) -> Option<String> {
+        self.vars.get(name).and_then(|v| v.scalar_value())
+    }
+
+    /// The exported variables, sorted by name.
+    pub fn exported_env(&self) -> Vec<(String, String)> {
+        self.vars
+            .visible()
+            .into_iter()
+            .filter(|(_, v)| v.attributes.exported)
+            .filter_map(|(name, v)| v.scalar_value().map(|value| (name, value)))
+            .collect()
+    }
+
+    fn stdout(&self) -> Fd {
+        self.fds.get(1).unwrap_or_else(|| Rc::new(Stream::Null))
+    }
+
+    fn stderr(&self) -> Fd {
+        self.fds.get(2).unwrap_or_else(|| Rc::new(Stream::Null))
+    }
+
+    fn stdin(&self) -> Fd {
+        self.fds.get(0).unwrap_or_else(|| Rc::new(Stream::Null))
+    }
+
+    /// Writes a runtime error as bash prints it: `bash: line N: message`.
+    async fn report_error(&self, message: &str) {
+        let text = format!("{}: line {}: {}\n", self.error_prefix, self.current_line, message);
+        let _ = self.stderr().write(text.as_bytes()).await;
+    }
+
+    /// Writes `bash: message` without a line number (`command not found`).
+    async fn report_plain(&self, message: &str) {
+        let text = format!("{}: {}\n", self.error_prefix, message);
+        let _ = self.stderr().write(text.as_bytes()).await;
+    }
+
+    /// The text of a function as `declare -f` and `type` show it.
+    fn function_text(&self, name: &str, function: &Function) -> String {
+        let span = function.def.span;
+        let text = function.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
+        let _ = name;
+        text.to_string()
+    }
+
+    /// A subshell: a copy of this shell that shares the filesystem.
+    fn subshell(&self) -> Shell {
+        let mut sub = self.clone();
+        sub.subshell_depth += 1;
+        sub.bash_pid = self.next_pid.get();
+        self.next_pid.set(self.next_pid.get() + 1);
+        sub.traps.retain(|name, _| name != "EXIT");
+        sub.loop_depth = 0;
+        if !self.options.inherit_errexit {
+            // Command substitutions do not inherit `set -e` unless asked.
+        }
+        sub
     }
 }

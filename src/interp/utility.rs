@@ -33,6 +33,10 @@ pub trait ShellServices {
 
     /// True when `name` would run as a command (`which`, `command -v`).
     fn command_exists(&self, name: &str) -> bool;
+
+    /// The stream open on shell fd `fd`, for `/dev/fd/N` and `/dev/stdin`
+    /// (process substitution hands commands such paths).
+    fn open_fd(&self, fd: usize) -> Option<Fd>;
 }
 
 /// One invocation of a utility.
@@ -86,6 +90,25 @@ impl Invocation<'_> {
     /// Writes `name: path: strerror\n` to standard error.
     pub async fn report_fs(&self, path: &str, error: FsError) {
         self.report(&format!("{path}: {error}")).await;
+    }
+
+    /// Opens `/dev/stdin`, `/dev/stdout`, `/dev/stderr` or `/dev/fd/N` as the
+    /// shell's stream; `None` for any other path.
+    pub fn special_stream(&self, path: &str) -> Option<Fd> {
+        match path {
+            "/dev/stdin" => Some(self.stdin.clone()),
+            "/dev/stdout" => Some(self.stdout.clone()),
+            "/dev/stderr" => Some(self.stderr.clone()),
+            _ => {
+                let n: usize = path.strip_prefix("/dev/fd/")?.parse().ok()?;
+                match n {
+                    0 => Some(self.stdin.clone()),
+                    1 => Some(self.stdout.clone()),
+                    2 => Some(self.stderr.clone()),
+                    _ => self.shell.open_fd(n),
+                }
+            }
+        }
     }
 
     /// The value of an exported variable.

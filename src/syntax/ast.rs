@@ -402,6 +402,10 @@ pub enum WordPart {
         /// The alternatives.
         patterns: Vec<Word>,
     },
+    /// `${x!}`, `${}`, `${#x:-w}`: a `${...}` bash accepts when parsing but
+    /// rejects when expanding (`bash: ${x!}: bad substitution`, status 1).
+    /// Holds the whole text as written, `${` and `}` included.
+    BadSubstitution(String),
 }
 
 /// A parameter expansion: `$x`, `${x}`, `${#x}`, `${x:-w}`, `${a[i]}`, `${!x}`...

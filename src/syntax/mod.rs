@@ -6,9 +6,26 @@
 //! syntax error on line 5 is reported after lines 1-4 ran. [`Parser`] offers
 //! exactly that; [`parse`] parses everything at once (`bash -n`).
 
+mod alias;
+mod arith;
 pub mod ast;
+mod brace;
+mod command;
+mod compound;
+mod cond;
 mod error;
+mod heredoc;
+mod lexer;
+mod lines;
+mod param;
 mod parser;
+pub mod printer;
+mod redirect;
+mod subst;
+pub mod walk;
+mod word;
 
 pub use error::{ParseError, ParseErrorKind};
-pub use parser::{parse, Completeness, ParseLimits, ParseOptions, Parser, completeness};
+pub use lines::{line_number, LineIndex};
+pub use parser::{completeness, parse, Completeness, ParseLimits, ParseOptions, Parser};
+pub use printer::print;

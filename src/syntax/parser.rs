@@ -1,8 +1,15 @@
-//! The parser entry points. (A placeholder that the full recursive-descent
-//! parser replaces; it exists so the layers above compile.)
+//! The parser's state and public entry points: [`Parser`], [`parse`],
+//! [`completeness`], and the options and limits that steer a parse.
+//!
+//! The grammar itself lives in sibling modules, each an `impl Parser` block:
+//! `lexer` (characters, blanks, operators), `command` (lists, pipelines,
+//! simple commands), `compound`, `redirect`, `heredoc`, `word`, `param`,
+//! `arith` and `cond`.
 
-use super::ast::List;
+use super::ast::{List, Word};
 use super::error::{ParseError, ParseErrorKind};
+use super::lines::LineIndex;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Parse limits, each reported by name when exceeded.
@@ -44,26 +51,230 @@ pub enum Completeness {
     Incomplete,
 }
 
+/// An error found while parsing, at a byte offset; turned into a
+/// [`ParseError`] with a line number once parsing stops.
+#[derive(Debug, Clone)]
+pub(super) struct Fail {
+    pub kind: ParseErrorKind,
+    pub pos: usize,
+}
+
+/// The result of a grammar rule.
+pub(super) type PResult<T> = Result<T, Fail>;
+
+/// A here-document whose body has not been read yet.
+#[derive(Debug, Clone)]
+pub(super) struct PendingHereDoc {
+    /// Index into `Parser::heredoc_bodies`.
+    pub id: usize,
+    /// The delimiter after quote removal.
+    pub delimiter: String,
+    /// `<<-`: strip leading tabs.
+    pub strip_tabs: bool,
+    /// Part of the delimiter was quoted: the body is literal.
+    pub quoted: bool,
+    /// Where the operator's delimiter word starts (for the end-of-file warning).
+    pub operator_pos: usize,
+}
+
 /// Reads a script one top-level line at a time.
 pub struct Parser<'s> {
-    source: &'s str,
+    /// The source (owned once an alias was spliced in).
+    pub(super) text: Cow<'s, str>,
+    /// The read position, a byte offset into `text`.
+    pub(super) pos: usize,
+    /// Reading stops here (the end of a sub-range being parsed).
+    pub(super) end: usize,
+    /// Added to every span (sub-parsers over extracted text).
+    pub(super) base: usize,
+    /// `shopt -s extglob` for the line being parsed.
+    pub(super) extglob: bool,
+    /// Aliases for the line being parsed.
+    pub(super) aliases: HashMap<String, String>,
+    /// Aliases being expanded, with the offset where their text ends.
+    pub(super) alias_guard: Vec<(String, usize)>,
+    /// The limits.
+    pub(super) limits: ParseLimits,
+    /// Current nesting depth.
+    pub(super) depth: usize,
+    /// Tokens read so far.
+    pub(super) tokens: usize,
+    /// Steps taken so far.
+    pub(super) iterations: usize,
+    /// Here-documents waiting for the next newline.
+    pub(super) pending: Vec<PendingHereDoc>,
+    /// Bodies read, by here-document id.
+    pub(super) heredoc_bodies: Vec<Option<Word>>,
+    /// Inside backquotes: an unescaped backquote ends a command.
+    pub(super) in_backtick: bool,
+    /// Warnings bash prints but parses on (here-document ended by end of file).
+    pub(super) warnings: Vec<String>,
+    /// Set once an error or the end was reached.
     done: bool,
 }
 
 impl<'s> Parser<'s> {
     /// A parser over `source`.
     pub fn new(source: &'s str) -> Self {
-        Parser { source, done: false }
+        Parser {
+            text: Cow::Borrowed(source),
+            pos: 0,
+            end: source.len(),
+            base: 0,
+            extglob: false,
+            aliases: HashMap::new(),
+            alias_guard: Vec::new(),
+            limits: ParseLimits::default(),
+            depth: 0,
+            tokens: 0,
+            iterations: 0,
+            pending: Vec::new(),
+            heredoc_bodies: Vec::new(),
+            in_backtick: false,
+            warnings: Vec::new(),
+            done: false,
+        }
     }
 
     /// Parses the next top-level line (with every compound command and
     /// here-document it opens); `None` at end of input.
-    pub fn next_line(&mut self, _options: &ParseOptions) -> Result<Option<List>, ParseError> {
-        if self.done || self.source.trim().is_empty() {
+    pub fn next_line(&mut self, options: &ParseOptions) -> Result<Option<List>, ParseError> {
+        if self.done {
             return Ok(None);
         }
-        self.done = true;
-        Err(ParseError { kind: ParseErrorKind::Other("parser not implemented".into()), line: 1, source_line: None })
+        self.extglob = options.extglob;
+        self.limits = options.limits.clone();
+        if self.aliases != options.aliases {
+            self.aliases = options.aliases.clone();
+        }
+        if self.text.len() > self.limits.max_input_bytes {
+            self.done = true;
+            return Err(self.to_error(Fail {
+                kind: ParseErrorKind::LimitExceeded(format!(
+                    "input too large: {} bytes exceeds the limit max_input_bytes of {}",
+                    self.text.len(),
+                    self.limits.max_input_bytes
+                )),
+                pos: 0,
+            }));
+        }
+        match self.top_line() {
+            Ok(Some(mut list)) => {
+                self.fill_heredocs(&mut list);
+                Ok(Some(list))
+            }
+            Ok(None) => {
+                self.done = true;
+                Ok(None)
+            }
+            Err(fail) => {
+                self.done = true;
+                Err(self.to_error(fail))
+            }
+        }
+    }
+
+    /// Warnings bash would print while parsing so far, such as
+    /// `here-document at line 1 delimited by end-of-file (wanted `EOF')`.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The byte offset where the next line starts.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// A parser for extracted text (backquote bodies, here-document bodies)
+    /// that inherits this one's settings and budget.
+    pub(super) fn sub_parser<'t>(&self, text: &'t str, base: usize) -> Parser<'t> {
+        let mut sub = Parser::new(text);
+        sub.base = base;
+        sub.extglob = self.extglob;
+        sub.limits = self.limits.clone();
+        sub.depth = self.depth;
+        sub.tokens = self.tokens;
+        sub.iterations = self.iterations;
+        sub
+    }
+
+    /// Takes back the budget a sub-parser used.
+    pub(super) fn absorb(&mut self, sub: &Parser<'_>) {
+        self.tokens = sub.tokens;
+        self.iterations = sub.iterations;
+        self.warnings.extend(sub.warnings.iter().cloned());
+    }
+
+    /// Turns an internal failure into the error bash prints.
+    fn to_error(&self, fail: Fail) -> ParseError {
+        let index = LineIndex::new(&self.text);
+        let pos = fail.pos.min(self.text.len());
+        let (line, source_line) = match &fail.kind {
+            ParseErrorKind::UnexpectedToken(_) => {
+                let line = index.line_of(pos);
+                (line, Some(index.line_text(&self.text, line).to_string()))
+            }
+            ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
+            _ => (index.line_of(pos), None),
+        };
+        ParseError { kind: fail.kind, line, source_line }
+    }
+
+    /// The line bash blames for `unexpected end of file`: one past the
+    /// last line, as bash has read the final newline it adds.
+    fn eof_line(&self, index: &LineIndex) -> usize {
+        let lines = index.line_count();
+        if self.text.ends_with('\n') {
+            lines
+        } else {
+            lines + 1
+        }
+    }
+
+    /// A failure at the current position.
+    pub(super) fn fail<T>(&self, kind: ParseErrorKind) -> PResult<T> {
+        Err(Fail { kind, pos: self.pos })
+    }
+
+    /// Counts one step against `max_iterations`.
+    pub(super) fn step(&mut self) -> PResult<()> {
+        self.iterations += 1;
+        if self.iterations > self.limits.max_iterations {
+            return self.fail(ParseErrorKind::LimitExceeded(format!(
+                "parser iteration limit exceeded (max_iterations: {})",
+                self.limits.max_iterations
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts one token against `max_tokens`.
+    pub(super) fn token(&mut self) -> PResult<()> {
+        self.tokens += 1;
+        if self.tokens > self.limits.max_tokens {
+            return self.fail(ParseErrorKind::LimitExceeded(format!(
+                "too many tokens (max_tokens: {})",
+                self.limits.max_tokens
+            )));
+        }
+        Ok(())
+    }
+
+    /// Enters one level of nesting, checked against `max_depth`.
+    pub(super) fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return self.fail(ParseErrorKind::LimitExceeded(format!(
+                "nesting too deep (max_depth: {})",
+                self.limits.max_depth
+            )));
+        }
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    pub(super) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 }
 
@@ -79,10 +290,21 @@ pub fn parse(source: &str, options: &ParseOptions) -> Result<List, ParseError> {
 
 /// Tells complete from incomplete input (the CLI's continuation prompt).
 pub fn completeness(source: &str) -> Completeness {
-    match parse(source, &ParseOptions::default()) {
-        Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
-            Completeness::Incomplete
+    let options = ParseOptions::default();
+    let mut parser = Parser::new(source);
+    loop {
+        match parser.next_line(&options) {
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
+                return Completeness::Incomplete;
+            }
+            Err(_) => return Completeness::Complete,
         }
-        _ => Completeness::Complete,
+    }
+    if parser.warnings.iter().any(|w| w.contains("delimited by end-of-file")) {
+        Completeness::Incomplete
+    } else {
+        Completeness::Complete
     }
 }

@@ -28,6 +28,10 @@ impl ShellServices for Shell {
     fn command_exists(&self, name: &str) -> bool {
         crate::commands::find(name).is_some()
     }
+
+    fn open_fd(&self, _fd: usize) -> Option<Fd> {
+        None
+    }
 }
 
 /// Runs a utility over `fs` in `/home/user`; returns stdout bytes, stderr text and status.

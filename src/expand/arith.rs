@@ -1,0 +1,618 @@
+//! Shell arithmetic: 64-bit wrapping integers with C precedence, `**`,
+//! assignment operators, `++`/`--`, `base#digits`, and bash's error texts.
+//!
+//! Bash parses arithmetic when it runs, after expansion: `x="1+2";
+//! $((x*3))` is 9 while `$(($x*3))` is 7. So besides evaluating parse-time
+//! trees, this module parses expression text at run time ([`parse_text`]).
+
+use crate::syntax::ast::{ArithExpr, BinaryArithOp, UnaryArithOp};
+
+/// An arithmetic failure: the expression text and bash's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArithError {
+    /// The whole expression as bash echoes it before the colon.
+    pub expression: String,
+    /// `division by 0 (error token is "0")` and the like.
+    pub message: String,
+}
+
+impl ArithError {
+    fn new(expression: &str, message: impl Into<String>) -> Self {
+        ArithError { expression: expression.to_string(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ArithError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.expression, self.message)
+    }
+}
+
+/// Variable access for arithmetic.
+pub trait ArithEnv {
+    /// The value of `name` (or `name[index]`), `None` when unset.
+    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String>;
+    /// Assigns `value` to `name` (or `name[index]`).
+    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String>;
+    /// Whether `set -u` makes unset variables an error.
+    fn nounset(&self) -> bool {
+        false
+    }
+}
+
+/// Deepest recursion through variable values (`a=b; b=a; $((a))`).
+const MAX_RECURSION: usize = 1024;
+
+/// Parses expression text at run time.
+pub fn parse_text(text: &str) -> Result<ArithExpr, ArithError> {
+    let tokens = tokenize(text)?;
+    let mut parser = TextParser { text, tokens, position: 0 };
+    if parser.tokens.is_empty() {
+        return Ok(ArithExpr::Number("0".into()));
+    }
+    let expr = parser.comma()?;
+    if let Some(token) = parser.tokens.get(parser.position) {
+        return Err(ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..])));
+    }
+    Ok(expr)
+}
+
+/// Evaluates the expression text `text`.
+pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
+    let expr = parse_text(text)?;
+    Evaluator { env, text, depth: 0 }.eval(&expr)
+}
+
+/// Evaluates a parsed expression; `text` is its source for error messages.
+pub fn eval(expr: &ArithExpr, text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
+    Evaluator { env, text, depth: 0 }.eval(expr)
+}
+
+/// Parses a number in bash's syntax: decimal, `0x` hex, `0` octal, `base#digits`.
+pub fn parse_number(literal: &str) -> Result<i64, String> {
+    let too_great = || format!("value too great for base (error token is \"{literal}\")");
+    if let Some((base_text, digits)) = literal.split_once('#') {
+        let base: u32 = base_text.parse().map_err(|_| format!("invalid arithmetic base (error token is \"{literal}\")"))?;
+        if !(2..=64).contains(&base) {
+            return Err(format!("invalid arithmetic base (error token is \"{literal}\")"));
+        }
+        if digits.is_empty() {
+            return Err(format!("invalid integer constant (error token is \"{literal}\")"));
+        }
+        let mut value: i64 = 0;
+        for c in digits.chars() {
+            let digit = match c {
+                '0'..='9' => c as u32 - '0' as u32,
+                'a'..='z' => c as u32 - 'a' as u32 + 10,
+                'A'..='Z' if base <= 36 => c as u32 - 'A' as u32 + 10,
+                'A'..='Z' => c as u32 - 'A' as u32 + 36,
+                '@' => 62,
+                '_' => 63,
+                _ => return Err(too_great()),
+            };
+            if digit >= base {
+                return Err(too_great());
+            }
+            value = value.wrapping_mul(base as i64).wrapping_add(digit as i64);
+        }
+        return Ok(value);
+    }
+    let (digits, base) = if let Some(hex) = literal.strip_prefix("0x").or_else(|| literal.strip_prefix("0X")) {
+        (hex, 16)
+    } else if literal.len() > 1 && literal.starts_with('0') {
+        (&literal[1..], 8)
+    } else {
+        (literal, 10)
+    };
+    if digits.is_empty() && base == 16 {
+        return Err(format!("invalid integer constant (error token is \"{literal}\")"));
+    }
+    let mut value: i64 = 0;
+    for c in digits.chars() {
+        let digit = c.to_digit(16).ok_or_else(too_great)?;
+        if digit >= base {
+            return Err(too_great());
+        }
+        value = value.wrapping_mul(base as i64).wrapping_add(digit as i64);
+    }
+    Ok(value)
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Number(String),
+    Name(String),
+    Op(&'static str),
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    kind: Kind,
+    start: usize,
+}
+
+const OPERATORS: &[&str] = &[
+    "<<=", ">>=", "**", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=",
+    "|=", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")", "[", "]",
+];
+
+fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut index = 0;
+    while index < bytes.len() {
+        let c = bytes[index];
+        if c.is_ascii_whitespace() {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        if c.is_ascii_digit() {
+            while index < bytes.len() && (bytes[index].is_ascii_alphanumeric() || bytes[index] == b'#' || bytes[index] == b'@' || bytes[index] == b'_') {
+                index += 1;
+            }
+            tokens.push(Token { kind: Kind::Number(text[start..index].to_string()), start });
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while index < bytes.len() && (bytes[index].is_ascii_alphanumeric() || bytes[index] == b'_') {
+                index += 1;
+            }
+            tokens.push(Token { kind: Kind::Name(text[start..index].to_string()), start });
+            continue;
+        }
+        match OPERATORS.iter().find(|op| text[index..].starts_with(**op)) {
+            Some(op) => {
+                tokens.push(Token { kind: Kind::Op(op), start });
+                index += op.len();
+            }
+            None => {
+                return Err(ArithError::new(text, format!("syntax error: operand expected (error token is \"{}\")", &text[start..])));
+            }
+        }
+    }
+    Ok(tokens)
+}
+
+struct TextParser<'t> {
+    text: &'t str,
+    tokens: Vec<Token>,
+    position: usize,
+}
+
+fn binary_op(op: &str) -> Option<BinaryArithOp> {
+    Some(match op {
+        "**" => BinaryArithOp::Power,
+        "*" => BinaryArithOp::Multiply,
+        "/" => BinaryArithOp::Divide,
+        "%" => BinaryArithOp::Remainder,
+        "+" => BinaryArithOp::Add,
+        "-" => BinaryArithOp::Subtract,
+        "<<" => BinaryArithOp::ShiftLeft,
+        ">>" => BinaryArithOp::ShiftRight,
+        "<" => BinaryArithOp::Less,
+        "<=" => BinaryArithOp::LessEqual,
+        ">" => BinaryArithOp::Greater,
+        ">=" => BinaryArithOp::GreaterEqual,
+        "==" => BinaryArithOp::Equal,
+        "!=" => BinaryArithOp::NotEqual,
+        "&" => BinaryArithOp::BitAnd,
+        "^" => BinaryArithOp::BitXor,
+        "|" => BinaryArithOp::BitOr,
+        "&&" => BinaryArithOp::LogicalAnd,
+        "||" => BinaryArithOp::LogicalOr,
+        _ => return None,
+    })
+}
+
+/// Binary operator levels from loosest to tightest (below the ternary).
+const LEVELS: &[&[&str]] = &[&["||"], &["&&"], &["|"], &["^"], &["&"], &["==", "!="], &["<", "<=", ">", ">="], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
+
+impl TextParser<'_> {
+    fn peek_op(&self) -> Option<&'static str> {
+        match self.tokens.get(self.position) {
+            Some(Token { kind: Kind::Op(op), .. }) => Some(op),
+            _ => None,
+        }
+    }
+
+    fn rest(&self) -> &str {
+        match self.tokens.get(self.position) {
+            Some(token) => &self.text[token.start..],
+            None => "",
+        }
+    }
+
+    fn operand_expected(&self) -> ArithError {
+        let rest = self.rest();
+        if rest.is_empty() {
+            // At the end the token bash shows is the last operator.
+            let last = self.tokens.last().map(|t| &self.text[t.start..]).unwrap_or("");
+            return ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{last}\")"));
+        }
+        ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{rest}\")"))
+    }
+
+    fn comma(&mut self) -> Result<ArithExpr, ArithError> {
+        let mut left = self.assignment()?;
+        while self.peek_op() == Some(",") {
+            self.position += 1;
+            let right = self.assignment()?;
+            left = ArithExpr::Comma(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn assignment(&mut self) -> Result<ArithExpr, ArithError> {
+        let start = self.position;
+        let target = self.conditional()?;
+        if let Some(op) = self.peek_op() {
+            let compound = match op {
+                "=" => Some(None),
+                "*=" | "/=" | "%=" | "+=" | "-=" | "<<=" | ">>=" | "&=" | "^=" | "|=" => binary_op(&op[..op.len() - 1]).map(Some),
+                _ => None,
+            };
+            if let Some(operator) = compound {
+                if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
+                    let rest = self.rest().to_string();
+                    let _ = start;
+                    return Err(ArithError::new(self.text, format!("attempted assignment to non-variable (error token is \"{rest}\")")));
+                }
+                self.position += 1;
+                let value = self.assignment()?;
+                return Ok(ArithExpr::Assign(operator, Box::new(target), Box::new(value)));
+            }
+        }
+        Ok(target)
+    }
+
+    fn conditional(&mut self) -> Result<ArithExpr, ArithError> {
+        let condition = self.binary(0)?;
+        if self.peek_op() != Some("?") {
+            return Ok(condition);
+        }
+        self.position += 1;
+        let then = self.comma()?;
+        if self.peek_op() != Some(":") {
+            let rest = self.rest().to_string();
+            return Err(ArithError::new(self.text, format!("`:' expected for conditional expression (error token is \"{rest}\")")));
+        }
+        self.position += 1;
+        let otherwise = self.conditional()?;
+        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
+    }
+
+    fn binary(&mut self, level: usize) -> Result<ArithExpr, ArithError> {
+        if level == LEVELS.len() {
+            return self.power();
+        }
+        let mut left = self.binary(level + 1)?;
+        while let Some(op) = self.peek_op() {
+            if !LEVELS[level].contains(&op) {
+                break;
+            }
+            self.position += 1;
+            let right = self.binary(level + 1)?;
+            let operator = binary_op(op).unwrap_or(BinaryArithOp::Add);
+            left = ArithExpr::Binary(operator, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn power(&mut self) -> Result<ArithExpr, ArithError> {
+        let base = self.unary()?;
+        if self.peek_op() == Some("**") {
+            self.position += 1;
+            let exponent = self.power()?;
+            return Ok(ArithExpr::Binary(BinaryArithOp::Power, Box::new(base), Box::new(exponent)));
+        }
+        Ok(base)
+    }
+
+    fn unary(&mut self) -> Result<ArithExpr, ArithError> {
+        let op = match self.peek_op() {
+            Some(op) => op,
+            None => return self.postfix(),
+        };
+        let unary = match op {
+            "-" => Some(UnaryArithOp::Negate),
+            "+" => Some(UnaryArithOp::Plus),
+            "!" => Some(UnaryArithOp::Not),
+            "~" => Some(UnaryArithOp::BitNot),
+            _ => None,
+        };
+        if let Some(unary) = unary {
+            self.position += 1;
+            let operand = self.unary()?;
+            return Ok(ArithExpr::Unary(unary, Box::new(operand)));
+        }
+        if op == "++" || op == "--" {
+            // `++x` needs a variable right after; otherwise bash reads `+ +x`.
+            if let Some(Token { kind: Kind::Name(_), .. }) = self.tokens.get(self.position + 1) {
+                self.position += 1;
+                let target = self.postfix_target()?;
+                return Ok(ArithExpr::IncDec { increment: op == "++", prefix: true, target: Box::new(target) });
+            }
+            self.position += 1;
+            let operand = self.unary()?;
+            let sign = if op == "++" { UnaryArithOp::Plus } else { UnaryArithOp::Negate };
+            let inner = ArithExpr::Unary(sign, Box::new(operand));
+            return Ok(ArithExpr::Unary(sign, Box::new(inner)));
+        }
+        self.postfix()
+    }
+
+    fn postfix_target(&mut self) -> Result<ArithExpr, ArithError> {
+        let Some(Token { kind: Kind::Name(name), .. }) = self.tokens.get(self.position).cloned() else {
+            return Err(self.operand_expected());
+        };
+        self.position += 1;
+        if self.peek_op() == Some("[") {
+            self.position += 1;
+            let index = self.comma()?;
+            if self.peek_op() != Some("]") {
+                return Err(self.operand_expected());
+            }
+            self.position += 1;
+            return Ok(ArithExpr::Element(name, Box::new(index)));
+        }
+        Ok(ArithExpr::Variable(name))
+    }
+
+    fn postfix(&mut self) -> Result<ArithExpr, ArithError> {
+        let primary = self.primary()?;
+        if matches!(primary, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
+            if let Some(op @ ("++" | "--")) = self.peek_op() {
+                self.position += 1;
+                return Ok(ArithExpr::IncDec { increment: op == "++", prefix: false, target: Box::new(primary) });
+            }
+        }
+        Ok(primary)
+    }
+
+    fn primary(&mut self) -> Result<ArithExpr, ArithError> {
+        match self.tokens.get(self.position).cloned() {
+            Some(Token { kind: Kind::Number(literal), .. }) => {
+                self.position += 1;
+                Ok(ArithExpr::Number(literal))
+            }
+            Some(Token { kind: Kind::Name(_), .. }) => self.postfix_target(),
+            Some(Token { kind: Kind::Op("("), .. }) => {
+                self.position += 1;
+                let inner = self.comma()?;
+                if self.peek_op() != Some(")") {
+                    let rest = self.rest().to_string();
+                    return Err(ArithError::new(self.text, format!("missing `)' (error token is \"{rest}\")")));
+                }
+                self.position += 1;
+                Ok(inner)
+            }
+            _ => Err(self.operand_expected()),
+        }
+    }
+}
+
+struct Evaluator<'e> {
+    env: &'e mut dyn ArithEnv,
+    text: &'e str,
+    depth: usize,
+}
+
+impl Evaluator<'_> {
+    fn fail(&self, message: String) -> ArithError {
+        ArithError::new(self.text, message)
+    }
+
+    fn eval(&mut self, expr: &ArithExpr) -> Result<i64, ArithError> {
+        match expr {
+            ArithExpr::Number(literal) => parse_number(literal).map_err(|m| self.fail(m)),
+            ArithExpr::Variable(name) => self.variable(name, None),
+            ArithExpr::Element(name, index) => {
+                let index = self.eval(index)?;
+                self.variable(name, Some(index))
+            }
+            ArithExpr::Expansion(_) => Err(self.fail("syntax error: operand expected".into())),
+            ArithExpr::Invalid(text) => {
+                let expr = parse_text(text)?;
+                Evaluator { env: self.env, text, depth: self.depth }.eval(&expr)
+            }
+            ArithExpr::Unary(op, operand) => {
+                let value = self.eval(operand)?;
+                Ok(match op {
+                    UnaryArithOp::Negate => value.wrapping_neg(),
+                    UnaryArithOp::Plus => value,
+                    UnaryArithOp::Not => (value == 0) as i64,
+                    UnaryArithOp::BitNot => !value,
+                })
+            }
+            ArithExpr::IncDec { increment, prefix, target } => {
+                let (name, index) = self.target(target)?;
+                let old = self.variable(&name, index)?;
+                let new = if *increment { old.wrapping_add(1) } else { old.wrapping_sub(1) };
+                self.env.set_var(&name, index, new).map_err(|m| self.fail(m))?;
+                Ok(if *prefix { new } else { old })
+            }
+            ArithExpr::Binary(BinaryArithOp::LogicalAnd, left, right) => {
+                Ok((self.eval(left)? != 0 && self.eval(right)? != 0) as i64)
+            }
+            ArithExpr::Binary(BinaryArithOp::LogicalOr, left, right) => {
+                Ok((self.eval(left)? != 0 || self.eval(right)? != 0) as i64)
+            }
+            ArithExpr::Binary(op, left, right) => {
+                let left = self.eval(left)?;
+                let right_value = self.eval(right)?;
+                self.apply(*op, left, right_value, right)
+            }
+            ArithExpr::Assign(op, target, value) => {
+                let (name, index) = self.target(target)?;
+                let mut result = self.eval(value)?;
+                if let Some(op) = op {
+                    let current = self.variable(&name, index)?;
+                    result = self.apply(*op, current, result, value)?;
+                }
+                self.env.set_var(&name, index, result).map_err(|m| self.fail(m))?;
+                Ok(result)
+            }
+            ArithExpr::Conditional(condition, then, otherwise) => {
+                if self.eval(condition)? != 0 {
+                    self.eval(then)
+                } else {
+                    self.eval(otherwise)
+                }
+            }
+            ArithExpr::Comma(left, right) => {
+                self.eval(left)?;
+                self.eval(right)
+            }
+        }
+    }
+
+    fn target(&mut self, target: &ArithExpr) -> Result<(String, Option<i64>), ArithError> {
+        match target {
+            ArithExpr::Variable(name) => Ok((name.clone(), None)),
+            ArithExpr::Element(name, index) => {
+                let index = self.eval(index)?;
+                Ok((name.clone(), Some(index)))
+            }
+            _ => Err(self.fail("attempted assignment to non-variable".into())),
+        }
+    }
+
+    fn variable(&mut self, name: &str, index: Option<i64>) -> Result<i64, ArithError> {
+        let value = self.env.get_var(name, index).map_err(|m| self.fail(m))?;
+        let Some(value) = value else {
+            if self.env.nounset() {
+                return Err(ArithError { expression: name.to_string(), message: "unbound variable".into() });
+            }
+            return Ok(0);
+        };
+        let trimmed = value.trim();
+        if trimmed.is_empty() {
+            return Ok(0);
+        }
+        if let Ok(number) = trimmed.parse::<i64>() {
+            return Ok(number);
+        }
+        if self.depth >= MAX_RECURSION {
+            return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
+        }
+        let expr = parse_text(trimmed)?;
+        let mut inner = Evaluator { env: self.env, text: trimmed, depth: self.depth + 1 };
+        inner.eval(&expr)
+    }
+
+    fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {
+        let token = || error_token(self.text, right_expr);
+        Ok(match op {
+            BinaryArithOp::Power => {
+                if right < 0 {
+                    return Err(self.fail(format!("exponent less than 0 (error token is \"{}\")", token())));
+                }
+                let mut result: i64 = 1;
+                let mut base = left;
+                let mut exponent = right as u64;
+                while exponent > 0 {
+                    if exponent & 1 == 1 {
+                        result = result.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    exponent >>= 1;
+                }
+                result
+            }
+            BinaryArithOp::Multiply => left.wrapping_mul(right),
+            BinaryArithOp::Divide | BinaryArithOp::Remainder => {
+                if right == 0 {
+                    return Err(self.fail(format!("division by 0 (error token is \"{}\")", token())));
+                }
+                if op == BinaryArithOp::Divide {
+                    left.wrapping_div(right)
+                } else {
+                    left.wrapping_rem(right)
+                }
+            }
+            BinaryArithOp::Add => left.wrapping_add(right),
+            BinaryArithOp::Subtract => left.wrapping_sub(right),
+            BinaryArithOp::ShiftLeft => left.wrapping_shl(right as u32),
+            BinaryArithOp::ShiftRight => left.wrapping_shr(right as u32),
+            BinaryArithOp::Less => (left < right) as i64,
+            BinaryArithOp::LessEqual => (left <= right) as i64,
+            BinaryArithOp::Greater => (left > right) as i64,
+            BinaryArithOp::GreaterEqual => (left >= right) as i64,
+            BinaryArithOp::Equal => (left == right) as i64,
+            BinaryArithOp::NotEqual => (left != right) as i64,
+            BinaryArithOp::BitAnd => left & right,
+            BinaryArithOp::BitXor => left ^ right,
+            BinaryArithOp::BitOr => left | right,
+            BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
+            BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
+        })
+    }
+}
+
+/// The text bash shows as the error token for an operand: the source from
+/// where the operand starts to the end, when it can be found.
+fn error_token(text: &str, operand: &ArithExpr) -> String {
+    let needle = match operand {
+        ArithExpr::Number(n) => n.clone(),
+        ArithExpr::Variable(n) => n.clone(),
+        _ => return String::new(),
+    };
+    match text.rfind(&needle) {
+        Some(index) => text[index..].to_string(),
+        None => needle,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[derive(Default)]
+    struct Env(HashMap<String, String>);
+
+    impl ArithEnv for Env {
+        fn get_var(&mut self, name: &str, _index: Option<i64>) -> Result<Option<String>, String> {
+            Ok(self.0.get(name).cloned())
+        }
+        fn set_var(&mut self, name: &str, _index: Option<i64>, value: i64) -> Result<(), String> {
+            self.0.insert(name.into(), value.to_string());
+            Ok(())
+        }
+    }
+
+    fn calc(text: &str) -> Result<i64, String> {
+        eval_text(text, &mut Env::default()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn precedence_and_operators() {
+        assert_eq!(calc("1 + 2 * 3"), Ok(7));
+        assert_eq!(calc("-2 ** 2"), Ok(4));
+        assert_eq!(calc("2 ** 3 ** 2"), Ok(512));
+        assert_eq!(calc("7 % 3 << 2"), Ok(4));
+        assert_eq!(calc("1 ? 2 : 3"), Ok(2));
+        assert_eq!(calc("0x1f + 017 + 2#101 + 64#_"), Ok(31 + 15 + 5 + 63));
+        assert_eq!(calc("9223372036854775807 + 1"), Ok(i64::MIN));
+        assert_eq!(calc("x = 5, x *= 2, x++ + x"), Ok(21));
+    }
+
+    #[test]
+    fn bash_error_messages() {
+        assert_eq!(calc("1/0").unwrap_err(), "1/0: division by 0 (error token is \"0\")");
+        assert_eq!(calc("1+").unwrap_err(), "1+: syntax error: operand expected (error token is \"+\")");
+        assert_eq!(calc("08").unwrap_err(), "08: value too great for base (error token is \"08\")");
+        assert_eq!(calc("1 2").unwrap_err(), "1 2: syntax error in expression (error token is \"2\")");
+        assert_eq!(calc("2**-1").unwrap_err(), "2**-1: exponent less than 0 (error token is \"1\")");
+        assert_eq!(calc("1=2").unwrap_err(), "1=2: attempted assignment to non-variable (error token is \"=2\")");
+        assert_eq!(calc("65#1").unwrap_err(), "65#1: invalid arithmetic base (error token is \"65#1\")");
+    }
+
+    #[test]
+    fn variables_are_evaluated_recursively() {
+        let mut env = Env::default();
+        env.0.insert("x".into(), "1+2".into());
+        assert_eq!(eval_text("x*3", &mut env), Ok(9));
+    }
+}

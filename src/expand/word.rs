@@ -1,0 +1,375 @@
+//! The word expander: turns words into fields (for command arguments), into
+//! one string (assignments, here-strings, `case` words), or into a pattern
+//! (`case` patterns, `${x#pat}`, `[[ == ]]`).
+
+use super::arith::{self, ArithEnv};
+use super::brace::expand_braces;
+use super::fields::{Field, FieldBuilder};
+use super::glob::glob;
+use super::param::{expand_param, Expansion, Value};
+use super::pattern::{escape, unescape};
+use super::{ElementKey, ExpandError, ExpandHost, VarShape};
+use crate::host::LocalFuture;
+use crate::syntax::ast::{ArithExpr, Word, WordPart};
+
+/// What the expansion is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Command arguments: split and glob.
+    Fields,
+    /// One string: no splitting, no globbing.
+    String,
+    /// A pattern: unquoted text keeps its glob meaning.
+    Pattern,
+}
+
+/// Arithmetic variable access through the expansion host.
+pub struct HostArith<'h>(pub &'h mut dyn ExpandHost);
+
+impl ArithEnv for HostArith<'_> {
+    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+        let name = self.0.resolve_name(name);
+        Ok(match index {
+            None => self.0.scalar(&name),
+            Some(i) => {
+                let key = if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) };
+                self.0.element(&name, &key)
+            }
+        })
+    }
+
+    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+        let name = self.0.resolve_name(name);
+        let key = index.map(|i| if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) });
+        self.0.assign(&name, key, value.to_string()).map_err(|e| e.to_string())
+    }
+
+    fn nounset(&self) -> bool {
+        self.0.options().nounset
+    }
+}
+
+/// Expands command words into fields: brace expansion, the other
+/// expansions, field splitting, pathname expansion, quote removal.
+pub async fn expand_words(host: &mut dyn ExpandHost, words: &[Word]) -> Result<Vec<String>, ExpandError> {
+    let mut out = Vec::new();
+    for word in words {
+        let variants = expand_braces(word).map_err(ExpandError::Limit)?;
+        for parts in variants {
+            let ifs = host.scalar("IFS").unwrap_or_else(|| " \t\n".to_string());
+            let mut builder = FieldBuilder::new(&ifs);
+            expand_parts(host, &parts, false, Mode::Fields, &mut builder).await?;
+            let fields = builder.finish();
+            for field in fields {
+                push_globbed(host, field, &mut out).await?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+async fn push_globbed(host: &mut dyn ExpandHost, field: Field, out: &mut Vec<String>) -> Result<(), ExpandError> {
+    let options = host.options();
+    if !field.globbable || options.noglob || !super::pattern::has_glob_chars(&field.pattern, options.extglob) {
+        out.push(field.text);
+        return Ok(());
+    }
+    let matches = glob(host, &field.pattern, options).await;
+    if matches.is_empty() {
+        if options.failglob {
+            return Err(ExpandError::NoMatch(field.text));
+        }
+        if !options.nullglob {
+            out.push(unescape_unmatched(&field));
+        }
+        return Ok(());
+    }
+    host.check_length(matches.iter().map(String::len).sum())?;
+    out.extend(matches);
+    Ok(())
+}
+
+/// An unmatched pattern stays as written, minus quoting.
+fn unescape_unmatched(field: &Field) -> String {
+    field.text.clone()
+}
+
+/// Expands a word to one string, without splitting or globbing.
+pub async fn expand_string(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::new("");
+    expand_parts(host, &word.parts, false, Mode::String, &mut builder).await?;
+    let fields = builder.finish();
+    Ok(fields.into_iter().map(|f| f.text).collect::<Vec<_>>().join(" "))
+}
+
+/// Expands an assignment's value (tildes were placed by the parser).
+pub async fn expand_assignment_value(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    expand_string(host, word).await
+}
+
+/// Expands a word to a pattern: quoted characters escaped, unquoted ones active.
+pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::new("");
+    expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
+    let fields = builder.finish();
+    Ok(fields.into_iter().map(|f| f.pattern).collect::<Vec<_>>().join(" "))
+}
+
+/// Expands the right side of `[[ x =~ regex ]]`: quoted parts match literally.
+pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::with_escaper("", |text| regex::escape(text));
+    expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
+    let fields = builder.finish();
+    Ok(fields.into_iter().map(|f| f.pattern).collect::<Vec<_>>().join(" "))
+}
+
+/// Expands an unquoted here-document body.
+pub async fn expand_heredoc(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::new("");
+    expand_parts(host, &word.parts, true, Mode::String, &mut builder).await?;
+    let fields = builder.finish();
+    Ok(fields.into_iter().map(|f| f.text).collect::<Vec<_>>().join(" "))
+}
+
+fn push_text(builder: &mut FieldBuilder<'_>, text: &str, quoted: bool, mode: Mode) {
+    if quoted {
+        builder.push_quoted(text);
+        return;
+    }
+    match mode {
+        Mode::Fields => builder.push_split(text),
+        Mode::String => builder.push_literal(text, false),
+        Mode::Pattern => builder.push_literal(text, true),
+    }
+}
+
+fn ifs_first(host: &dyn ExpandHost) -> String {
+    match host.scalar("IFS") {
+        Some(ifs) => ifs.chars().next().map(String::from).unwrap_or_default(),
+        None => " ".to_string(),
+    }
+}
+
+fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Value, quoted: bool, mode: Mode) {
+    match value {
+        Value::Unset => {}
+        Value::One(text) => push_text(builder, &text, quoted, mode),
+        Value::Many(values, star) => {
+            if (quoted && star) || (mode != Mode::Fields && star) {
+                let joined = values.join(&ifs_first(host));
+                push_text(builder, &joined, quoted, mode);
+                return;
+            }
+            for (index, value) in values.iter().enumerate() {
+                if index > 0 {
+                    if quoted || mode != Mode::Fields {
+                        builder.break_field_present();
+                    } else {
+                        builder.break_field();
+                    }
+                }
+                push_text(builder, value, quoted, mode);
+            }
+        }
+    }
+}
+
+fn expand_parts<'a>(
+    host: &'a mut dyn ExpandHost,
+    parts: &'a [WordPart],
+    quoted: bool,
+    mode: Mode,
+    builder: &'a mut FieldBuilder<'_>,
+) -> LocalFuture<'a, Result<(), ExpandError>> {
+    expand_parts_in(host, parts, quoted, false, mode, builder)
+}
+
+/// Expands parts; `split_literals` is set inside the word of an unquoted
+/// `${x:-word}`, whose literal text is itself an expansion result and so
+/// is split on IFS.
+fn expand_parts_in<'a>(
+    host: &'a mut dyn ExpandHost,
+    parts: &'a [WordPart],
+    quoted: bool,
+    split_literals: bool,
+    mode: Mode,
+    builder: &'a mut FieldBuilder<'_>,
+) -> LocalFuture<'a, Result<(), ExpandError>> {
+    Box::pin(async move {
+        for part in parts {
+            match part {
+                WordPart::Literal(text) => {
+                    if quoted {
+                        builder.push_quoted(text);
+                    } else if split_literals && mode == Mode::Fields {
+                        builder.push_split(text);
+                    } else {
+                        builder.push_literal(text, mode != Mode::String);
+                    }
+                }
+                WordPart::Escaped(c) => builder.push_quoted(&c.to_string()),
+                WordPart::SingleQuoted(text) => builder.push_quoted(text),
+                WordPart::AnsiCQuoted(bytes) => builder.push_quoted(&String::from_utf8_lossy(bytes)),
+                WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => {
+                    if inner.is_empty() {
+                        builder.mark_present();
+                    }
+                    expand_parts_in(host, inner, true, false, mode, builder).await?;
+                }
+                WordPart::Param(pe) => match expand_param(host, pe, quoted).await? {
+                    Expansion::Value(value) => push_value(host, builder, value, quoted, mode),
+                    Expansion::Word(word) => {
+                        if quoted && word.parts.is_empty() {
+                            builder.mark_present();
+                        }
+                        expand_parts_in(host, &word.parts, quoted, !quoted, mode, builder).await?;
+                    }
+                },
+                WordPart::CommandSub { body, .. } => {
+                    let output = host.command_substitution(body).await?;
+                    let mut text = String::from_utf8_lossy(&output).into_owned();
+                    text.retain(|c| c != '\0');
+                    let trimmed = text.trim_end_matches('\n');
+                    push_text(builder, trimmed, quoted, mode);
+                }
+                WordPart::Arith(expr) => {
+                    let value = eval_arith(host, expr).await?;
+                    push_text(builder, &value.to_string(), quoted, mode);
+                }
+                WordPart::ProcessSub { input, body } => {
+                    let path = host.process_substitution(body, *input).await?;
+                    builder.push_literal(&path, false);
+                }
+                WordPart::Tilde(user) => match tilde(host, user) {
+                    Some(home) => builder.push_quoted(&home),
+                    None => builder.push_literal(&format!("~{user}"), false),
+                },
+                WordPart::BraceList(words) => {
+                    let mut texts = Vec::new();
+                    for word in words {
+                        texts.push(expand_string(host, word).await?);
+                    }
+                    builder.push_literal(&format!("{{{}}}", texts.join(",")), false);
+                }
+                WordPart::BraceRange { start, end, step } => {
+                    let text = match step {
+                        Some(step) => format!("{{{start}..{end}..{step}}}"),
+                        None => format!("{{{start}..{end}}}"),
+                    };
+                    builder.push_literal(&text, false);
+                }
+                WordPart::BadSubstitution(text) => return Err(ExpandError::BadSubstitution(text.clone())),
+                WordPart::ExtGlob { op, patterns } => {
+                    let mut pattern_texts = Vec::new();
+                    let mut plain_texts = Vec::new();
+                    for pattern in patterns {
+                        pattern_texts.push(expand_pattern(host, pattern).await?);
+                        plain_texts.push(expand_string(host, pattern).await?);
+                    }
+                    let text = format!("{op}({})", plain_texts.join("|"));
+                    if quoted || mode == Mode::String {
+                        builder.push_quoted(&text);
+                    } else {
+                        builder.push_pattern(&text, &format!("{op}({})", pattern_texts.join("|")));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+fn tilde(host: &dyn ExpandHost, user: &str) -> Option<String> {
+    match user {
+        "" => host.scalar("HOME").or_else(|| host.home_dir("")),
+        "+" => host.scalar("PWD"),
+        "-" => host.scalar("OLDPWD"),
+        name => host.home_dir(name),
+    }
+}
+
+/// Evaluates an arithmetic expansion. Trees holding `$`-expansions are
+/// expanded to text first and re-read, as bash reads arithmetic after expansion.
+pub async fn eval_arith(host: &mut dyn ExpandHost, expr: &ArithExpr) -> Result<i64, ExpandError> {
+    if contains_expansion(expr) {
+        let text = arith_text(host, expr).await?;
+        return Ok(arith::eval_text(&text, &mut HostArith(host))?);
+    }
+    let text = super::arith_print::print(expr);
+    Ok(arith::eval(expr, &text, &mut HostArith(host))?)
+}
+
+fn contains_expansion(expr: &ArithExpr) -> bool {
+    match expr {
+        ArithExpr::Expansion(_) | ArithExpr::Invalid(_) => true,
+        ArithExpr::Number(_) | ArithExpr::Variable(_) => false,
+        ArithExpr::Element(_, index) => contains_expansion(index),
+        ArithExpr::Unary(_, e) => contains_expansion(e),
+        ArithExpr::IncDec { target, .. } => contains_expansion(target),
+        ArithExpr::Binary(_, a, b) | ArithExpr::Assign(_, a, b) | ArithExpr::Comma(a, b) => contains_expansion(a) || contains_expansion(b),
+        ArithExpr::Conditional(a, b, c) => contains_expansion(a) || contains_expansion(b) || contains_expansion(c),
+    }
+}
+
+/// The expression's text with every `$`-expansion replaced by its value.
+fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFuture<'a, Result<String, ExpandError>> {
+    Box::pin(async move {
+        use super::arith_print::{binary_symbol, unary_symbol};
+        Ok(match expr {
+            ArithExpr::Expansion(word) => expand_string(host, word).await?,
+            ArithExpr::Invalid(text) => expand_invalid_text(host, text).await?,
+            ArithExpr::Number(n) => n.clone(),
+            ArithExpr::Variable(v) => v.clone(),
+            ArithExpr::Element(name, index) => format!("{name}[{}]", arith_text(host, index).await?),
+            ArithExpr::Unary(op, e) => format!("{}{}", unary_symbol(*op), arith_text(host, e).await?),
+            ArithExpr::IncDec { increment, prefix, target } => {
+                let op = if *increment { "++" } else { "--" };
+                let t = arith_text(host, target).await?;
+                if *prefix {
+                    format!("{op}{t}")
+                } else {
+                    format!("{t}{op}")
+                }
+            }
+            ArithExpr::Binary(op, a, b) => format!("{} {} {}", arith_text(host, a).await?, binary_symbol(*op), arith_text(host, b).await?),
+            ArithExpr::Assign(op, a, b) => {
+                let symbol = op.map(|o| format!("{}=", binary_symbol(o))).unwrap_or_else(|| "=".to_string());
+                format!("{} {symbol} {}", arith_text(host, a).await?, arith_text(host, b).await?)
+            }
+            ArithExpr::Conditional(a, b, c) => {
+                format!("{} ? {} : {}", arith_text(host, a).await?, arith_text(host, b).await?, arith_text(host, c).await?)
+            }
+            ArithExpr::Comma(a, b) => format!("{}, {}", arith_text(host, a).await?, arith_text(host, b).await?),
+        })
+    })
+}
+
+/// Expands `$name` and `${name}` inside raw arithmetic text that did not
+/// parse at parse time (`$((1 $op 2))`).
+async fn expand_invalid_text(host: &mut dyn ExpandHost, text: &str) -> Result<String, ExpandError> {
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut index = 0;
+    while index < chars.len() {
+        if chars[index] == '$' {
+            let braced = chars.get(index + 1) == Some(&'{');
+            let start = index + if braced { 2 } else { 1 };
+            let mut end = start;
+            while end < chars.len() && (chars[end].is_ascii_alphanumeric() || chars[end] == '_') {
+                end += 1;
+            }
+            if end > start {
+                let name: String = chars[start..end].iter().collect();
+                let resolved = host.resolve_name(&name);
+                out.push_str(&host.scalar(&resolved).unwrap_or_default());
+                index = if braced && chars.get(end) == Some(&'}') { end + 1 } else { end };
+                continue;
+            }
+        }
+        out.push(chars[index]);
+        index += 1;
+    }
+    let _ = escape;
+    let _ = unescape;
+    Ok(out)
+}

@@ -1,0 +1,500 @@
+//! Declaration builtins: `declare`/`typeset`, `local`, `export`,
+//! `readonly`, and `unset`, with `declare -p` output exactly as bash prints it.
+
+use super::{Arg, DeclAssignment, DeclValue};
+use crate::expand::ElementKey;
+use crate::host::LocalFuture;
+use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
+use crate::interp::variables::is_valid_name;
+use crate::interp::{Outcome, Shell};
+use std::collections::BTreeMap;
+
+/// The attribute changes and modes one declaration command asks for.
+#[derive(Default, Clone, Copy)]
+struct Flags {
+    indexed: bool,
+    assoc: bool,
+    print: bool,
+    functions: bool,
+    function_names: bool,
+    global: bool,
+    set: Attributes,
+    clear: Attributes,
+}
+
+fn apply_letter(attributes: &mut Attributes, letter: char) -> bool {
+    match letter {
+        'i' => attributes.integer = true,
+        'l' => attributes.lowercase = true,
+        'u' => attributes.uppercase = true,
+        'r' => attributes.readonly = true,
+        'x' => attributes.exported = true,
+        'n' => attributes.nameref = true,
+        't' => attributes.trace = true,
+        _ => return false,
+    }
+    true
+}
+
+/// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
+pub fn declare_quote(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// The `declare -p` line for a variable.
+pub fn declare_line(name: &str, var: &Variable) -> String {
+    let a = var.attributes;
+    let mut letters = String::new();
+    match var.value {
+        Some(Value::Indexed(_)) => letters.push('a'),
+        Some(Value::Assoc(_)) => letters.push('A'),
+        _ => {}
+    }
+    for (on, letter) in [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')] {
+        if on {
+            letters.push(letter);
+        }
+    }
+    if letters.is_empty() {
+        letters.push('-');
+    }
+    match &var.value {
+        None => format!("declare -{letters} {name}"),
+        Some(Value::Scalar(s)) => format!("declare -{letters} {name}={}", declare_quote(s)),
+        Some(Value::Indexed(map)) => {
+            let items: Vec<String> = map.iter().map(|(k, v)| format!("[{k}]={}", declare_quote(v))).collect();
+            format!("declare -{letters} {name}=({})", items.join(" "))
+        }
+        Some(Value::Assoc(map)) => {
+            let mut items = String::new();
+            for key in &map.keys() {
+                let value = map.get(key).cloned().unwrap_or_default();
+                let key_text = if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { key.clone() } else { declare_quote(key) };
+                items.push_str(&format!("[{key_text}]={} ", declare_quote(&value)));
+            }
+            format!("declare -{letters} {name}=({items})")
+        }
+    }
+}
+
+async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Flags, Vec<Arg>), i32> {
+    let mut flags = Flags::default();
+    let mut rest = Vec::new();
+    let mut options_done = false;
+    for arg in args.iter().skip(1) {
+        if let (false, Arg::Word(word)) = (options_done, arg) {
+            if word == "--" {
+                options_done = true;
+                continue;
+            }
+            let (on, letters) = match (word.strip_prefix('-'), word.strip_prefix('+')) {
+                (Some(l), _) if !l.is_empty() => (true, l),
+                (_, Some(l)) if !l.is_empty() => (false, l),
+                _ => {
+                    options_done = true;
+                    rest.push(arg.clone());
+                    continue;
+                }
+            };
+            for letter in letters.chars() {
+                let target = if on { &mut flags.set } else { &mut flags.clear };
+                if apply_letter(target, letter) {
+                    continue;
+                }
+                match letter {
+                    'a' => flags.indexed = on,
+                    'A' => flags.assoc = on,
+                    'p' => flags.print = true,
+                    'f' => flags.functions = true,
+                    'F' => flags.function_names = true,
+                    'g' => flags.global = true,
+                    _ => {
+                        shell.builtin_error(name, &format!("-{letter}: invalid option")).await;
+                        let usage = format!("{name}: usage: {name} [-aAfFgiIlnrtux] [name[=value] ...] or {name} -p [-aAfFilnrtux] [name ...]\n");
+                        let _ = shell.write_fd(2, usage.as_bytes()).await;
+                        return Err(2);
+                    }
+                }
+            }
+            continue;
+        }
+        options_done = true;
+        rest.push(arg.clone());
+    }
+    Ok((flags, rest))
+}
+
+/// `declare` and `typeset`.
+pub fn declare(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let name = args[0].text();
+        let (flags, rest) = match parse_flags(shell, &name, &args).await {
+            Ok(parsed) => parsed,
+            Err(status) => return Ok(status),
+        };
+        let local = !shell.call_stack.is_empty() && !flags.global;
+        declare_common(shell, &name, flags, rest, local).await
+    })
+}
+
+/// `local`.
+pub fn local(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        if shell.call_stack.is_empty() {
+            shell.builtin_error("local", "can only be used in a function").await;
+            return Ok(1);
+        }
+        let (flags, rest) = match parse_flags(shell, "local", &args).await {
+            Ok(parsed) => parsed,
+            Err(status) => return Ok(status),
+        };
+        declare_common(shell, "local", flags, rest, true).await
+    })
+}
+
+/// `export`.
+pub fn export(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let mut unexport = false;
+        let mut print = false;
+        let mut rest = Vec::new();
+        for arg in args.iter().skip(1) {
+            match arg {
+                Arg::Word(w) if rest.is_empty() && w.starts_with('-') && w.len() > 1 => {
+                    for letter in w[1..].chars() {
+                        match letter {
+                            'n' => unexport = true,
+                            'p' => print = true,
+                            'f' => {}
+                            _ => {
+                                shell.builtin_error("export", &format!("-{letter}: invalid option")).await;
+                                let _ = shell.write_fd(2, b"export: usage: export [-fn] [name[=value] ...] or export -p\n").await;
+                                return Ok(2);
+                            }
+                        }
+                    }
+                }
+                other => rest.push(other.clone()),
+            }
+        }
+        if rest.is_empty() || (print && rest.is_empty()) {
+            let mut out = String::new();
+            for (name, var) in shell.vars.visible() {
+                if var.attributes.exported {
+                    out.push_str(&declare_line(&name, var));
+                    out.push('\n');
+                }
+            }
+            shell.out(out.as_bytes()).await?;
+            return Ok(0);
+        }
+        let mut flags = Flags::default();
+        if unexport {
+            flags.clear.exported = true;
+        } else {
+            flags.set.exported = true;
+        }
+        declare_common(shell, "export", flags, rest, false).await
+    })
+}
+
+/// `readonly`.
+pub fn readonly(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let (mut flags, rest) = match parse_flags(shell, "readonly", &args).await {
+            Ok(parsed) => parsed,
+            Err(status) => return Ok(status),
+        };
+        if rest.is_empty() {
+            let mut out = String::new();
+            for (name, var) in shell.vars.visible() {
+                if var.attributes.readonly {
+                    out.push_str(&declare_line(&name, var));
+                    out.push('\n');
+                }
+            }
+            shell.out(out.as_bytes()).await?;
+            return Ok(0);
+        }
+        flags.set.readonly = true;
+        flags.print = false;
+        declare_common(shell, "readonly", flags, rest, false).await
+    })
+}
+
+async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Vec<Arg>, local: bool) -> Outcome {
+    if flags.functions || flags.function_names {
+        return print_functions(shell, flags.function_names, &rest).await;
+    }
+    if flags.print || (rest.is_empty() && builtin != "local") {
+        return print_variables(shell, builtin, &rest).await;
+    }
+    let mut status = 0;
+    for arg in rest {
+        let decl = match arg {
+            Arg::Assign(decl) => Some(decl),
+            Arg::Word(word) => {
+                if let Some((name, value)) = word.split_once('=') {
+                    let (name, append) = match name.strip_suffix('+') {
+                        Some(n) => (n.to_string(), true),
+                        None => (name.to_string(), false),
+                    };
+                    Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) })
+                } else {
+                    if !is_valid_name(&word) {
+                        shell.builtin_error(builtin, &format!("`{word}': not a valid identifier")).await;
+                        status = 1;
+                        continue;
+                    }
+                    declare_name(shell, builtin, &word, flags, local).await.unwrap_or_else(|s| status = s);
+                    None
+                }
+            }
+        };
+        let Some(decl) = decl else { continue };
+        if !is_valid_name(&decl.name) {
+            shell.builtin_error(builtin, &format!("`{}': not a valid identifier", decl.text())).await;
+            status = 1;
+            continue;
+        }
+        if let Err(s) = declare_name(shell, builtin, &decl.name, flags, local).await {
+            status = s;
+            continue;
+        }
+        let value_flags = Flags { set: Attributes { readonly: false, ..flags.set }, ..flags };
+        let result = match (&decl.value, flags.assoc) {
+            (DeclValue::Array(items), true) => shell.assign_array(&decl.name, items, decl.append, true),
+            (DeclValue::Scalar(value), true) if decl.index.is_none() => {
+                shell.assign_element(&decl.name, ElementKey::Key("0".into()), value.clone(), decl.append)
+            }
+            _ => shell.assign_declaration(&decl),
+        };
+        let _ = value_flags;
+        if let Err(message) = result {
+            shell.builtin_error(builtin, &message).await;
+            status = 1;
+            continue;
+        }
+        if flags.set.readonly {
+            if let Some(var) = shell.vars.get_mut(&decl.name) {
+                var.attributes.readonly = true;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// Creates or updates the variable `name` with the flags' attributes.
+async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags, local: bool) -> Result<(), i32> {
+    let existing = if local { shell.vars.is_local_here(name).then(|| shell.vars.get(name).cloned()).flatten() } else { shell.vars.get(name).cloned() };
+    let mut var = existing.clone().unwrap_or(Variable { value: None, attributes: Attributes::default() });
+    if var.attributes.readonly && (flags.clear.readonly || flags.set != Attributes::default() && !flags.set.readonly) {
+        shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
+        return Err(1);
+    }
+    let a = &mut var.attributes;
+    let s = flags.set;
+    let c = flags.clear;
+    a.integer = (a.integer || s.integer) && !c.integer;
+    a.exported = (a.exported || s.exported) && !c.exported;
+    a.nameref = (a.nameref || s.nameref) && !c.nameref;
+    a.trace = (a.trace || s.trace) && !c.trace;
+    if s.lowercase {
+        a.lowercase = true;
+        a.uppercase = false;
+    }
+    if s.uppercase {
+        a.uppercase = true;
+        a.lowercase = false;
+    }
+    if c.lowercase {
+        a.lowercase = false;
+    }
+    if c.uppercase {
+        a.uppercase = false;
+    }
+    if flags.assoc {
+        match &var.value {
+            Some(Value::Indexed(_)) => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert indexed to associative array")).await;
+                return Err(1);
+            }
+            Some(Value::Assoc(_)) => {}
+            _ => var.value = Some(Value::Assoc(AssocArray::default())),
+        }
+    } else if flags.indexed {
+        match &var.value {
+            Some(Value::Assoc(_)) => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert associative to indexed array")).await;
+                return Err(1);
+            }
+            Some(Value::Indexed(_)) => {}
+            Some(Value::Scalar(s)) => var.value = Some(Value::Indexed(BTreeMap::from([(0, s.clone())]))),
+            None => var.value = Some(Value::Indexed(BTreeMap::new())),
+        }
+    }
+    if s.readonly && !flags.print {
+        // Readonly is applied after any value is assigned.
+    }
+    if local && existing.is_none() {
+        if shell.options.allexport {
+            var.attributes.exported = true;
+        }
+        shell.vars.insert_local(name, var);
+    } else if flags.global {
+        shell.vars.insert_global(name, var);
+    } else {
+        shell.vars.insert(name, var);
+    }
+    Ok(())
+}
+
+async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg]) -> Outcome {
+    let mut out = String::new();
+    let mut status = 0;
+    if names.is_empty() {
+        for (name, var) in shell.vars.visible() {
+            out.push_str(&declare_line(&name, var));
+            out.push('\n');
+        }
+    } else {
+        for arg in names {
+            let name = arg.text();
+            match shell.vars.get(&name) {
+                Some(var) => {
+                    out.push_str(&declare_line(&name, var));
+                    out.push('\n');
+                }
+                None => {
+                    shell.out(out.as_bytes()).await?;
+                    out.clear();
+                    shell.builtin_error(builtin, &format!("{name}: not found")).await;
+                    status = 1;
+                }
+            }
+        }
+    }
+    shell.out(out.as_bytes()).await?;
+    Ok(status)
+}
+
+async fn print_functions(shell: &mut Shell, names_only: bool, names: &[Arg]) -> Outcome {
+    let mut selected: Vec<String> = if names.is_empty() { shell.functions.keys().cloned().collect() } else { names.iter().map(|a| a.text()).collect() };
+    selected.sort();
+    let mut out = String::new();
+    let mut status = 0;
+    for name in selected {
+        match shell.functions.get(&name) {
+            Some(function) => {
+                if names_only {
+                    out.push_str(&format!("declare -f {name}\n"));
+                } else {
+                    out.push_str(&shell.function_text(&name, function));
+                    out.push('\n');
+                }
+            }
+            None => status = 1,
+        }
+    }
+    shell.out(out.as_bytes()).await?;
+    Ok(status)
+}
+
+/// `unset [-fvn] name...`.
+pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let words = super::words(&args);
+        let mut functions = false;
+        let mut variables = false;
+        let mut nameref = false;
+        let mut index = 1;
+        while let Some(word) = words.get(index) {
+            if word == "--" {
+                index += 1;
+                break;
+            }
+            let Some(letters) = word.strip_prefix('-').filter(|l| !l.is_empty()) else { break };
+            for letter in letters.chars() {
+                match letter {
+                    'f' => functions = true,
+                    'v' => variables = true,
+                    'n' => nameref = true,
+                    _ => {
+                        shell.builtin_error("unset", &format!("-{letter}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"unset: usage: unset [-f] [-v] [-n] [name ...]\n").await;
+                        return Ok(2);
+                    }
+                }
+            }
+            index += 1;
+        }
+        let mut status = 0;
+        for name in &words[index.min(words.len())..] {
+            if functions && !variables {
+                shell.functions.remove(name);
+                continue;
+            }
+            if let Some(open) = name.find('[').filter(|_| name.ends_with(']')) {
+                let base = shell.resolve_nameref(&name[..open]);
+                let subscript = &name[open + 1..name.len() - 1];
+                let is_assoc = matches!(shell.vars.get(&base).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
+                let key = if is_assoc || subscript == "@" || subscript == "*" {
+                    None
+                } else {
+                    match crate::expand::arith::eval_text(subscript, &mut crate::expand::HostArith(shell)) {
+                        Ok(i) => Some(i),
+                        Err(e) => {
+                            shell.builtin_error("unset", &e.to_string()).await;
+                            status = 1;
+                            continue;
+                        }
+                    }
+                };
+                if let Some(var) = shell.vars.get_mut(&base) {
+                    if var.attributes.readonly {
+                        let message = format!("{base}: cannot unset: readonly variable");
+                        shell.builtin_error("unset", &message).await;
+                        status = 1;
+                        continue;
+                    }
+                    match (&mut var.value, key) {
+                        (Some(Value::Assoc(map)), _) if subscript == "@" || subscript == "*" => *map = AssocArray::default(),
+                        (Some(Value::Assoc(map)), _) => map.remove(subscript),
+                        (Some(Value::Indexed(_)), None) => var.value = None,
+                        (Some(Value::Indexed(map)), Some(i)) => {
+                            let i = if i < 0 { map.keys().next_back().copied().unwrap_or(0) + 1 + i } else { i };
+                            map.remove(&i);
+                        }
+                        (Some(Value::Scalar(_)), Some(0)) => var.value = None,
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            if !is_valid_name(name) {
+                shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
+                status = 1;
+                continue;
+            }
+            let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };
+            if shell.vars.get(&target).is_some() {
+                if let Err(message) = shell.unset_variable(&target) {
+                    shell.builtin_error("unset", &message).await;
+                    status = 1;
+                }
+            } else if !variables {
+                shell.functions.remove(name);
+            }
+        }
+        Ok(status)
+    })
+}

@@ -1,0 +1,196 @@
+//! Builtins that run shell text: `eval`, `source`/`.`, `exec`, and `bash`/`sh`
+//! (which re-enter the interpreter; nothing ever spawns a process).
+
+use super::{words, Arg};
+use crate::host::LocalFuture;
+use crate::interp::{Flow, Outcome, Shell};
+
+/// `eval [arg...]`.
+pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let text = args[1..].join(" ");
+        if text.trim().is_empty() {
+            return Ok(0);
+        }
+        let line = shell.current_line;
+        let saved_prefix = std::mem::replace(&mut shell.syntax_prefix, format!("{}: eval", shell.error_prefix));
+        shell.syntax_error_seen = false;
+        let result = shell.run_text_flow(&text, line).await;
+        shell.syntax_prefix = saved_prefix;
+        match result {
+            // A syntax error in eval'd text fails the eval; the shell goes on.
+            Err(Flow::Exit(2)) if shell.syntax_error_seen => {
+                shell.syntax_error_seen = false;
+                Ok(2)
+            }
+            other => other,
+        }
+    })
+}
+
+/// `source file [args]` and `. file [args]`.
+pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let name = &args[0];
+        let Some(file) = args.get(1) else {
+            shell.builtin_error(name, "filename argument required").await;
+            let _ = shell.write_fd(2, format!("{name}: usage: {name} filename [arguments]\n").as_bytes()).await;
+            return Ok(2);
+        };
+        let path = if file.contains('/') {
+            crate::fs::path::join(&shell.cwd, file)
+        } else {
+            let local = crate::fs::path::join(&shell.cwd, file);
+            local
+        };
+        let text = match shell.fs.read_file(&path).await {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(error) => {
+                shell.builtin_error(name, &format!("{file}: {error}")).await;
+                return Ok(1);
+            }
+        };
+        let saved_positional = if args.len() > 2 { Some(std::mem::replace(&mut shell.positional, args[2..].to_vec())) } else { None };
+        shell.source_depth += 1;
+        let saved_prefix = std::mem::replace(&mut shell.error_prefix, file.clone());
+        let saved_syntax = std::mem::replace(&mut shell.syntax_prefix, file.clone());
+        let result = shell.run_text_flow(&text, 1).await;
+        shell.error_prefix = saved_prefix;
+        shell.syntax_prefix = saved_syntax;
+        shell.source_depth -= 1;
+        if let Some(positional) = saved_positional {
+            shell.positional = positional;
+        }
+        match result {
+            Err(Flow::Return(status)) => Ok(status),
+            other => other,
+        }
+    })
+}
+
+/// `exec [command]`: with no command the redirections persist (the caller
+/// keeps them); with a command it runs and the shell ends with its status.
+pub fn exec(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let mut rest: Vec<Arg> = args[1..].to_vec();
+        while let Some(Arg::Word(w)) = rest.first() {
+            if w == "--" {
+                rest.remove(0);
+                break;
+            }
+            if w.starts_with('-') && w.len() > 1 {
+                rest.remove(0);
+                continue;
+            }
+            break;
+        }
+        if rest.is_empty() {
+            return Ok(0);
+        }
+        let status = match shell.dispatch(rest).await {
+            Ok(status) => status,
+            Err(Flow::Exit(status)) => status,
+            Err(_) => shell.last_status,
+        };
+        Err(Flow::Exit(status))
+    })
+}
+
+/// `bash [-c script | file] [args]` and `sh`: run in a child interpreter.
+pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut index = 1;
+        let mut command: Option<String> = None;
+        let mut set_flags: Vec<String> = Vec::new();
+        while let Some(arg) = args.get(index) {
+            match arg.as_str() {
+                "-c" => {
+                    index += 1;
+                    match args.get(index) {
+                        Some(text) => command = Some(text.clone()),
+                        None => {
+                            shell.report_plain(&format!("{}: -c: option requires an argument", args[0])).await;
+                            return Ok(2);
+                        }
+                    }
+                    index += 1;
+                    break;
+                }
+                "--" => {
+                    index += 1;
+                    break;
+                }
+                "-e" | "-u" | "-x" | "-v" | "-f" | "-o" | "+e" | "-l" | "-i" | "--norc" | "--noprofile" | "-s" | "--posix" => {
+                    if arg == "-o" {
+                        index += 1;
+                        if let Some(opt) = args.get(index) {
+                            set_flags.push(format!("-o {opt}"));
+                        }
+                    } else if !arg.starts_with("--") && arg != "-l" && arg != "-i" && arg != "-s" {
+                        set_flags.push(arg.clone());
+                    }
+                    index += 1;
+                }
+                _ => break,
+            }
+        }
+        let rest = args[index.min(args.len())..].to_vec();
+        let prelude = if set_flags.is_empty() { String::new() } else { format!("set {}\n", set_flags.join(" ")) };
+        match command {
+            Some(text) => {
+                let (arg0, positional) = match rest.split_first() {
+                    Some((first, others)) => (first.clone(), others.to_vec()),
+                    None => (args[0].clone(), Vec::new()),
+                };
+                let status = shell.run_child_command(&format!("{prelude}{text}"), arg0, positional, prelude.lines().count()).await;
+                Ok(status)
+            }
+            None => match rest.split_first() {
+                Some((file, others)) => {
+                    let path = crate::fs::path::join(&shell.cwd, file);
+                    match shell.fs.read_file(&path).await {
+                        Ok(bytes) => {
+                            let text = String::from_utf8_lossy(&bytes).into_owned();
+                            Ok(shell.run_script_in_child(&format!("{prelude}{text}"), file.clone(), others.to_vec()).await)
+                        }
+                        Err(error) => {
+                            shell.report_plain(&format!("{file}: {error}")).await;
+                            Ok(127)
+                        }
+                    }
+                }
+                None => {
+                    let input = shell.stdin().read_to_end().await.unwrap_or_default();
+                    let text = String::from_utf8_lossy(&input).into_owned();
+                    Ok(shell.run_child_command(&format!("{prelude}{text}"), args[0].clone(), Vec::new(), 0).await)
+                }
+            },
+        }
+    })
+}
+
+impl Shell {
+    /// `bash -c text`: a child interpreter whose errors say `bash: -c`.
+    async fn run_child_command(&mut self, text: &str, arg0: String, positional: Vec<String>, _prelude_lines: usize) -> i32 {
+        let mut child = self.subshell();
+        child.functions.clear();
+        child.traps.clear();
+        child.options = crate::interp::Options::default();
+        let exported: Vec<(String, crate::interp::vars::Variable)> = self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();
+        child.vars = crate::interp::vars::Variables::default();
+        for (name, var) in exported {
+            child.vars.insert(&name, var);
+        }
+        child.arg0 = arg0;
+        child.positional = positional;
+        child.error_prefix = "bash".to_string();
+        child.syntax_prefix = "bash: -c".to_string();
+        let status = child.run_text(text).await;
+        child.last_status = status;
+        child.run_exit_trap().await;
+        child.last_status
+    }
+}

@@ -1,0 +1,165 @@
+//! Job builtins: `wait`, `jobs`, `kill`, `fg`, `bg`, `disown`.
+
+use super::trap::{signal_listing, signal_number};
+use super::{words, Arg};
+use crate::host::LocalFuture;
+use crate::interp::{Outcome, Shell};
+use std::future::poll_fn;
+use std::task::Poll;
+
+impl Shell {
+    /// Resolves `%n`, `%%` or a pid to a job pid.
+    fn job_pid(&self, spec: &str) -> Option<u32> {
+        match spec {
+            "%%" | "%+" | "%" => self.jobs.pid_of_job(None),
+            _ => match spec.strip_prefix('%') {
+                Some(n) => n.parse().ok().and_then(|n| self.jobs.pid_of_job(Some(n))),
+                None => spec.parse().ok(),
+            },
+        }
+    }
+}
+
+/// `wait [-n] [id...]`.
+pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let any = args.iter().any(|a| a == "-n");
+        let ids: Vec<String> = args[1..].iter().filter(|a| !a.starts_with('-')).cloned().collect();
+        let jobs = shell.jobs.clone();
+        if any {
+            let status = poll_fn(|_| match jobs.take_finished() {
+                Some((_, status)) => Poll::Ready(status),
+                None if !jobs.any_running() => Poll::Ready(127),
+                None => Poll::Pending,
+            })
+            .await;
+            return Ok(status);
+        }
+        if ids.is_empty() {
+            poll_fn(|_| if jobs.any_running() { Poll::Pending } else { Poll::Ready(()) }).await;
+            while jobs.take_finished().is_some() {}
+            return Ok(0);
+        }
+        let mut status = 0;
+        for id in ids {
+            let Some(pid) = shell.job_pid(&id) else {
+                shell.builtin_error("wait", &format!("{id}: no such job")).await;
+                status = 127;
+                continue;
+            };
+            if jobs.status_of_pid(pid).is_none() {
+                shell.builtin_error("wait", &format!("pid {pid} is not a child of this shell")).await;
+                status = 127;
+                continue;
+            }
+            status = poll_fn(|_| match jobs.status_of_pid(pid) {
+                Some(Some(s)) => Poll::Ready(s),
+                Some(None) => Poll::Pending,
+                None => Poll::Ready(127),
+            })
+            .await;
+        }
+        Ok(status)
+    })
+}
+
+/// `jobs [-lp]`.
+pub fn jobs(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let out: String = if args.iter().any(|a| a == "-p") {
+            shell.jobs.pids().iter().map(|p| format!("{p}\n")).collect()
+        } else {
+            shell.jobs.listing().iter().map(|l| format!("{l}\n")).collect()
+        };
+        shell.out(out.as_bytes()).await?;
+        Ok(0)
+    })
+}
+
+/// `kill [-s sig | -sig] pid|%job ...` and `kill -l`.
+pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut signal = 15;
+        let mut index = 1;
+        if args.get(1).map(String::as_str) == Some("-l") || args.get(1).map(String::as_str) == Some("-L") {
+            shell.out(signal_listing().as_bytes()).await?;
+            return Ok(0);
+        }
+        if let Some(first) = args.get(1) {
+            if first == "-s" || first == "-n" {
+                signal = args.get(2).and_then(|s| signal_number(s)).unwrap_or(15);
+                index = 3;
+            } else if let Some(spec) = first.strip_prefix('-') {
+                match signal_number(spec) {
+                    Some(n) => signal = n,
+                    None => {
+                        shell.builtin_error("kill", &format!("{spec}: invalid signal specification")).await;
+                        return Ok(1);
+                    }
+                }
+                index = 2;
+            }
+        }
+        if index >= args.len() {
+            let _ = shell.write_fd(2, b"kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n").await;
+            return Ok(2);
+        }
+        let mut status = 0;
+        for target in &args[index..] {
+            match shell.job_pid(target) {
+                Some(pid) if shell.jobs.status_of_pid(pid).is_some() => {
+                    if signal != 0 && !shell.jobs.kill(pid, signal) {
+                        status = 1;
+                    }
+                }
+                Some(pid) if pid == shell.pid => {
+                    if signal != 0 {
+                        return Err(crate::interp::Flow::Exit(128 + signal));
+                    }
+                }
+                _ => {
+                    let message = if target.starts_with('%') { format!("{target}: no such job") } else { format!("({target}) - No such process") };
+                    shell.builtin_error("kill", &message).await;
+                    status = 1;
+                }
+            }
+        }
+        Ok(status)
+    })
+}
+
+/// `fg`: waits for the job in the foreground.
+pub fn fg(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let spec = args.get(1).cloned().unwrap_or_else(|| "%%".into());
+        let Some(pid) = shell.job_pid(&spec) else {
+            shell.builtin_error("fg", "no job control").await;
+            return Ok(1);
+        };
+        let jobs = shell.jobs.clone();
+        let status = poll_fn(|_| match jobs.status_of_pid(pid) {
+            Some(Some(s)) => Poll::Ready(s),
+            Some(None) => Poll::Pending,
+            None => Poll::Ready(1),
+        })
+        .await;
+        Ok(status)
+    })
+}
+
+/// `bg`: jobs already run in the background.
+pub fn bg(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        shell.builtin_error("bg", "no job control").await;
+        Ok(1)
+    })
+}
+
+/// `disown`: accepted; jobs end with the run either way.
+pub fn disown(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async { Ok(0) })
+}

@@ -1,0 +1,265 @@
+//! Smaller builtins: `alias`, `unalias`, `let`, `umask`, `ulimit`, `times`,
+//! `caller`, `hash`, `help`, `history`, `suspend`, `compgen`, `complete`.
+
+use super::{words, Arg};
+use crate::expand::{arith, HostArith};
+use crate::host::LocalFuture;
+use crate::interp::{Outcome, Shell};
+
+/// `alias [name[=value]...]`.
+pub fn alias(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let operands: Vec<&String> = args[1..].iter().filter(|a| *a != "-p").collect();
+        let mut out = String::new();
+        let mut status = 0;
+        if operands.is_empty() {
+            let mut names: Vec<&String> = shell.aliases.keys().collect();
+            names.sort();
+            for name in names {
+                out.push_str(&format!("alias {name}={}\n", crate::expand::quote_for_reuse(&shell.aliases[name])));
+            }
+        }
+        for operand in operands {
+            match operand.split_once('=') {
+                Some((name, value)) => {
+                    shell.aliases.insert(name.to_string(), value.to_string());
+                }
+                None => match shell.aliases.get(operand.as_str()) {
+                    Some(value) => out.push_str(&format!("alias {operand}={}\n", crate::expand::quote_for_reuse(value))),
+                    None => {
+                        shell.out(out.as_bytes()).await?;
+                        out.clear();
+                        shell.builtin_error("alias", &format!("{operand}: not found")).await;
+                        status = 1;
+                    }
+                },
+            }
+        }
+        shell.out(out.as_bytes()).await?;
+        Ok(status)
+    })
+}
+
+/// `unalias [-a] name...`.
+pub fn unalias(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        if args.len() == 1 {
+            let _ = shell.write_fd(2, b"unalias: usage: unalias [-a] name [name ...]\n").await;
+            return Ok(2);
+        }
+        let mut status = 0;
+        for name in &args[1..] {
+            if name == "-a" {
+                shell.aliases.clear();
+            } else if shell.aliases.remove(name).is_none() {
+                shell.builtin_error("unalias", &format!("{name}: not found")).await;
+                status = 1;
+            }
+        }
+        Ok(status)
+    })
+}
+
+/// `let expr...`: status 0 when the last value is non-zero.
+pub fn let_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        if args.len() == 1 {
+            shell.builtin_error("let", "expression expected").await;
+            return Ok(1);
+        }
+        let mut last = 0;
+        for expr in &args[1..] {
+            match arith::eval_text(expr, &mut HostArith(shell)) {
+                Ok(value) => last = value,
+                Err(error) => {
+                    shell.builtin_error("let", &error.to_string()).await;
+                    return Ok(1);
+                }
+            }
+        }
+        Ok((last == 0) as i32)
+    })
+}
+
+/// `umask [-pS] [mode]`.
+pub fn umask(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let symbolic = args.iter().any(|a| a == "-S");
+        let print_form = args.iter().any(|a| a == "-p");
+        let operand = args[1..].iter().find(|a| !a.starts_with('-'));
+        match operand {
+            None => {
+                let line = if symbolic {
+                    let perms = |shift: u32| {
+                        let allowed = !shell.umask >> shift & 7;
+                        format!("{}{}{}", if allowed & 4 != 0 { "r" } else { "" }, if allowed & 2 != 0 { "w" } else { "" }, if allowed & 1 != 0 { "x" } else { "" })
+                    };
+                    format!("u={},g={},o={}\n", perms(6), perms(3), perms(0))
+                } else if print_form {
+                    format!("umask {:04o}\n", shell.umask)
+                } else {
+                    format!("{:04o}\n", shell.umask)
+                };
+                shell.out(line.as_bytes()).await?;
+                Ok(0)
+            }
+            Some(mode) => match u32::from_str_radix(mode, 8) {
+                Ok(value) if value <= 0o777 => {
+                    shell.umask = value;
+                    Ok(0)
+                }
+                _ => {
+                    shell.builtin_error("umask", &format!("{mode}: octal number out of range")).await;
+                    Ok(1)
+                }
+            },
+        }
+    })
+}
+
+/// `ulimit`: reports unlimited; raising or setting limits is not permitted.
+pub fn ulimit(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let value = args[1..].iter().find(|a| !a.starts_with('-'));
+        if let Some(value) = value {
+            let _ = value;
+            shell.builtin_error("ulimit", "cannot modify limit: Operation not permitted").await;
+            return Ok(1);
+        }
+        if args.iter().any(|a| a == "-a") {
+            let text = "real-time non-blocking time  (microseconds, -R) unlimited\ncore file size              (blocks, -c) 0\ndata seg size               (kbytes, -d) unlimited\nfile size                   (blocks, -f) unlimited\nmax user processes                  (-u) 1\nopen files                          (-n) 1024\nstack size                  (kbytes, -s) 8192\ncpu time                   (seconds, -t) unlimited\nvirtual memory              (kbytes, -v) unlimited\n";
+            shell.out(text.as_bytes()).await?;
+            return Ok(0);
+        }
+        let line = if args.iter().any(|a| a == "-n") { "1024\n" } else if args.iter().any(|a| a == "-u") { "1\n" } else { "unlimited\n" };
+        shell.out(line.as_bytes()).await?;
+        Ok(0)
+    })
+}
+
+/// `times`: the sandbox reports no CPU time.
+pub fn times(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        shell.out(b"0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n").await?;
+        Ok(0)
+    })
+}
+
+/// `caller [n]`.
+pub fn caller(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let depth: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
+        let frames: Vec<_> = shell.call_stack.iter().rev().cloned().collect();
+        let Some(frame) = frames.get(depth) else { return Ok(1) };
+        let caller_name = frames.get(depth + 1).map(|f| f.name.clone()).unwrap_or_else(|| "main".to_string());
+        let line = if args.len() > 1 { format!("{} {caller_name} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name }) } else { format!("{} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name }) };
+        shell.out(line.as_bytes()).await?;
+        Ok(0)
+    })
+}
+
+/// `hash`: there is no command path cache; `hash -r` and lookups succeed.
+pub fn hash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        if args.len() == 1 {
+            shell.out(b"hash: hash table empty\n").await?;
+            return Ok(0);
+        }
+        for name in args[1..].iter().filter(|a| !a.starts_with('-')) {
+            if !shell.utilities.contains_key(name) && super::find(name).is_none() {
+                shell.builtin_error("hash", &format!("{name}: not found")).await;
+                return Ok(1);
+            }
+        }
+        Ok(0)
+    })
+}
+
+/// `help [name]`.
+pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        if let Some(name) = args.get(1) {
+            if super::find(name).is_none() {
+                shell.builtin_error("help", &format!("no help topics match `{name}'.  Try `help help' or `man -k {name}' or `info {name}'.")).await;
+                return Ok(1);
+            }
+            let line = format!("{name}: a wabash shell builtin; see the bash manual for its options.\n");
+            shell.out(line.as_bytes()).await?;
+            return Ok(0);
+        }
+        let mut out = String::from("wabash, a bash-compatible sandbox shell. These shell commands are defined internally:\n\n");
+        for name in super::names() {
+            out.push_str(name);
+            out.push('\n');
+        }
+        shell.out(out.as_bytes()).await?;
+        Ok(0)
+    })
+}
+
+/// `history`: non-interactive shells keep no history.
+pub fn history(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async { Ok(0) })
+}
+
+/// `suspend`: not permitted in the sandbox.
+pub fn suspend(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        shell.builtin_error("suspend", "cannot suspend a login shell").await;
+        Ok(1)
+    })
+}
+
+/// `compgen [-abcdefkuvA] [word]`: lists names of the given kinds.
+pub fn compgen(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut names: Vec<String> = Vec::new();
+        let mut prefix = String::new();
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            match arg.as_str() {
+                "-b" => names.extend(super::names().map(str::to_string)),
+                "-c" => {
+                    names.extend(super::names().map(str::to_string));
+                    names.extend(shell.functions.keys().cloned());
+                    names.extend(shell.utilities.keys().cloned());
+                    names.extend(shell.aliases.keys().cloned());
+                }
+                "-a" => names.extend(shell.aliases.keys().cloned()),
+                "-k" => names.extend(super::types::KEYWORDS.iter().map(|k| k.to_string())),
+                "-v" => names.extend(shell.vars.visible().into_iter().map(|(n, _)| n)),
+                "-e" => names.extend(shell.exported_env().into_iter().map(|(n, _)| n)),
+                "-A" => {
+                    index += 1;
+                    if args.get(index).map(String::as_str) == Some("function") {
+                        names.extend(shell.functions.keys().cloned());
+                    }
+                }
+                word if !word.starts_with('-') => prefix = word.to_string(),
+                _ => {}
+            }
+            index += 1;
+        }
+        let mut matched: Vec<String> = names.into_iter().filter(|n| n.starts_with(&prefix)).collect();
+        matched.sort();
+        matched.dedup();
+        let status = if matched.is_empty() { 1 } else { 0 };
+        let out: String = matched.iter().map(|n| format!("{n}\n")).collect();
+        shell.out(out.as_bytes()).await?;
+        Ok(status)
+    })
+}
+
+/// `complete`: completion specs have no effect without a terminal.
+pub fn complete(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async { Ok(0) })
+}

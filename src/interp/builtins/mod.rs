@@ -1,0 +1,273 @@
+//! Shell builtins: one table maps each name to its implementation; the
+//! table is the list `type`, `enable` and `compgen -b` consult.
+
+mod control;
+mod declare;
+mod dirs;
+mod echo;
+mod eval;
+mod getopts;
+mod jobs;
+mod misc;
+mod printf;
+mod read;
+mod set;
+mod test;
+mod trap;
+mod types;
+
+use super::{Flow, Outcome, Shell};
+use crate::expand::ElementKey;
+use crate::host::LocalFuture;
+use crate::io::IoError;
+
+/// An argument to a builtin: a word, or an assignment given to a
+/// declaration builtin (`declare -a x=(1 2)`).
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// An expanded word.
+    Word(String),
+    /// An expanded assignment.
+    Assign(DeclAssignment),
+}
+
+impl Arg {
+    /// The argument as text (`name=value` for assignments).
+    pub fn text(&self) -> String {
+        match self {
+            Arg::Word(word) => word.clone(),
+            Arg::Assign(decl) => decl.text(),
+        }
+    }
+}
+
+/// An assignment after expansion.
+#[derive(Debug, Clone)]
+pub struct DeclAssignment {
+    /// The variable name.
+    pub name: String,
+    /// The evaluated `[subscript]`, if any.
+    pub index: Option<ElementKey>,
+    /// `+=`.
+    pub append: bool,
+    /// The value.
+    pub value: DeclValue,
+}
+
+/// The value of an expanded assignment.
+#[derive(Debug, Clone)]
+pub enum DeclValue {
+    /// `x=value`.
+    Scalar(String),
+    /// `x=(a [k]=v)`: elements with their optional keys and `+=` flags.
+    Array(Vec<(Option<String>, String, bool)>),
+}
+
+impl DeclAssignment {
+    /// The assignment as `declare` would see it in text form.
+    pub fn text(&self) -> String {
+        let op = if self.append { "+=" } else { "=" };
+        match &self.value {
+            DeclValue::Scalar(value) => format!("{}{op}{value}", self.name),
+            DeclValue::Array(items) => {
+                let inner: Vec<String> = items.iter().map(|(k, v, _)| match k {
+                    Some(k) => format!("[{k}]={v}"),
+                    None => v.clone(),
+                }).collect();
+                format!("{}{op}({})", self.name, inner.join(" "))
+            }
+        }
+    }
+}
+
+/// The signature of a builtin.
+pub type BuiltinFn = for<'a> fn(&'a mut Shell, Vec<Arg>) -> LocalFuture<'a, Outcome>;
+
+/// Every builtin, sorted by name.
+static BUILTINS: &[(&str, BuiltinFn)] = &[
+    (".", eval::source),
+    (":", control::colon),
+    ("[", test::bracket),
+    ("alias", misc::alias),
+    ("bash", eval::bash),
+    ("bg", jobs::bg),
+    ("break", control::break_),
+    ("builtin", types::builtin),
+    ("caller", misc::caller),
+    ("cd", dirs::cd),
+    ("command", types::command),
+    ("compgen", misc::compgen),
+    ("complete", misc::complete),
+    ("continue", control::continue_),
+    ("declare", declare::declare),
+    ("dirs", dirs::dirs),
+    ("disown", jobs::disown),
+    ("echo", echo::echo),
+    ("enable", types::enable),
+    ("eval", eval::eval),
+    ("exec", eval::exec),
+    ("exit", control::exit),
+    ("export", declare::export),
+    ("false", control::false_),
+    ("fg", jobs::fg),
+    ("getopts", getopts::getopts),
+    ("hash", misc::hash),
+    ("help", misc::help),
+    ("history", misc::history),
+    ("jobs", jobs::jobs),
+    ("kill", jobs::kill),
+    ("let", misc::let_),
+    ("local", declare::local),
+    ("logout", control::logout),
+    ("mapfile", read::mapfile),
+    ("popd", dirs::popd),
+    ("printf", printf::printf),
+    ("pushd", dirs::pushd),
+    ("pwd", dirs::pwd),
+    ("read", read::read),
+    ("readarray", read::mapfile),
+    ("readonly", declare::readonly),
+    ("return", control::return_),
+    ("set", set::set),
+    ("sh", eval::bash),
+    ("shift", control::shift),
+    ("shopt", set::shopt),
+    ("source", eval::source),
+    ("suspend", misc::suspend),
+    ("test", test::test),
+    ("times", misc::times),
+    ("trap", trap::trap),
+    ("true", control::true_),
+    ("type", types::type_),
+    ("typeset", declare::declare),
+    ("ulimit", misc::ulimit),
+    ("umask", misc::umask),
+    ("unalias", misc::unalias),
+    ("unset", declare::unset),
+    ("wait", jobs::wait),
+];
+
+/// The builtin called `name`.
+pub fn find(name: &str) -> Option<BuiltinFn> {
+    BUILTINS.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| BUILTINS[i].1)
+}
+
+/// All builtin names, sorted.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|(n, _)| *n)
+}
+
+/// POSIX special builtins: prefix assignments before them persist.
+pub fn is_special(name: &str) -> bool {
+    matches!(name, ":" | "." | "break" | "continue" | "eval" | "exec" | "exit" | "export" | "readonly" | "return" | "set" | "shift" | "source" | "times" | "trap" | "unset")
+}
+
+/// Converts builtin arguments to plain words.
+pub fn words(args: &[Arg]) -> Vec<String> {
+    args.iter().map(Arg::text).collect()
+}
+
+impl Shell {
+    /// Writes builtin output to stdout; a closed pipe ends the (sub)shell
+    /// with 141 as SIGPIPE would.
+    pub(super) async fn out(&mut self, data: &[u8]) -> Result<(), Flow> {
+        self.write_fd(1, data).await
+    }
+
+    /// Writes to an fd with the same rules as [`Shell::out`].
+    pub(super) async fn write_fd(&mut self, fd: usize, data: &[u8]) -> Result<(), Flow> {
+        let Some(stream) = self.fds.get(fd) else {
+            return Ok(());
+        };
+        match stream.write(data).await {
+            Ok(()) => Ok(()),
+            Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
+            Err(IoError::OutputLimit) => Err(self.limit_exceeded(format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes)).await),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Reports `bash: line N: NAME: message` for a builtin.
+    pub(super) async fn builtin_error(&self, name: &str, message: &str) {
+        self.report_error(&format!("{name}: {message}")).await;
+    }
+
+    /// Performs an expanded assignment (as a bare assignment or via `declare`).
+    pub(super) fn assign_declaration(&mut self, decl: &DeclAssignment) -> Result<(), String> {
+        match (&decl.value, &decl.index) {
+            (DeclValue::Scalar(value), None) => self.assign_scalar(&decl.name, value.clone(), decl.append),
+            (DeclValue::Scalar(value), Some(key)) => self.assign_element(&decl.name, key.clone(), value.clone(), decl.append),
+            (DeclValue::Array(_), Some(_)) => Err(format!("{}: cannot assign list to array member", decl.name)),
+            (DeclValue::Array(items), None) => self.assign_array(&decl.name, items, decl.append, false),
+        }
+    }
+
+    /// `name=(...)`: replaces (or with `+=` extends) an array.
+    pub(super) fn assign_array(&mut self, name: &str, items: &[(Option<String>, String, bool)], append: bool, force_assoc: bool) -> Result<(), String> {
+        use super::vars::{AssocArray, Value, Variable};
+        use std::collections::BTreeMap;
+        let name = self.resolve_nameref(name);
+        let existing = self.vars.get(&name).cloned();
+        let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
+        if var.attributes.readonly {
+            return Err(format!("{name}: readonly variable"));
+        }
+        if items.len() > self.limits.max_array_elements {
+            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+        }
+        let is_assoc = force_assoc || matches!(var.value, Some(Value::Assoc(_)));
+        if is_assoc {
+            let mut map = match (&var.value, append) {
+                (Some(Value::Assoc(map)), true) => map.clone(),
+                _ => AssocArray::default(),
+            };
+            let mut pending_key: Option<String> = None;
+            for (key, value, elem_append) in items {
+                match key {
+                    Some(key) => {
+                        let value = if *elem_append { format!("{}{value}", map.get(key).cloned().unwrap_or_default()) } else { value.clone() };
+                        map.insert(key.clone(), value);
+                    }
+                    None => match pending_key.take() {
+                        Some(key) => map.insert(key, value.clone()),
+                        None => pending_key = Some(value.clone()),
+                    },
+                }
+            }
+            if let Some(key) = pending_key {
+                map.insert(key, String::new());
+            }
+            var.value = Some(Value::Assoc(map));
+        } else {
+            let mut map = match (&var.value, append) {
+                (Some(Value::Indexed(map)), true) => map.clone(),
+                (Some(Value::Scalar(s)), true) => BTreeMap::from([(0, s.clone())]),
+                _ => BTreeMap::new(),
+            };
+            let mut next = map.keys().next_back().map(|k| k + 1).unwrap_or(0);
+            for (key, value, elem_append) in items {
+                let index = match key {
+                    Some(key) => {
+                        let parsed = crate::expand::arith::eval_text(key, &mut crate::expand::HostArith(self)).map_err(|e| e.to_string())?;
+                        if parsed < 0 {
+                            let max = map.keys().next_back().copied().unwrap_or(-1);
+                            max + 1 + parsed
+                        } else {
+                            parsed
+                        }
+                    }
+                    None => next,
+                };
+                let value = if *elem_append { format!("{}{value}", map.get(&index).cloned().unwrap_or_default()) } else { value.clone() };
+                map.insert(index, value);
+                next = index + 1;
+            }
+            var.value = Some(Value::Indexed(map));
+        }
+        if self.options.allexport {
+            var.attributes.exported = true;
+        }
+        self.vars.insert(&name, var);
+        Ok(())
+    }
+}

@@ -1,0 +1,308 @@
+//! `read` (with `-r -a -d -n -N -p -s -t -u -e -i`) and `mapfile`/`readarray`.
+
+use super::{words, Arg};
+use crate::host::LocalFuture;
+use crate::interp::{Outcome, Shell};
+use crate::io::Fd;
+
+struct ReadOptions {
+    raw: bool,
+    array: Option<String>,
+    delimiter: u8,
+    count: Option<usize>,
+    exact: bool,
+    prompt: Option<String>,
+    timeout: Option<f64>,
+    fd: usize,
+}
+
+/// Reads one record: up to the delimiter (consumed, not kept) or `count`
+/// characters. Returns the bytes and whether the delimiter was found.
+async fn read_record(stream: &Fd, options: &ReadOptions) -> (Vec<u8>, bool) {
+    let mut out = Vec::new();
+    loop {
+        if let Some(count) = options.count {
+            if out.len() >= count {
+                return (out, true);
+            }
+        }
+        let chunk = match stream.read_until(options.delimiter, 1).await {
+            Ok(chunk) => chunk,
+            Err(_) => return (out, false),
+        };
+        let Some(&byte) = chunk.first() else {
+            return (out, false);
+        };
+        if byte == options.delimiter && !options.exact {
+            return (out, true);
+        }
+        if byte == b'\\' && !options.raw {
+            let next = stream.read_until(options.delimiter, 1).await.unwrap_or_default();
+            match next.first() {
+                Some(b'\n') if options.delimiter == b'\n' || true => {
+                    if next.first() == Some(&b'\n') {
+                        continue;
+                    }
+                }
+                Some(&escaped) => {
+                    out.push(0);
+                    out.push(escaped);
+                    continue;
+                }
+                None => return (out, false),
+            }
+            continue;
+        }
+        out.push(byte);
+    }
+}
+
+/// Splits `text` into at most `count` fields by IFS, the last taking the rest.
+fn split_fields(text: &str, ifs: &str, count: usize, escaped: &[bool]) -> Vec<String> {
+    let is_ws = |c: char| ifs.contains(c) && matches!(c, ' ' | '\t' | '\n');
+    let is_sep = |i: usize, c: char| ifs.contains(c) && !escaped.get(i).copied().unwrap_or(false);
+    let chars: Vec<char> = text.chars().collect();
+    let mut fields = Vec::new();
+    let mut index = 0;
+    while index < chars.len() && is_ws(chars[index]) && is_sep(index, chars[index]) {
+        index += 1;
+    }
+    while index < chars.len() {
+        if fields.len() + 1 == count {
+            let mut end = chars.len();
+            while end > index && is_ws(chars[end - 1]) && is_sep(end - 1, chars[end - 1]) {
+                end -= 1;
+            }
+            fields.push(chars[index..end].iter().collect());
+            return fields;
+        }
+        let start = index;
+        while index < chars.len() && !is_sep(index, chars[index]) {
+            index += 1;
+        }
+        fields.push(chars[start..index].iter().collect());
+        let mut saw_non_ws = false;
+        while index < chars.len() && is_sep(index, chars[index]) {
+            if !is_ws(chars[index]) {
+                if saw_non_ws {
+                    break;
+                }
+                saw_non_ws = true;
+            }
+            index += 1;
+        }
+    }
+    fields
+}
+
+/// `read`.
+pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut options = ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, prompt: None, timeout: None, fd: 0 };
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            if arg == "--" {
+                index += 1;
+                break;
+            }
+            if !arg.starts_with('-') || arg.len() == 1 {
+                break;
+            }
+            let letters: Vec<char> = arg[1..].chars().collect();
+            let mut position = 0;
+            while position < letters.len() {
+                let letter = letters[position];
+                let takes_value = matches!(letter, 'a' | 'd' | 'n' | 'N' | 'p' | 't' | 'u' | 'i');
+                let value = if takes_value {
+                    let rest: String = letters[position + 1..].iter().collect();
+                    position = letters.len();
+                    if !rest.is_empty() {
+                        Some(rest)
+                    } else {
+                        index += 1;
+                        match args.get(index) {
+                            Some(v) => Some(v.clone()),
+                            None => {
+                                shell.builtin_error("read", &format!("-{letter}: option requires an argument")).await;
+                                let _ = shell.write_fd(2, b"read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n").await;
+                                return Ok(2);
+                            }
+                        }
+                    }
+                } else {
+                    position += 1;
+                    None
+                };
+                match (letter, value) {
+                    ('r', _) => options.raw = true,
+                    ('s', _) | ('e', _) => {}
+                    ('a', Some(v)) => options.array = Some(v),
+                    ('d', Some(v)) => options.delimiter = v.bytes().next().unwrap_or(0),
+                    ('n', Some(v)) | ('N', Some(v)) => {
+                        match v.parse::<usize>() {
+                            Ok(n) => options.count = Some(n),
+                            Err(_) => {
+                                shell.builtin_error("read", &format!("{v}: invalid number")).await;
+                                return Ok(1);
+                            }
+                        }
+                        options.exact = letter == 'N';
+                    }
+                    ('p', Some(v)) => options.prompt = Some(v),
+                    ('t', Some(v)) => options.timeout = v.parse().ok(),
+                    ('u', Some(v)) => match v.parse::<usize>() {
+                        Ok(fd) => options.fd = fd,
+                        Err(_) => {
+                            shell.builtin_error("read", &format!("{v}: invalid file descriptor specification")).await;
+                            return Ok(1);
+                        }
+                    },
+                    ('i', _) => {}
+                    (other, _) => {
+                        shell.builtin_error("read", &format!("-{other}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n").await;
+                        return Ok(2);
+                    }
+                }
+            }
+            index += 1;
+        }
+        let names: Vec<String> = args[index.min(args.len())..].to_vec();
+        for name in &names {
+            if !crate::interp::variables::is_valid_name(name.split('[').next().unwrap_or(name)) {
+                shell.builtin_error("read", &format!("`{name}': not a valid identifier")).await;
+                return Ok(1);
+            }
+        }
+        let Some(stream) = shell.fds.get(options.fd) else {
+            shell.builtin_error("read", &format!("{}: invalid file descriptor: Bad file descriptor", options.fd)).await;
+            return Ok(1);
+        };
+        if options.timeout == Some(0.0) {
+            return Ok(0);
+        }
+        if let Some(prompt) = &options.prompt {
+            let _ = shell.write_fd(2, prompt.as_bytes()).await;
+        }
+        let (bytes, found) = read_record(&stream, &options).await;
+        // Escaped characters were marked with a NUL byte before them.
+        let mut text = String::new();
+        let mut escaped = Vec::new();
+        let mut iter = bytes.split(|_| false).next().unwrap_or(&[]).iter().peekable();
+        let mut raw = Vec::new();
+        let mut marks = Vec::new();
+        while let Some(&b) = iter.next() {
+            if b == 0 && !options.raw {
+                if let Some(&&next) = iter.peek() {
+                    iter.next();
+                    raw.push(next);
+                    marks.push(true);
+                    continue;
+                }
+            }
+            raw.push(b);
+            marks.push(false);
+        }
+        let decoded = String::from_utf8_lossy(&raw).into_owned();
+        let mut byte_index = 0;
+        for c in decoded.chars() {
+            text.push(c);
+            escaped.push(marks.get(byte_index).copied().unwrap_or(false));
+            byte_index += c.len_utf8();
+        }
+        let status = if found || (options.count.is_some() && !bytes.is_empty() && found) { 0 } else { 1 };
+        let ifs = shell.var("IFS").unwrap_or_else(|| " \t\n".to_string());
+        if let Some(array) = options.array {
+            let fields = split_fields(&text, &ifs, usize::MAX, &escaped);
+            let items: Vec<(Option<String>, String, bool)> = fields.into_iter().map(|f| (None, f, false)).collect();
+            if let Err(message) = shell.assign_array(&array, &items, false, false) {
+                shell.builtin_error("read", &message).await;
+                return Ok(1);
+            }
+            return Ok(status);
+        }
+        if names.is_empty() {
+            let value = if options.count.is_some() || options.delimiter != b'\n' { text } else { text };
+            let _ = shell.assign_scalar("REPLY", value, false);
+            return Ok(status);
+        }
+        let fields = split_fields(&text, &ifs, names.len(), &escaped);
+        for (position, name) in names.iter().enumerate() {
+            let value = fields.get(position).cloned().unwrap_or_default();
+            if let Err(message) = shell.assign_name(name, value) {
+                shell.builtin_error("read", &message).await;
+                return Ok(1);
+            }
+        }
+        Ok(status)
+    })
+}
+
+/// `mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]`.
+pub fn mapfile(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut delimiter = b'\n';
+        let mut trim = false;
+        let mut max: Option<usize> = None;
+        let mut origin: Option<i64> = None;
+        let mut skip = 0usize;
+        let mut fd = 0usize;
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            match arg.as_str() {
+                "-t" => trim = true,
+                "-d" | "-n" | "-O" | "-s" | "-u" | "-C" | "-c" => {
+                    index += 1;
+                    let value = args.get(index).cloned().unwrap_or_default();
+                    match arg.as_str() {
+                        "-d" => delimiter = value.bytes().next().unwrap_or(0),
+                        "-n" => max = value.parse().ok().filter(|n| *n > 0),
+                        "-O" => origin = value.parse().ok(),
+                        "-s" => skip = value.parse().unwrap_or(0),
+                        "-u" => fd = value.parse().unwrap_or(0),
+                        _ => {}
+                    }
+                }
+                _ => break,
+            }
+            index += 1;
+        }
+        let name = args.get(index).cloned().unwrap_or_else(|| "MAPFILE".to_string());
+        let Some(stream) = shell.fds.get(fd) else {
+            shell.builtin_error(&args[0], &format!("{fd}: invalid file descriptor: Bad file descriptor")).await;
+            return Ok(1);
+        };
+        let mut lines = Vec::new();
+        let mut seen = 0;
+        loop {
+            if max.is_some_and(|m| lines.len() >= m) {
+                break;
+            }
+            let record = match stream.read_until(delimiter, usize::MAX).await {
+                Ok(r) if !r.is_empty() => r,
+                _ => break,
+            };
+            seen += 1;
+            if seen <= skip {
+                continue;
+            }
+            let mut record = record;
+            if trim && record.last() == Some(&delimiter) {
+                record.pop();
+            }
+            lines.push(String::from_utf8_lossy(&record).into_owned());
+        }
+        let start = origin.unwrap_or(0);
+        if origin.is_none() {
+            let _ = shell.unset_variable(&name);
+        }
+        let items: Vec<(Option<String>, String, bool)> = lines.into_iter().enumerate().map(|(i, l)| (Some((start + i as i64).to_string()), l, false)).collect();
+        if let Err(message) = shell.assign_array(&name, &items, origin.is_some(), false) {
+            shell.builtin_error(&args[0], &message).await;
+            return Ok(1);
+        }
+        Ok(0)
+    })
+}

@@ -1,0 +1,106 @@
+//! `trap [-lp] [action] [signal...]`: EXIT, ERR, DEBUG, RETURN and the
+//! signals a host abort maps to (INT, TERM).
+
+use super::{words, Arg};
+use crate::host::LocalFuture;
+use crate::interp::{Outcome, Shell};
+
+/// Signal names by number, as `trap -l` and `kill -l` list them.
+pub const SIGNALS: &[&str] = &[
+    "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN",
+    "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+];
+
+/// The canonical trap name for a signal spec (`2`, `INT`, `SIGINT`, `EXIT`, `0`).
+pub fn canonical_signal(spec: &str) -> Option<String> {
+    let upper = spec.to_ascii_uppercase();
+    match upper.as_str() {
+        "0" | "EXIT" | "SIGEXIT" => return Some("EXIT".into()),
+        "ERR" | "DEBUG" | "RETURN" => return Some(upper),
+        _ => {}
+    }
+    if let Ok(n) = spec.parse::<usize>() {
+        return SIGNALS.get(n.checked_sub(1)?).map(|s| format!("SIG{s}"));
+    }
+    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
+    SIGNALS.iter().find(|s| **s == bare).map(|s| format!("SIG{s}"))
+}
+
+/// The signal number of a name (`TERM` → 15).
+pub fn signal_number(spec: &str) -> Option<i32> {
+    if let Ok(n) = spec.parse::<i32>() {
+        return (0..=64).contains(&n).then_some(n);
+    }
+    let upper = spec.to_ascii_uppercase();
+    let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
+    SIGNALS.iter().position(|s| *s == bare).map(|i| i as i32 + 1)
+}
+
+/// `trap -l` output.
+pub fn signal_listing() -> String {
+    let mut out = String::new();
+    for (index, name) in SIGNALS.iter().enumerate() {
+        out.push_str(&format!("{:>2}) SIG{name}", index + 1));
+        out.push(if (index + 1) % 5 == 0 || index + 1 == SIGNALS.len() { '\n' } else { '\t' });
+    }
+    out
+}
+
+/// `trap`.
+pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let mut index = 1;
+        let mut print = false;
+        while let Some(arg) = args.get(index) {
+            match arg.as_str() {
+                "-l" => {
+                    shell.out(signal_listing().as_bytes()).await?;
+                    return Ok(0);
+                }
+                "-p" => print = true,
+                "--" => {
+                    index += 1;
+                    break;
+                }
+                _ => break,
+            }
+            index += 1;
+        }
+        let rest = &args[index.min(args.len())..];
+        if rest.is_empty() || print {
+            let mut names: Vec<String> = if rest.is_empty() { shell.traps.keys().cloned().collect() } else { rest.iter().filter_map(|s| canonical_signal(s)).collect() };
+            names.sort_by_key(|n| if n == "EXIT" { 0 } else { signal_number(n).unwrap_or(100) });
+            let mut out = String::new();
+            for name in names {
+                if let Some(action) = shell.traps.get(&name) {
+                    out.push_str(&format!("trap -- {} {name}\n", crate::expand::quote_for_reuse(action)));
+                }
+            }
+            shell.out(out.as_bytes()).await?;
+            return Ok(0);
+        }
+        let (action, signals) = if rest.len() == 1 || canonical_signal(&rest[0]).is_some() && rest[0].parse::<u32>().is_ok() {
+            ("-".to_string(), rest)
+        } else {
+            (rest[0].clone(), &rest[1..])
+        };
+        let mut status = 0;
+        for spec in signals {
+            match canonical_signal(spec) {
+                Some(name) => {
+                    if action == "-" {
+                        shell.traps.remove(&name);
+                    } else {
+                        shell.traps.insert(name, action.clone());
+                    }
+                }
+                None => {
+                    shell.builtin_error("trap", &format!("{spec}: invalid signal specification")).await;
+                    status = 1;
+                }
+            }
+        }
+        Ok(status)
+    })
+}

@@ -1,0 +1,200 @@
+//! The shell as the expander sees it: variables, options, command
+//! substitution and directory listings.
+
+use super::Shell;
+use crate::expand::{ElementKey, ExpandError, ExpandHost, ExpandOptions, VarShape};
+use crate::io::{Capture, Stream};
+use crate::syntax::ast::List;
+use async_trait::async_trait;
+use std::rc::Rc;
+
+#[async_trait(?Send)]
+impl ExpandHost for Shell {
+    fn options(&self) -> ExpandOptions {
+        ExpandOptions {
+            nounset: self.options.nounset,
+            noglob: self.options.noglob,
+            nullglob: self.options.nullglob,
+            failglob: self.options.failglob,
+            dotglob: self.options.dotglob,
+            nocaseglob: self.options.nocaseglob,
+            extglob: self.options.extglob,
+            globstar: self.options.globstar,
+            nocasematch: self.options.nocasematch,
+        }
+    }
+
+    fn resolve_name(&self, name: &str) -> String {
+        self.resolve_nameref(name)
+    }
+
+    fn shape(&self, name: &str) -> VarShape {
+        self.var_shape(name)
+    }
+
+    fn scalar(&self, name: &str) -> Option<String> {
+        match name {
+            "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL" => self.dynamic_scalar(name),
+            _ => {
+                if self.vars.get(name).is_none() {
+                    if let Some(values) = self.dynamic_array(name) {
+                        return values.into_iter().next();
+                    }
+                }
+                self.vars.get(name).and_then(|v| v.scalar_value())
+            }
+        }
+    }
+
+    fn element(&self, name: &str, key: &ElementKey) -> Option<String> {
+        self.element_value(name, key)
+    }
+
+    fn values(&self, name: &str) -> Vec<String> {
+        self.array_values(name)
+    }
+
+    fn keys(&self, name: &str) -> Vec<String> {
+        self.array_keys(name)
+    }
+
+    fn positional(&self, n: usize) -> Option<String> {
+        if n == 0 {
+            return Some(self.arg0.clone());
+        }
+        self.positional.get(n - 1).cloned()
+    }
+
+    fn positionals(&self) -> Vec<String> {
+        self.positional.clone()
+    }
+
+    fn special(&self, c: char) -> Option<String> {
+        Some(match c {
+            '?' => self.last_status.to_string(),
+            '#' => self.positional.len().to_string(),
+            '$' => self.pid.to_string(),
+            '!' => return self.last_background_pid.map(|p| p.to_string()),
+            '-' => self.options.flags(),
+            '0' => self.arg0.clone(),
+            _ => return None,
+        })
+    }
+
+    fn names_with_prefix(&self, prefix: &str) -> Vec<String> {
+        self.vars.visible().into_iter().filter(|(name, v)| name.starts_with(prefix) && v.value.is_some()).map(|(name, _)| name).collect()
+    }
+
+    fn attribute_letters(&self, name: &str) -> String {
+        let Some(var) = self.vars.get(name) else { return String::new() };
+        let mut letters = String::new();
+        match var.value {
+            Some(super::vars::Value::Indexed(_)) => letters.push('a'),
+            Some(super::vars::Value::Assoc(_)) => letters.push('A'),
+            _ => {}
+        }
+        let a = var.attributes;
+        for (on, letter) in [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')] {
+            if on {
+                letters.push(letter);
+            }
+        }
+        letters
+    }
+
+    fn assign(&mut self, name: &str, key: Option<ElementKey>, value: String) -> Result<(), ExpandError> {
+        let result = match key {
+            None => self.assign_scalar(name, value, false),
+            Some(key) => self.assign_element(name, key, value, false),
+        };
+        result.map_err(|message| if message.ends_with("readonly variable") { ExpandError::Readonly(name.to_string()) } else { ExpandError::Assign(message) })
+    }
+
+    fn home_dir(&self, user: &str) -> Option<String> {
+        match user {
+            "" | crate::fs::layout::USER_NAME => Some(crate::fs::layout::HOME.to_string()),
+            "root" => Some("/root".to_string()),
+            _ => None,
+        }
+    }
+
+    fn cwd(&self) -> String {
+        self.cwd.clone()
+    }
+
+    fn check_length(&self, length: usize) -> Result<(), ExpandError> {
+        if length > self.limits.max_string_bytes {
+            return Err(ExpandError::Limit(format!("string length limit ({} bytes) exceeded", self.limits.max_string_bytes)));
+        }
+        Ok(())
+    }
+
+    async fn command_substitution(&mut self, body: &List) -> Result<Vec<u8>, ExpandError> {
+        if self.subshell_depth >= self.limits.max_substitution_depth {
+            return Err(ExpandError::Limit(format!("substitution depth limit ({}) exceeded", self.limits.max_substitution_depth)));
+        }
+        let capture = Capture::new(self.limits.max_string_bytes, None);
+        let mut sub = self.subshell();
+        if !self.options.inherit_errexit {
+            sub.options.errexit = false;
+        }
+        sub.fds.set(1, Rc::new(Stream::Capture(capture.clone())));
+        let status = sub.run_subshell_body(body).await;
+        self.last_substitution_status = Some(status);
+        self.last_status = status;
+        if self.budget.exceeded.get() {
+            return Err(ExpandError::Abort(status));
+        }
+        Ok(capture.take())
+    }
+
+    async fn process_substitution(&mut self, body: &List, input: bool) -> Result<String, ExpandError> {
+        self.start_process_substitution(body, input).await
+    }
+
+    async fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>> {
+        let entries = self.fs.read_dir(path).await.ok()?;
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let is_dir = match entry.file_type {
+                crate::fs::FileType::Directory => true,
+                crate::fs::FileType::Symlink => {
+                    let full = crate::fs::path::join(path, &entry.name);
+                    self.fs.metadata(&full).await.map(|m| m.is_dir()).unwrap_or(false)
+                }
+                _ => false,
+            };
+            out.push((entry.name, is_dir));
+        }
+        Some(out)
+    }
+
+    async fn path_exists(&mut self, path: &str) -> bool {
+        self.fs.symlink_metadata(path).await.is_ok()
+    }
+}
+
+impl Shell {
+    /// The dynamic scalars: RANDOM advances a generator kept in a cell, so
+    /// reading it needs only `&self`.
+    pub(super) fn dynamic_scalar(&self, name: &str) -> Option<String> {
+        let now = self.host.now_millis();
+        Some(match name {
+            "RANDOM" => {
+                let mut x = self.random_cell.get();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                self.random_cell.set(x);
+                ((x >> 16) & 0x7fff).to_string()
+            }
+            "LINENO" => self.current_line.to_string(),
+            "SECONDS" => (((now - self.budget.started_ms.get()) / 1000.0).floor().max(0.0) as i64).to_string(),
+            "EPOCHSECONDS" => ((now / 1000.0).floor() as i64).to_string(),
+            "EPOCHREALTIME" => format!("{:.6}", now / 1000.0),
+            "BASHPID" => self.bash_pid.to_string(),
+            "BASH_SUBSHELL" => self.subshell_depth.to_string(),
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,160 @@
+//! Background jobs (`cmd &`): futures that run beside the foreground script,
+//! polled whenever the foreground waits, with deterministic scheduling.
+
+use crate::host::LocalFuture;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+/// One background job.
+struct Job {
+    /// The job number (`%1`).
+    number: usize,
+    /// The process id shown as `$!`.
+    pid: u32,
+    /// The command text (for `jobs`).
+    command: String,
+    /// The running future; `None` once done.
+    future: Option<LocalFuture<'static, i32>>,
+    /// The exit status once done.
+    status: Option<i32>,
+    /// Whether `wait` or `jobs` has reported it.
+    reported: bool,
+}
+
+/// The jobs of a session, shared by the shell and all its subshells.
+#[derive(Clone, Default)]
+pub struct JobTable {
+    jobs: Rc<RefCell<Vec<Job>>>,
+}
+
+impl JobTable {
+    /// Starts a job; returns its pid.
+    pub fn spawn(&self, pid: u32, command: String, future: LocalFuture<'static, i32>) -> u32 {
+        let mut jobs = self.jobs.borrow_mut();
+        let number = jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+        jobs.push(Job { number, pid, command, future: Some(future), status: None, reported: false });
+        pid
+    }
+
+    /// Polls every running job once. Returns true if any finished.
+    pub fn poll_all(&self, cx: &mut Context<'_>) -> bool {
+        let mut finished = false;
+        let count = self.jobs.borrow().len();
+        for index in 0..count {
+            // Take the future out so a job may itself touch the table.
+            let future = self.jobs.borrow_mut().get_mut(index).and_then(|j| j.future.take());
+            let Some(mut future) = future else { continue };
+            match future.as_mut().poll(cx) {
+                Poll::Ready(status) => {
+                    if let Some(job) = self.jobs.borrow_mut().get_mut(index) {
+                        job.status = Some(status);
+                    }
+                    finished = true;
+                }
+                Poll::Pending => {
+                    if let Some(job) = self.jobs.borrow_mut().get_mut(index) {
+                        job.future = Some(future);
+                    }
+                }
+            }
+        }
+        finished
+    }
+
+    /// True when some job is still running.
+    pub fn any_running(&self) -> bool {
+        self.jobs.borrow().iter().any(|j| j.status.is_none())
+    }
+
+    /// The status of the job with `pid`: `Some(Some(s))` done, `Some(None)` running, `None` unknown.
+    pub fn status_of_pid(&self, pid: u32) -> Option<Option<i32>> {
+        self.jobs.borrow().iter().find(|j| j.pid == pid).map(|j| j.status)
+    }
+
+    /// The pid of job number `n` (`%n`), or of the latest (`%%`, `%+`) with `None`.
+    pub fn pid_of_job(&self, number: Option<usize>) -> Option<u32> {
+        let jobs = self.jobs.borrow();
+        match number {
+            Some(n) => jobs.iter().find(|j| j.number == n).map(|j| j.pid),
+            None => jobs.last().map(|j| j.pid),
+        }
+    }
+
+    /// Pids of all jobs, oldest first.
+    pub fn pids(&self) -> Vec<u32> {
+        self.jobs.borrow().iter().map(|j| j.pid).collect()
+    }
+
+    /// A finished job not yet reported by `wait -n`; marks it reported.
+    pub fn take_finished(&self) -> Option<(u32, i32)> {
+        let mut jobs = self.jobs.borrow_mut();
+        let job = jobs.iter_mut().find(|j| j.status.is_some() && !j.reported)?;
+        job.reported = true;
+        Some((job.pid, job.status.unwrap_or(0)))
+    }
+
+    /// Stops a job (`kill`): its future is dropped and its status is 128+signal.
+    pub fn kill(&self, pid: u32, signal: i32) -> bool {
+        let mut jobs = self.jobs.borrow_mut();
+        match jobs.iter_mut().find(|j| j.pid == pid && j.status.is_none()) {
+            Some(job) => {
+                job.future = None;
+                job.status = Some(128 + signal);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `jobs` lines: `[1]+  Running                 sleep 1 &`.
+    pub fn listing(&self) -> Vec<String> {
+        let jobs = self.jobs.borrow();
+        let last = jobs.len();
+        jobs.iter()
+            .enumerate()
+            .filter(|(_, j)| !j.reported)
+            .map(|(i, j)| {
+                let marker = if i + 1 == last { '+' } else if i + 2 == last { '-' } else { ' ' };
+                let state = match j.status {
+                    None => "Running".to_string(),
+                    Some(0) => "Done".to_string(),
+                    Some(s) => format!("Exit {s}"),
+                };
+                format!("[{}]{marker}  {state:<24}{} &", j.number, j.command)
+            })
+            .collect()
+    }
+
+    /// Forgets finished jobs that were reported.
+    pub fn prune(&self) {
+        self.jobs.borrow_mut().retain(|j| j.status.is_none() || !j.reported);
+    }
+}
+
+/// Runs `main` while polling background jobs whenever it waits; jobs still
+/// running when `main` finishes are dropped, as a script's orphans are lost.
+pub struct WithJobs<'a, T> {
+    /// The foreground future.
+    pub main: Pin<Box<dyn Future<Output = T> + 'a>>,
+    /// The job table to pump.
+    pub jobs: JobTable,
+}
+
+impl<T> Future for WithJobs<'_, T> {
+    type Output = T;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        loop {
+            if let Poll::Ready(value) = self.main.as_mut().poll(cx) {
+                return Poll::Ready(value);
+            }
+            // A job finishing may unblock `wait` in the foreground: poll again.
+            if !self.jobs.poll_all(cx) {
+                return Poll::Pending;
+            }
+        }
+    }
+}

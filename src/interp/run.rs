@@ -1,0 +1,141 @@
+//! Running script text: the top-level entry of one `exec`, reading a script
+//! one line at a time as bash does, `eval`, `source`, and traps.
+
+use super::fds::FdTable;
+use super::jobs::WithJobs;
+use super::vars::Variable;
+use super::{Budget, Flow, Shell, SourceText};
+use crate::io::Fd;
+use crate::syntax::{ParseOptions, Parser};
+
+impl Shell {
+    /// The parse options the shell's state implies (extglob, aliases).
+    pub(super) fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            extglob: self.options.extglob,
+            aliases: if self.options.expand_aliases { self.aliases.clone() } else { Default::default() },
+            ..Default::default()
+        }
+    }
+
+    /// Runs `script` as `bash -c` would, with the given streams. Per-run
+    /// `env` and `cwd` apply to this run only. State persists across runs.
+    pub async fn run_top_level(&mut self, script: &str, stdin: Fd, stdout: Fd, stderr: Fd, env: Vec<(String, String)>, cwd: Option<String>) -> i32 {
+        let session = self.budget.session_commands.get();
+        self.budget = Budget::new();
+        self.budget.session_commands.set(session);
+        self.budget.started_ms.set(self.host.now_millis());
+        self.fds = FdTable::new(stdin, stdout, stderr);
+        let mut restore_vars: Vec<(String, Option<Variable>)> = Vec::new();
+        for (name, value) in env {
+            restore_vars.push((name.clone(), self.vars.get(&name).cloned()));
+            let mut var = Variable::scalar(value);
+            var.attributes.exported = true;
+            self.vars.insert(&name, var);
+        }
+        let saved_cwd = cwd.map(|dir| {
+            let previous = self.cwd.clone();
+            self.cwd = crate::fs::path::normalize(&previous, &dir);
+            let _ = self.assign_scalar("PWD", self.cwd.clone(), false);
+            previous
+        });
+        self.error_prefix = "bash".to_string();
+        self.syntax_prefix = "bash: -c".to_string();
+        let jobs = self.jobs.clone();
+        let status = WithJobs { main: Box::pin(self.run_text(script)), jobs }.await;
+        self.last_status = status;
+        self.run_exit_trap().await;
+        let status = self.last_status;
+        self.traps.remove("EXIT");
+        self.jobs.prune();
+        if let Some(previous) = saved_cwd {
+            self.cwd = previous.clone();
+            let _ = self.assign_scalar("PWD", previous, false);
+        }
+        for (name, previous) in restore_vars.into_iter().rev() {
+            match previous {
+                Some(var) => self.vars.insert(&name, var),
+                None => {
+                    self.vars.remove(&name);
+                }
+            }
+        }
+        status
+    }
+
+    /// Parses and runs `text` line by line; a syntax error stops it with
+    /// status 2 after the lines before it ran. `exit` ends it.
+    pub(super) async fn run_text(&mut self, text: &str) -> i32 {
+        match self.run_text_flow(text, 1).await {
+            Ok(status) => status,
+            Err(Flow::Exit(status)) => {
+                self.last_status = status;
+                status
+            }
+            Err(Flow::Return(status)) => status,
+            Err(_) => self.last_status,
+        }
+    }
+
+    /// Runs `text` and hands back flows (`return` in a sourced file, `exit`).
+    pub(super) async fn run_text_flow(&mut self, text: &str, first_line: usize) -> Result<i32, Flow> {
+        let saved_source = std::mem::replace(&mut self.source, SourceText::new(text, first_line));
+        let mut parser = Parser::new(text);
+        let result = loop {
+            let options = self.parse_options();
+            match parser.next_line(&options) {
+                Ok(None) => break Ok(self.last_status),
+                Ok(Some(list)) => {
+                    if self.options.verbose {
+                        let _ = self.stderr().write(text.as_bytes()).await;
+                    }
+                    if self.options.noexec {
+                        continue;
+                    }
+                    match self.run_list(&list).await {
+                        Ok(status) => self.last_status = status,
+                        Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
+                        Err(flow) => break Err(flow),
+                    }
+                }
+                Err(error) => {
+                    let mut error = error;
+                    error.line += first_line - 1;
+                    let rendered = error.render(&self.syntax_prefix);
+                    let _ = self.stderr().write(rendered.as_bytes()).await;
+                    self.last_status = 2;
+                    self.syntax_error_seen = true;
+                    break Err(Flow::Exit(2));
+                }
+            }
+        };
+        self.source = saved_source;
+        result
+    }
+
+    /// Runs the action of trap `name` (if set), keeping `$?`.
+    pub(super) async fn run_trap(&mut self, name: &str) {
+        let Some(action) = self.traps.get(name).cloned() else { return };
+        if action.is_empty() {
+            return;
+        }
+        let saved_status = self.last_status;
+        let saved_line = self.current_line;
+        let _ = Box::pin(self.run_text_flow(&action, self.current_line)).await;
+        self.current_line = saved_line;
+        self.last_status = saved_status;
+    }
+
+    /// Runs the EXIT trap once; an `exit` inside it sets the final status.
+    pub(super) async fn run_exit_trap(&mut self) {
+        let Some(action) = self.traps.remove("EXIT") else { return };
+        if action.is_empty() {
+            return;
+        }
+        let saved_status = self.last_status;
+        match Box::pin(self.run_text_flow(&action, self.current_line)).await {
+            Err(Flow::Exit(status)) => self.last_status = status,
+            _ => self.last_status = saved_status,
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! Simple commands: expansion of words and assignments, prefix assignments,
+//! command lookup (function, builtin, utility, script path), `set -x`
+//! tracing, redirections, and the run budget.
+
+use super::builtins::{self, Arg, DeclAssignment, DeclValue};
+use super::{Flow, Frame, Function, Outcome, Shell};
+use crate::expand::{element_key, expand_assignment_value, expand_words, quote_for_reuse, ExpandError};
+use crate::host::LocalFuture;
+use crate::interp::vars::Variable;
+use crate::interp::{Invocation, ShellServices};
+use crate::io::{Fd, Stream};
+use crate::syntax::ast::{Argument, AssignValue, Assignment, FunctionDef, SimpleCommand};
+use std::rc::Rc;
+
+/// The first line of the `/bin` entries standing for built-in utilities.
+const UTILITY_STUB_PREFIX: &[u8] = b"#!/bin/bash\n# wabash built-in command";
+
+impl Shell {
+    /// Counts one command against the budget and checks the time limit and
+    /// the host's interrupt. `Err` ends the run.
+    pub(super) async fn charge_command(&mut self) -> Result<(), Flow> {
+        let count = self.budget.commands.get() + 1;
+        self.budget.commands.set(count);
+        self.budget.session_commands.set(self.budget.session_commands.get() + 1);
+        if count > self.limits.max_commands {
+            return Err(self.limit_exceeded(format!("command limit ({}) exceeded", self.limits.max_commands)).await);
+        }
+        if self.limits.max_session_commands > 0 && self.budget.session_commands.get() > self.limits.max_session_commands {
+            return Err(self.limit_exceeded(format!("session command limit ({}) exceeded", self.limits.max_session_commands)).await);
+        }
+        if count % 256 == 0 {
+            self.check_time_and_interrupt().await?;
+            if count % 4096 == 0 {
+                self.host.yield_now().await;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the wall-clock limit and the host's interrupt request.
+    pub(super) async fn check_time_and_interrupt(&mut self) -> Result<(), Flow> {
+        if self.host.interrupted() {
+            self.budget.exceeded.set(true);
+            return Err(Flow::Exit(130));
+        }
+        if self.limits.max_duration_ms > 0.0 && self.host.now_millis() - self.budget.started_ms.get() > self.limits.max_duration_ms {
+            return Err(self.limit_exceeded(format!("time limit ({} ms) exceeded", self.limits.max_duration_ms)).await);
+        }
+        Ok(())
+    }
+
+    /// Reports a limit once and marks the run as over.
+    pub(super) async fn limit_exceeded(&mut self, message: String) -> Flow {
+        if !self.budget.exceeded.get() {
+            self.budget.exceeded.set(true);
+            self.report_plain(&format!("limit: {message}")).await;
+        }
+        Flow::Exit(126)
+    }
+
+    /// Reports an expansion error. Most end a non-interactive shell (the
+    /// `Err` flow); a failglob mismatch or a read-only assignment only fails
+    /// the command (`Ok(1)`).
+    pub(super) async fn expansion_failed(&mut self, error: ExpandError) -> Outcome {
+        match &error {
+            ExpandError::Abort(status) => return Err(Flow::Exit(*status)),
+            ExpandError::Limit(message) => return Err(self.limit_exceeded(message.clone()).await),
+            _ => {}
+        }
+        self.report_error(&error.to_string()).await;
+        self.last_status = error.status();
+        match error {
+            ExpandError::NoMatch(_) | ExpandError::Readonly(_) => Ok(1),
+            _ => Err(Flow::Exit(error.status())),
+        }
+    }
+
+    pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
+        self.current_line = self.source.line_of(command.span.start);
+        self.charge_command().await?;
+        self.last_substitution_status = None;
+        let mut args: Vec<Arg> = Vec::new();
+        for argument in &command.words {
+            match argument {
+                Argument::Word(word) => match expand_words(self, std::slice::from_ref(word)).await {
+                    Ok(fields) => args.extend(fields.into_iter().map(Arg::Word)),
+                    Err(error) => return self.expansion_failed(error).await,
+                },
+                Argument::Assignment(assignment) => match self.expand_declaration(assignment).await {
+                    Ok(decl) => args.push(Arg::Assign(decl)),
+                    Err(error) => return self.expansion_failed(error).await,
+                },
+            }
+        }
+        let result = if args.is_empty() {
+            self.run_assignments_only(command).await
+        } else {
+            self.run_with_args(command, args).await
+        };
+        for fd in std::mem::take(&mut self.process_substitution_fds) {
+            self.fds.close(fd);
+        }
+        result
+    }
+
+    async fn run_assignments_only(&mut self, command: &SimpleCommand) -> Outcome {
+        for assignment in &command.assignments {
+            // A failed bare assignment (read-only, bad subscript) ends a
+            // non-interactive bash.
+            if !self.apply_assignment(assignment, false).await? {
+                return Err(Flow::Exit(1));
+            }
+        }
+        if self.options.xtrace && !command.assignments.is_empty() {
+            let mut line = String::new();
+            for assignment in &command.assignments {
+                let value = self.var(&assignment.name).unwrap_or_default();
+                line.push_str(&format!("{}={} ", assignment.name, trace_quote(&value)));
+            }
+            self.trace(line.trim_end()).await;
+        }
+        let status = self.last_substitution_status.unwrap_or(0);
+        if !command.redirects.is_empty() {
+            let saved = self.fds.clone();
+            let result = self.apply_redirects(&command.redirects).await;
+            self.fds = saved;
+            if let Err(flow) = result {
+                return flow;
+            }
+        }
+        Ok(status)
+    }
+
+    /// Performs `name=value` (or `name=(...)`) in the current scope. An error
+    /// is reported; for a bare assignment bash then ends a non-interactive shell.
+    /// `Ok(false)` when the assignment failed (reported, status 1).
+    pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<bool, Flow> {
+        let decl = match self.expand_declaration(assignment).await {
+            Ok(decl) => decl,
+            Err(error) => return self.expansion_failed(error).await.map(|_| false),
+        };
+        if let Err(message) = self.assign_declaration(&decl) {
+            self.report_error(&message).await;
+            self.last_status = 1;
+            return Ok(false);
+        }
+        if temporary_export {
+            if let Some(var) = self.vars.get_mut(&decl.name) {
+                var.attributes.exported = true;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Expands an assignment's subscript and value(s).
+    pub(super) async fn expand_declaration(&mut self, assignment: &Assignment) -> Result<DeclAssignment, ExpandError> {
+        let index = match &assignment.index {
+            Some(word) => {
+                let name = self.resolve_nameref(&assignment.name);
+                Some(element_key(self, &name, word).await?)
+            }
+            None => None,
+        };
+        let value = match &assignment.value {
+            AssignValue::Scalar(word) => DeclValue::Scalar(expand_assignment_value(self, word).await?),
+            AssignValue::Array(elements) => {
+                let mut items = Vec::new();
+                for element in elements {
+                    let key = match &element.index {
+                        Some(word) => Some(crate::expand::expand_string(self, word).await?),
+                        None => None,
+                    };
+                    if key.is_some() {
+                        items.push((key, expand_assignment_value(self, &element.value).await?, element.append));
+                    } else {
+                        for field in expand_words(self, std::slice::from_ref(&element.value)).await? {
+                            items.push((None, field, false));
+                        }
+                    }
+                }
+                DeclValue::Array(items)
+            }
+        };
+        Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
+    }
+
+    /// Puts back a variable saved before a temporary binding.
+    fn restore_variable(&mut self, name: &str, previous: Option<Variable>) {
+        match previous {
+            Some(var) => self.vars.insert(name, var),
+            None => {
+                self.vars.remove(name);
+            }
+        }
+    }
+
+    async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
+        let name = args[0].text();
+        self.last_argument = args.last().map(Arg::text);
+        if self.options.xtrace {
+            let mut line = String::new();
+            for assignment in &command.assignments {
+                line.push_str(&format!("{}=... ", assignment.name));
+            }
+            line.push_str(&args.iter().map(|a| trace_quote(&a.text())).collect::<Vec<_>>().join(" "));
+            self.trace(&line).await;
+        }
+        let special = builtins::is_special(&name) && !self.functions.contains_key(&name);
+        let mut saved_vars: Vec<(String, Option<Variable>)> = Vec::new();
+        for assignment in &command.assignments {
+            if !special {
+                saved_vars.push((assignment.name.clone(), self.vars.get(&assignment.name).cloned()));
+            }
+            // A failed prefix assignment is reported; the command still runs.
+            self.apply_assignment(assignment, !special).await?;
+        }
+        let saved_fds = self.fds.clone();
+        let result = match self.apply_redirects(&command.redirects).await {
+            Ok(()) => self.dispatch(args).await,
+            Err(flow) => flow,
+        };
+        let keep_fds = name == "exec" && matches!(result, Ok(0));
+        if !keep_fds {
+            self.fds = saved_fds;
+        }
+        for (name, previous) in saved_vars.into_iter().rev() {
+            self.restore_variable(&name, previous);
+        }
+        if let Some(last) = self.last_argument.take() {
+            let _ = self.assign_scalar("_", last, false);
+        }
+        let status = result?;
+        self.last_status = status;
+        Ok(status)
+    }
+
+    /// Finds and runs a command: function, builtin, utility or script path.
+    pub(super) fn dispatch<'a>(&'a mut self, args: Vec<Arg>) -> LocalFuture<'a, Outcome> {
+        Box::pin(async move {
+            let name = args[0].text();
+            if let Some(function) = self.functions.get(&name).cloned() {
+                let argv = args.into_iter().map(|a| a.text()).collect();
+                return self.call_function(function, argv).await;
+            }
+            if let Some(builtin) = builtins::find(&name) {
+                return (builtin)(self, args).await;
+            }
+            let argv: Vec<String> = args.into_iter().map(|a| a.text()).collect();
+            self.run_external(argv).await
+        })
+    }
+
+    /// Runs a utility from the registry, or a script named by a path.
+    pub(super) async fn run_external(&mut self, argv: Vec<String>) -> Outcome {
+        let name = argv[0].clone();
+        if name.contains('/') {
+            return self.run_path(argv).await;
+        }
+        if let Some(run) = self.utilities.get(&name).copied() {
+            return Ok(self.run_utility(run, argv).await);
+        }
+        self.report_error(&format!("{name}: command not found")).await;
+        Ok(127)
+    }
+
+    async fn run_utility(&mut self, run: super::UtilityFn, argv: Vec<String>) -> i32 {
+        let (stdin, stdout, stderr) = (self.stdin(), self.stdout(), self.stderr());
+        let fs = self.fs.clone();
+        let host = self.host.clone();
+        let cwd = self.cwd.clone();
+        let env = self.exported_env();
+        let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+        run(&mut invocation).await
+    }
+
+    async fn run_path(&mut self, argv: Vec<String>) -> Outcome {
+        let name = argv[0].clone();
+        let path = crate::fs::path::join(&self.cwd, &name);
+        let metadata = match self.fs.metadata(&path).await {
+            Ok(m) => m,
+            Err(error) => {
+                self.report_error(&format!("{name}: {error}")).await;
+                return Ok(127);
+            }
+        };
+        if metadata.is_dir() {
+            self.report_error(&format!("{name}: Is a directory")).await;
+            return Ok(126);
+        }
+        if metadata.mode & 0o111 == 0 {
+            self.report_error(&format!("{name}: Permission denied")).await;
+            return Ok(126);
+        }
+        let contents = match self.fs.read_file(&path).await {
+            Ok(c) => c,
+            Err(error) => {
+                self.report_error(&format!("{name}: {error}")).await;
+                return Ok(126);
+            }
+        };
+        if contents.starts_with(UTILITY_STUB_PREFIX) {
+            let base = name.rsplit('/').next().unwrap_or(&name).to_string();
+            if let Some(run) = self.utilities.get(&base).copied() {
+                return Ok(self.run_utility(run, argv).await);
+            }
+        }
+        let text = String::from_utf8_lossy(&contents).into_owned();
+        Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
+    }
+
+    /// Runs script text as a child bash process would: a subshell with its
+    /// own `$0` and positional parameters, only exported variables kept.
+    pub(super) async fn run_script_in_child(&mut self, text: &str, arg0: String, args: Vec<String>) -> i32 {
+        let mut child = self.subshell();
+        child.functions.clear();
+        child.aliases.clear();
+        child.traps.clear();
+        child.options = super::Options::default();
+        child.vars = super::vars::Variables::default();
+        for (name, var) in self.vars.visible() {
+            if var.attributes.exported {
+                child.vars.insert(&name, var.clone());
+            }
+        }
+        if let Some(level) = child.var("SHLVL").and_then(|v| v.parse::<i64>().ok()) {
+            let _ = child.assign_scalar("SHLVL", (level + 1).to_string(), false);
+        }
+        child.arg0 = arg0.clone();
+        child.positional = args;
+        child.error_prefix = arg0.clone();
+        child.syntax_prefix = arg0;
+        child.run_text(text).await
+    }
+
+    /// Calls a function with `argv[0]` as its name.
+    pub(super) async fn call_function(&mut self, function: Function, argv: Vec<String>) -> Outcome {
+        if self.call_stack.len() >= self.limits.max_call_depth {
+            let name = &argv[0];
+            self.report_error(&format!("{name}: maximum function nesting level exceeded ({})", self.limits.max_call_depth)).await;
+            return Err(self.limit_exceeded(format!("call depth limit ({}) exceeded", self.limits.max_call_depth)).await);
+        }
+        let mut argv = argv.into_iter();
+        let name = argv.next().unwrap_or_default();
+        let saved_positional = std::mem::replace(&mut self.positional, argv.collect());
+        let saved_source = std::mem::replace(&mut self.source, function.source.clone());
+        let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
+        let call_line = self.current_line;
+        self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
+        self.vars.push_scope();
+        let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
+        self.vars.pop_scope();
+        self.call_stack.pop();
+        self.loop_depth = saved_loop_depth;
+        self.source = saved_source;
+        self.positional = saved_positional;
+        self.current_line = call_line;
+        let result = match result {
+            Err(Flow::Return(status)) => Ok(status),
+            Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(self.last_status),
+            other => other,
+        };
+        if let Ok(status) = result {
+            self.last_status = status;
+            self.run_trap("RETURN").await;
+        }
+        result
+    }
+
+    /// Stores a function definition.
+    pub(super) fn define_function(&mut self, def: &FunctionDef) {
+        let function = Function { def: Rc::new(def.clone()), source: self.source.clone() };
+        self.functions.insert(def.name.clone(), function);
+    }
+
+    /// Writes a `set -x` trace line with the PS4 prefix.
+    pub(super) async fn trace(&mut self, line: &str) {
+        let ps4 = self.var("PS4").unwrap_or_else(|| "+ ".to_string());
+        let prefix = ps4.chars().next().map(|c| c.to_string().repeat(self.subshell_depth + 1) + &ps4[c.len_utf8()..]).unwrap_or_default();
+        let text = format!("{prefix}{line}\n");
+        let _ = self.stderr().write(text.as_bytes()).await;
+    }
+}
+
+/// Quotes a word for `set -x` output as bash does: only when needed.
+pub fn trace_quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+%@^".contains(c)) {
+        return word.to_string();
+    }
+    quote_for_reuse(word)
+}
+
+impl ShellServices for Shell {
+    fn run_command<'a>(&'a mut self, argv: Vec<String>, stdin: Fd, stdout: Fd, stderr: Fd) -> LocalFuture<'a, i32> {
+        Box::pin(async move {
+            if argv.is_empty() {
+                return 0;
+            }
+            let saved = self.fds.clone();
+            self.fds.set(0, stdin);
+            self.fds.set(1, stdout);
+            self.fds.set(2, stderr);
+            let args = argv.into_iter().map(Arg::Word).collect();
+            let outcome = self.dispatch(args).await;
+            self.fds = saved;
+            match outcome {
+                Ok(status) => status,
+                Err(Flow::Exit(status)) | Err(Flow::Return(status)) => status,
+                Err(_) => self.last_status,
+            }
+        })
+    }
+
+    fn umask(&self) -> u32 {
+        self.umask
+    }
+
+    fn open_fd(&self, fd: usize) -> Option<Fd> {
+        self.fds.get(fd)
+    }
+
+    fn command_exists(&self, name: &str) -> bool {
+        self.functions.contains_key(name) || builtins::find(name).is_some() || self.utilities.contains_key(name)
+    }
+}
+
+/// Makes a null stream (for closed or missing fds).
+pub fn null_stream() -> Fd {
+    Rc::new(Stream::Null)
+}

@@ -1,0 +1,349 @@
+//! Variable operations with bash's rules: attributes applied on assignment
+//! (`-i` arithmetic, `-l`/`-u` case, `-r` read-only), namerefs, dynamic
+//! variables (`RANDOM`, `SECONDS`, `LINENO`...) and the startup environment.
+
+use super::vars::{AssocArray, Attributes, Value, Variable};
+use super::Shell;
+use crate::expand::{arith, ElementKey, HostArith, VarShape};
+use std::collections::BTreeMap;
+
+/// Longest nameref chain followed before giving up, as bash.
+const MAX_NAMEREF_DEPTH: usize = 8;
+
+/// True for a valid variable name: `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Shell {
+    pub(super) fn init_variables(&mut self, env: Vec<(String, String)>) {
+        let defaults: &[(&str, &str, bool)] = &[
+            ("HOME", crate::fs::layout::HOME, true),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin", true),
+            ("USER", crate::fs::layout::USER_NAME, true),
+            ("LOGNAME", crate::fs::layout::USER_NAME, true),
+            ("SHELL", "/bin/bash", true),
+            ("HOSTNAME", crate::fs::layout::HOST_NAME, false),
+            ("LANG", "C.UTF-8", true),
+            ("IFS", " \t\n", false),
+            ("PS1", "\\s-\\v\\$ ", false),
+            ("PS2", "> ", false),
+            ("PS4", "+ ", false),
+            ("OPTIND", "1", false),
+            ("OPTERR", "1", false),
+            ("BASH", "/bin/bash", false),
+            ("BASH_VERSION", "5.2.15(1)-release", false),
+            ("MACHTYPE", "x86_64-pc-linux-gnu", false),
+            ("HOSTTYPE", "x86_64", false),
+            ("OSTYPE", "linux-gnu", false),
+            ("SHLVL", "1", true),
+            ("TERM", "dumb", true),
+        ];
+        for (name, value, exported) in defaults {
+            let mut var = Variable::scalar(*value);
+            var.attributes.exported = *exported;
+            self.vars.insert(name, var);
+        }
+        let mut versinfo = BTreeMap::new();
+        for (i, part) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"].iter().enumerate() {
+            versinfo.insert(i as i64, part.to_string());
+        }
+        self.vars.insert("BASH_VERSINFO", Variable { value: Some(Value::Indexed(versinfo)), attributes: Attributes { readonly: true, ..Default::default() } });
+        for (name, value) in ["UID", "EUID", "PPID"].iter().zip([crate::fs::layout::SANDBOX_UID.to_string(), crate::fs::layout::SANDBOX_UID.to_string(), "4241".to_string()]) {
+            self.vars.insert(name, Variable { value: Some(Value::Scalar(value)), attributes: Attributes { readonly: true, integer: true, ..Default::default() } });
+        }
+        for (name, value) in env {
+            let mut var = Variable::scalar(value);
+            var.attributes.exported = true;
+            self.vars.insert(&name, var);
+        }
+        self.vars.insert("_", Variable::scalar("/bin/bash"));
+        let cwd = self.cwd.clone();
+        let mut pwd = Variable::scalar(cwd);
+        pwd.attributes.exported = true;
+        self.vars.insert("PWD", pwd);
+    }
+
+    /// Follows namerefs from `name` to the variable it designates.
+    pub(super) fn resolve_nameref(&self, name: &str) -> String {
+        let mut current = name.to_string();
+        for _ in 0..MAX_NAMEREF_DEPTH {
+            match self.vars.get(&current) {
+                Some(var) if var.attributes.nameref => match &var.value {
+                    Some(Value::Scalar(target)) if !target.is_empty() => current = target.clone(),
+                    _ => return current,
+                },
+                _ => return current,
+            }
+        }
+        current
+    }
+
+    /// A dynamic array (FUNCNAME, BASH_SOURCE, BASH_LINENO, PIPESTATUS).
+    pub(super) fn dynamic_array(&self, name: &str) -> Option<Vec<String>> {
+        Some(match name {
+            "FUNCNAME" => {
+                if self.call_stack.is_empty() {
+                    return None;
+                }
+                let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.name.clone()).collect();
+                names.push("main".to_string());
+                names
+            }
+            "BASH_SOURCE" => {
+                let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.source_name.clone()).collect();
+                names.push(String::new());
+                names
+            }
+            "BASH_LINENO" => {
+                let mut lines: Vec<String> = self.call_stack.iter().rev().map(|f| f.call_line.to_string()).collect();
+                lines.push("0".to_string());
+                lines
+            }
+            "PIPESTATUS" => self.pipestatus.iter().map(|s| s.to_string()).collect(),
+            _ => return None,
+        })
+    }
+
+    /// The shape of a variable (after nameref resolution by the caller).
+    pub(super) fn var_shape(&self, name: &str) -> VarShape {
+        if matches!(name, "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" | "PIPESTATUS") && self.vars.get(name).is_none() {
+            return if self.dynamic_array(name).is_some() { VarShape::Indexed } else { VarShape::Unset };
+        }
+        match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            None => {
+                if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL") {
+                    VarShape::Scalar
+                } else {
+                    VarShape::Unset
+                }
+            }
+            Some(Value::Scalar(_)) => VarShape::Scalar,
+            Some(Value::Indexed(_)) => VarShape::Indexed,
+            Some(Value::Assoc(_)) => VarShape::Assoc,
+        }
+    }
+
+    /// Applies the variable's `-i`, `-l`, `-u` attributes to a new value.
+    fn transform_value(&mut self, attributes: Attributes, value: String) -> Result<String, String> {
+        let value = if attributes.integer {
+            match arith::eval_text(&value, &mut HostArith(self)) {
+                Ok(n) => n.to_string(),
+                Err(e) => return Err(e.to_string()),
+            }
+        } else {
+            value
+        };
+        Ok(if attributes.lowercase {
+            value.to_lowercase()
+        } else if attributes.uppercase {
+            value.to_uppercase()
+        } else {
+            value
+        })
+    }
+
+    /// Assigns a scalar (or element 0 of an array) with bash's rules.
+    /// `Err` holds the message (`x: readonly variable`).
+    pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
+        let name = self.resolve_nameref(name);
+        if name == "RANDOM" {
+            if let Ok(seed) = value.trim().parse::<u64>() {
+                self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            }
+        }
+        if !is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
+        let existing = self.vars.get(&name).cloned();
+        let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
+        if attributes.readonly {
+            return Err(format!("{name}: readonly variable"));
+        }
+        if value.len() > self.limits.max_string_bytes {
+            return Err(format!("{name}: string length limit ({} bytes) exceeded", self.limits.max_string_bytes));
+        }
+        let new_value = if append {
+            let current = existing.as_ref().and_then(|v| v.scalar_value()).unwrap_or_default();
+            if attributes.integer {
+                let added = self.transform_value(attributes, value)?;
+                let sum = current.parse::<i64>().unwrap_or(0).wrapping_add(added.parse::<i64>().unwrap_or(0));
+                sum.to_string()
+            } else {
+                self.transform_value(attributes, format!("{current}{value}"))?
+            }
+        } else {
+            self.transform_value(attributes, value)?
+        };
+        let mut var = existing.unwrap_or(Variable { value: None, attributes });
+        match &mut var.value {
+            Some(Value::Indexed(map)) => {
+                map.insert(0, new_value);
+            }
+            Some(Value::Assoc(map)) => map.insert("0".to_string(), new_value),
+            _ => var.value = Some(Value::Scalar(new_value)),
+        }
+        if self.options.allexport {
+            var.attributes.exported = true;
+        }
+        self.vars.insert(&name, var);
+        Ok(())
+    }
+
+    /// Assigns `name[key]=value`, creating an indexed array if needed.
+    pub fn assign_element(&mut self, name: &str, key: ElementKey, value: String, append: bool) -> Result<(), String> {
+        let name = self.resolve_nameref(name);
+        let existing = self.vars.get(&name).cloned();
+        let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
+        if attributes.readonly {
+            return Err(format!("{name}: readonly variable"));
+        }
+        let mut var = existing.unwrap_or(Variable { value: None, attributes });
+        let current = match (&var.value, &key) {
+            (Some(Value::Indexed(map)), ElementKey::Index(i)) => map.get(i).cloned(),
+            (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
+            (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
+            _ => None,
+        };
+        let value = if append { format!("{}{value}", current.unwrap_or_default()) } else { value };
+        let value = self.transform_value(attributes, value)?;
+        match (&mut var.value, key) {
+            (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.insert(k, value),
+            (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.insert(i.to_string(), value),
+            (Some(Value::Indexed(map)), ElementKey::Index(i)) => {
+                let index = if i < 0 {
+                    let max = map.keys().next_back().copied().unwrap_or(-1);
+                    let resolved = max + 1 + i;
+                    if resolved < 0 {
+                        return Err(format!("{name}[{i}]: bad array subscript"));
+                    }
+                    resolved
+                } else {
+                    i
+                };
+                if map.len() >= self.limits.max_array_elements && !map.contains_key(&index) {
+                    return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+                }
+                map.insert(index, value);
+            }
+            (slot, ElementKey::Index(i)) => {
+                let mut map = BTreeMap::new();
+                if let Some(Value::Scalar(s)) = slot.take() {
+                    map.insert(0, s);
+                }
+                if i < 0 {
+                    return Err(format!("{name}[{i}]: bad array subscript"));
+                }
+                map.insert(i, value);
+                *slot = Some(Value::Indexed(map));
+            }
+            (slot, ElementKey::Key(k)) => {
+                let mut map = AssocArray::default();
+                map.insert(k, value);
+                *slot = Some(Value::Assoc(map));
+            }
+        }
+        self.vars.insert(&name, var);
+        Ok(())
+    }
+
+    /// Reads `name[key]`.
+    pub(super) fn element_value(&self, name: &str, key: &ElementKey) -> Option<String> {
+        if let Some(values) = self.dynamic_array(name).filter(|_| self.vars.get(name).is_none()) {
+            return match key {
+                ElementKey::Index(i) => {
+                    let index = if *i < 0 { values.len() as i64 + i } else { *i };
+                    usize::try_from(index).ok().and_then(|i| values.get(i).cloned())
+                }
+                ElementKey::Key(_) => None,
+            };
+        }
+        let var = self.vars.get(name)?;
+        match (&var.value, key) {
+            (Some(Value::Indexed(map)), ElementKey::Index(i)) => {
+                if *i < 0 {
+                    let max = map.keys().next_back().copied()?;
+                    map.get(&(max + 1 + i)).cloned()
+                } else {
+                    map.get(i).cloned()
+                }
+            }
+            (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
+            (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.get(&i.to_string()).cloned(),
+            (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
+            (Some(Value::Scalar(s)), ElementKey::Index(-1)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// All values of an array (or the one value of a scalar).
+    pub(super) fn array_values(&self, name: &str) -> Vec<String> {
+        if self.vars.get(name).is_none() {
+            if let Some(values) = self.dynamic_array(name) {
+                return values;
+            }
+        }
+        match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Scalar(s)) => vec![s.clone()],
+            Some(Value::Indexed(map)) => map.values().cloned().collect(),
+            Some(Value::Assoc(map)) => map.values(),
+            None => Vec::new(),
+        }
+    }
+
+    /// All keys of an array (`0` for a scalar).
+    pub(super) fn array_keys(&self, name: &str) -> Vec<String> {
+        if self.vars.get(name).is_none() {
+            if let Some(values) = self.dynamic_array(name) {
+                return (0..values.len()).map(|i| i.to_string()).collect();
+            }
+        }
+        match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Scalar(_)) => vec!["0".to_string()],
+            Some(Value::Indexed(map)) => map.keys().map(|k| k.to_string()).collect(),
+            Some(Value::Assoc(map)) => map.keys(),
+            None => Vec::new(),
+        }
+    }
+
+    /// `unset name`: `Err` with bash's message for read-only variables.
+    pub(super) fn unset_variable(&mut self, name: &str) -> Result<(), String> {
+        if let Some(var) = self.vars.get(name) {
+            if var.attributes.readonly {
+                return Err(format!("{name}: cannot unset: readonly variable"));
+            }
+        }
+        // A local of the running function stays local but unset (it keeps
+        // shadowing the caller's variable), as bash does.
+        if self.vars.is_local_here(name) {
+            if let Some(var) = self.vars.get_mut(name) {
+                var.value = None;
+                var.attributes = Default::default();
+            }
+            return Ok(());
+        }
+        self.vars.remove(name);
+        Ok(())
+    }
+
+    /// Assigns to `name` or `name[subscript]` (as `read`, `printf -v` and
+    /// `getopts` accept).
+    pub fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
+        let Some(open) = name.find('[').filter(|_| name.ends_with(']')) else {
+            return self.assign_scalar(name, value, false);
+        };
+        let base = self.resolve_nameref(&name[..open]);
+        if !is_valid_name(&base) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
+        let subscript = &name[open + 1..name.len() - 1];
+        let key = if self.var_shape(&base) == VarShape::Assoc {
+            let unquoted = subscript.trim_matches(|c| c == '"' || c == '\'');
+            ElementKey::Key(unquoted.to_string())
+        } else {
+            ElementKey::Index(arith::eval_text(subscript, &mut HostArith(self)).map_err(|e| e.to_string())?)
+        };
+        self.assign_element(&base, key, value, false)
+    }
+}

@@ -1,0 +1,345 @@
+//! Arithmetic expressions (`$(( ))`, `(( ))`, `for (( ))`, subscripts):
+//! C precedence, `**`, ternary, comma, assignment operators, `++`/`--`,
+//! `base#digits`, array elements and `$`-expansions.
+//!
+//! Bash reports arithmetic syntax errors only when the expression runs, so
+//! text that does not parse becomes [`ArithExpr::Invalid`]; only errors in
+//! nested substitutions and limits stop the parse.
+
+use super::ast::{ArithExpr, BinaryArithOp, UnaryArithOp, Word, WordPart};
+use super::parser::{Fail, PResult, Parser};
+
+/// Why an arithmetic parse stopped.
+enum ArithFail {
+    /// Not valid arithmetic: the whole expression becomes `Invalid`.
+    Syntax,
+    /// A real parse error (a nested substitution, a limit).
+    Fatal(Fail),
+}
+
+impl From<Fail> for ArithFail {
+    fn from(fail: Fail) -> Self {
+        ArithFail::Fatal(fail)
+    }
+}
+
+type AResult<T> = Result<T, ArithFail>;
+
+/// Binary operators by precedence level, loosest first (after `||`/`&&`
+/// come the bitwise ones; `**` is handled apart as it is right-associative).
+const LEVELS: [&[(&str, BinaryArithOp)]; 9] = [
+    &[("||", BinaryArithOp::LogicalOr)],
+    &[("&&", BinaryArithOp::LogicalAnd)],
+    &[("|", BinaryArithOp::BitOr)],
+    &[("^", BinaryArithOp::BitXor)],
+    &[("&", BinaryArithOp::BitAnd)],
+    &[("==", BinaryArithOp::Equal), ("!=", BinaryArithOp::NotEqual)],
+    &[
+        ("<=", BinaryArithOp::LessEqual),
+        (">=", BinaryArithOp::GreaterEqual),
+        ("<", BinaryArithOp::Less),
+        (">", BinaryArithOp::Greater),
+    ],
+    &[("<<", BinaryArithOp::ShiftLeft), (">>", BinaryArithOp::ShiftRight)],
+    &[("+", BinaryArithOp::Add), ("-", BinaryArithOp::Subtract)],
+];
+
+/// Multiplicative operators.
+const MULTIPLY: [(&str, BinaryArithOp); 3] =
+    [("*", BinaryArithOp::Multiply), ("/", BinaryArithOp::Divide), ("%", BinaryArithOp::Remainder)];
+
+/// Assignment operators, longest first.
+const ASSIGNMENTS: [(&str, Option<BinaryArithOp>); 11] = [
+    ("<<=", Some(BinaryArithOp::ShiftLeft)),
+    (">>=", Some(BinaryArithOp::ShiftRight)),
+    ("*=", Some(BinaryArithOp::Multiply)),
+    ("/=", Some(BinaryArithOp::Divide)),
+    ("%=", Some(BinaryArithOp::Remainder)),
+    ("+=", Some(BinaryArithOp::Add)),
+    ("-=", Some(BinaryArithOp::Subtract)),
+    ("&=", Some(BinaryArithOp::BitAnd)),
+    ("^=", Some(BinaryArithOp::BitXor)),
+    ("|=", Some(BinaryArithOp::BitOr)),
+    ("=", None),
+];
+
+impl Parser<'_> {
+    /// Parses the text between `start` and `end` as arithmetic.
+    pub(super) fn arith_range(&mut self, start: usize, end: usize) -> PResult<ArithExpr> {
+        let saved_end = self.end;
+        let saved_pos = self.pos;
+        self.pos = start;
+        self.end = end;
+        let depth = self.depth;
+        let result = self.arith_all();
+        self.depth = depth;
+        self.end = saved_end;
+        self.pos = saved_pos;
+        match result {
+            Ok(expr) => Ok(expr),
+            Err(ArithFail::Syntax) => Ok(ArithExpr::Invalid(self.slice(start, end).to_string())),
+            Err(ArithFail::Fatal(fail)) => Err(fail),
+        }
+    }
+
+    /// The whole range as one expression (empty text is `0`).
+    fn arith_all(&mut self) -> AResult<ArithExpr> {
+        self.arith_blanks();
+        if self.cur().is_none() {
+            return Ok(ArithExpr::Number("0".to_string()));
+        }
+        let expr = self.arith_comma()?;
+        self.arith_blanks();
+        if self.cur().is_some() {
+            return Err(ArithFail::Syntax);
+        }
+        Ok(expr)
+    }
+
+    fn arith_blanks(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.cur() {
+            self.pos += 1;
+        }
+        while self.looking_at("\\\n") {
+            self.pos += 2;
+            self.arith_blanks();
+        }
+    }
+
+    /// Consumes `op` unless it is the start of a longer operator in `longer`.
+    fn arith_eat(&mut self, op: &str, longer: &[&str]) -> bool {
+        self.arith_blanks();
+        if !self.looking_at(op) || longer.iter().any(|l| self.looking_at(l)) {
+            return false;
+        }
+        self.pos += op.len();
+        true
+    }
+
+    fn arith_comma(&mut self) -> AResult<ArithExpr> {
+        let mut left = self.arith_assign()?;
+        while self.arith_eat(",", &[]) {
+            let right = self.arith_assign()?;
+            left = ArithExpr::Comma(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn arith_assign(&mut self) -> AResult<ArithExpr> {
+        self.step()?;
+        self.enter()?;
+        let left = self.arith_ternary()?;
+        self.arith_blanks();
+        let mut result = left.clone();
+        for (text, op) in ASSIGNMENTS {
+            if self.looking_at(text) && !(text == "=" && self.looking_at("==")) {
+                if !matches!(left, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
+                    return Err(ArithFail::Syntax);
+                }
+                self.pos += text.len();
+                let right = self.arith_assign()?;
+                result = ArithExpr::Assign(op, Box::new(left), Box::new(right));
+                break;
+            }
+        }
+        self.leave();
+        Ok(result)
+    }
+
+    fn arith_ternary(&mut self) -> AResult<ArithExpr> {
+        let condition = self.arith_level(0)?;
+        if !self.arith_eat("?", &[]) {
+            return Ok(condition);
+        }
+        self.enter()?;
+        let then = self.arith_comma()?;
+        if !self.arith_eat(":", &[]) {
+            return Err(ArithFail::Syntax);
+        }
+        let otherwise = self.arith_assign_or_ternary()?;
+        self.leave();
+        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
+    }
+
+    /// The else branch of `?:`: a ternary, or an assignment as bash allows.
+    fn arith_assign_or_ternary(&mut self) -> AResult<ArithExpr> {
+        self.arith_assign()
+    }
+
+    fn arith_level(&mut self, level: usize) -> AResult<ArithExpr> {
+        let Some(ops) = LEVELS.get(level) else { return self.arith_multiply() };
+        let mut left = self.arith_level(level + 1)?;
+        'outer: loop {
+            self.arith_blanks();
+            for (text, op) in ops.iter() {
+                if self.looking_at(text) && !self.arith_longer(text) {
+                    self.pos += text.len();
+                    let right = self.arith_level(level + 1)?;
+                    left = ArithExpr::Binary(*op, Box::new(left), Box::new(right));
+                    continue 'outer;
+                }
+            }
+            return Ok(left);
+        }
+    }
+
+    /// True when the operator `text` here is really part of a longer one.
+    fn arith_longer(&self, text: &str) -> bool {
+        let next = self.peek_at(text.len());
+        match text {
+            "|" => matches!(next, Some(b'|' | b'=')),
+            "&" => matches!(next, Some(b'&' | b'=')),
+            "^" => next == Some(b'='),
+            "<" => matches!(next, Some(b'<' | b'=')),
+            ">" => matches!(next, Some(b'>' | b'=')),
+            "<<" | ">>" => next == Some(b'='),
+            "+" => matches!(next, Some(b'+' | b'=')),
+            "-" => matches!(next, Some(b'-' | b'=')),
+            "*" => matches!(next, Some(b'*' | b'=')),
+            "/" | "%" => next == Some(b'='),
+            _ => false,
+        }
+    }
+
+    fn arith_multiply(&mut self) -> AResult<ArithExpr> {
+        let mut left = self.arith_power()?;
+        'outer: loop {
+            self.arith_blanks();
+            for (text, op) in MULTIPLY {
+                if self.looking_at(text) && !self.arith_longer(text) {
+                    self.pos += 1;
+                    let right = self.arith_power()?;
+                    left = ArithExpr::Binary(op, Box::new(left), Box::new(right));
+                    continue 'outer;
+                }
+            }
+            return Ok(left);
+        }
+    }
+
+    fn arith_power(&mut self) -> AResult<ArithExpr> {
+        let base = self.arith_unary()?;
+        if self.arith_eat("**", &["**="]) {
+            self.enter()?;
+            let exponent = self.arith_power()?;
+            self.leave();
+            return Ok(ArithExpr::Binary(BinaryArithOp::Power, Box::new(base), Box::new(exponent)));
+        }
+        Ok(base)
+    }
+
+    fn arith_unary(&mut self) -> AResult<ArithExpr> {
+        self.step()?;
+        self.arith_blanks();
+        for (text, increment) in [("++", true), ("--", false)] {
+            if self.looking_at(text) {
+                self.pos += 2;
+                self.enter()?;
+                let target = self.arith_unary()?;
+                self.leave();
+                if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
+                    return Err(ArithFail::Syntax);
+                }
+                return Ok(ArithExpr::IncDec { increment, prefix: true, target: Box::new(target) });
+            }
+        }
+        let op = match self.cur() {
+            Some(b'-') => Some(UnaryArithOp::Negate),
+            Some(b'+') => Some(UnaryArithOp::Plus),
+            Some(b'!') => Some(UnaryArithOp::Not),
+            Some(b'~') => Some(UnaryArithOp::BitNot),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.pos += 1;
+            self.enter()?;
+            let operand = self.arith_unary()?;
+            self.leave();
+            return Ok(ArithExpr::Unary(op, Box::new(operand)));
+        }
+        let primary = self.arith_primary()?;
+        if matches!(primary, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
+            self.arith_blanks();
+            for (text, increment) in [("++", true), ("--", false)] {
+                if self.looking_at(text) {
+                    self.pos += 2;
+                    return Ok(ArithExpr::IncDec { increment, prefix: false, target: Box::new(primary) });
+                }
+            }
+        }
+        Ok(primary)
+    }
+
+    fn arith_primary(&mut self) -> AResult<ArithExpr> {
+        self.arith_blanks();
+        if self.cur() == Some(b'(') {
+            self.pos += 1;
+            self.enter()?;
+            let inner = self.arith_comma()?;
+            self.leave();
+            if !self.arith_eat(")", &[]) {
+                return Err(ArithFail::Syntax);
+            }
+            return Ok(inner);
+        }
+        let start = self.pos;
+        let mut parts: Vec<WordPart> = Vec::new();
+        let mut expanded = false;
+        loop {
+            match self.cur() {
+                Some(b) if b.is_ascii_alphanumeric() || b == b'_' || b == b'#' || b == b'@' => {
+                    let rest = self.rest();
+                    let length = rest
+                        .iter()
+                        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@'))
+                        .unwrap_or(rest.len());
+                    let text = self.slice(self.pos, self.pos + length).to_string();
+                    self.pos += length;
+                    match parts.last_mut() {
+                        Some(WordPart::Literal(previous)) => previous.push_str(&text),
+                        _ => parts.push(WordPart::Literal(text)),
+                    }
+                }
+                Some(b'$') => match self.dollar(false)? {
+                    Some(part) => {
+                        parts.push(part);
+                        expanded = true;
+                    }
+                    None => return Err(ArithFail::Syntax),
+                },
+                Some(b'`') => {
+                    parts.push(self.backquote(false)?);
+                    expanded = true;
+                }
+                Some(b'"') => {
+                    parts.push(WordPart::DoubleQuoted(self.double_quoted()?));
+                    expanded = true;
+                }
+                _ => break,
+            }
+        }
+        if expanded {
+            return Ok(ArithExpr::Expansion(Word { parts, span: self.span(start, self.pos) }));
+        }
+        let text = match parts.pop() {
+            Some(WordPart::Literal(text)) => text,
+            _ => return Err(ArithFail::Syntax),
+        };
+        if text.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            return Ok(ArithExpr::Number(text));
+        }
+        if !super::lexer::is_name(&text) {
+            return Err(ArithFail::Syntax);
+        }
+        if self.cur() == Some(b'[') {
+            let Some(close) = self.matching_bracket(self.pos) else { return Err(ArithFail::Syntax) };
+            let index = self.arith_range(self.pos + 1, close)?;
+            if matches!(index, ArithExpr::Invalid(_)) {
+                return Err(ArithFail::Syntax);
+            }
+            self.pos = close + 1;
+            return Ok(ArithExpr::Element(text, Box::new(index)));
+        }
+        Ok(ArithExpr::Variable(text))
+    }
+}

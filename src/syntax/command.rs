@@ -1,0 +1,492 @@
+//! Lists, and-or lists, pipelines and simple commands (with assignments,
+//! redirections and function definitions written `name() body`).
+
+use super::ast::{
+    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem,
+    Pipeline, SimpleCommand, TimeFormat, Word, WordPart,
+};
+use super::lexer::{is_meta, is_name_byte, is_name_start};
+use super::parser::{PResult, Parser};
+use super::word::WordContext;
+
+/// Builtins whose `name=value` arguments are assignments.
+const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export", "readonly", "alias"];
+
+/// Reserved words that end a compound list.
+const LIST_ENDS: [&str; 8] = ["then", "elif", "else", "fi", "do", "done", "esac", "}"];
+
+impl Parser<'_> {
+    /// Reads one top-level line: and-or lists up to a newline or the end.
+    pub(super) fn top_line(&mut self) -> PResult<Option<List>> {
+        self.skip_linebreaks()?;
+        if self.cur().is_none() {
+            return Ok(None);
+        }
+        let mut list = List::default();
+        loop {
+            let start = self.pos;
+            let and_or = self.and_or()?;
+            self.skip_space();
+            let background = match self.peek_op() {
+                Some(";") => {
+                    self.eat_op(";")?;
+                    false
+                }
+                Some("&") => {
+                    self.eat_op("&")?;
+                    true
+                }
+                _ => {
+                    list.items.push(ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    return self.end_top_line(list);
+                }
+            };
+            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            self.skip_space();
+            if matches!(self.cur(), None | Some(b'\n')) {
+                return self.end_top_line(list);
+            }
+        }
+    }
+
+    /// Finishes a top-level line at its newline (reading here-documents)
+    /// or at the end of input.
+    fn end_top_line(&mut self, list: List) -> PResult<Option<List>> {
+        match self.cur() {
+            Some(b'\n') => {
+                self.newline()?;
+            }
+            None => {
+                if !self.pending.is_empty() {
+                    self.read_heredoc_bodies()?;
+                }
+            }
+            Some(_) => return self.unexpected(),
+        }
+        Ok(Some(list))
+    }
+
+    /// Parses the whole remaining input (a backquoted or extracted script).
+    pub(super) fn parse_to_end(&mut self) -> PResult<List> {
+        let mut list = List::default();
+        while let Some(line) = self.top_line()? {
+            list.items.extend(line.items);
+        }
+        self.fill_heredocs(&mut list);
+        Ok(list)
+    }
+
+    /// True at a token that ends a compound list.
+    fn at_list_end(&self) -> bool {
+        match self.cur() {
+            None | Some(b')') => true,
+            Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
+            Some(_) => self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
+        }
+    }
+
+    /// A list inside a compound command: and-or lists separated by `;`,
+    /// `&` or newlines, up to a closing reserved word or `)`.
+    pub(super) fn compound_list(&mut self) -> PResult<List> {
+        let mut list = List::default();
+        loop {
+            self.skip_linebreaks()?;
+            if self.at_list_end() {
+                return Ok(list);
+            }
+            let start = self.pos;
+            let and_or = self.and_or()?;
+            self.skip_space();
+            let mut background = false;
+            let terminated = match self.peek_op() {
+                Some(";") => self.eat_op(";")?,
+                Some("&") => {
+                    background = true;
+                    self.eat_op("&")?
+                }
+                _ => self.cur() == Some(b'\n'),
+            };
+            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            if !terminated {
+                return Ok(list);
+            }
+        }
+    }
+
+    /// A compound list that must not be empty: bash rejects `if then`.
+    pub(super) fn nonempty_list(&mut self) -> PResult<List> {
+        let list = self.compound_list()?;
+        if list.items.is_empty() {
+            return self.unexpected();
+        }
+        Ok(list)
+    }
+
+    /// `p1 && p2 || p3`.
+    fn and_or(&mut self) -> PResult<AndOr> {
+        let first = self.pipeline()?;
+        let mut rest = Vec::new();
+        loop {
+            self.skip_space();
+            let op = if self.eat_op("&&")? {
+                AndOrOp::And
+            } else if self.eat_op("||")? {
+                AndOrOp::Or
+            } else {
+                return Ok(AndOr { first, rest });
+            };
+            self.skip_linebreaks()?;
+            rest.push((op, self.pipeline()?));
+        }
+    }
+
+    /// `[time [-p]] [!] cmd | cmd |& cmd`.
+    fn pipeline(&mut self) -> PResult<Pipeline> {
+        self.skip_space();
+        let start = self.pos;
+        let mut negated = false;
+        let mut timed = None;
+        loop {
+            if self.eat_reserved("!")? {
+                negated = !negated;
+            } else if self.eat_reserved("time")? {
+                self.skip_space();
+                timed = Some(TimeFormat::Default);
+                if self.at_reserved("-p") {
+                    self.pos += 2;
+                    timed = Some(TimeFormat::Posix);
+                }
+            } else {
+                break;
+            }
+            self.skip_space();
+        }
+        let mut commands = Vec::new();
+        let mut pipe_stderr = Vec::new();
+        if timed.is_some() && self.at_pipeline_end() {
+            commands.push(Command::Simple(SimpleCommand {
+                assignments: Vec::new(),
+                words: Vec::new(),
+                redirects: Vec::new(),
+                span: self.span(self.pos, self.pos),
+            }));
+            return Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) });
+        }
+        commands.push(self.command()?);
+        loop {
+            self.skip_space();
+            let stderr = if self.eat_op("|")? {
+                false
+            } else if self.eat_op("|&")? {
+                true
+            } else {
+                break;
+            };
+            pipe_stderr.push(stderr);
+            self.skip_linebreaks()?;
+            commands.push(self.command()?);
+        }
+        Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) })
+    }
+
+    /// True where a bare `time` ends: a newline, `;`, `&` or the end.
+    fn at_pipeline_end(&self) -> bool {
+        matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
+    }
+
+    /// One command of a pipeline.
+    pub(super) fn command(&mut self) -> PResult<Command> {
+        self.skip_space();
+        self.step()?;
+        let start = self.pos;
+        if let Some(word) = self.plain_word() {
+            match word {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
+                    return self.unexpected();
+                }
+                "function" => return self.function_keyword(start),
+                "coproc" => return self.coproc(start),
+                _ => {}
+            }
+            if !self.aliases.is_empty() && self.expand_alias()? {
+                return self.command();
+            }
+        }
+        if let Some(compound) = self.compound_command()? {
+            let redirects = self.trailing_redirects()?;
+            return Ok(Command::Compound(compound, redirects, self.span(start, self.pos)));
+        }
+        self.simple_command(start)
+    }
+
+    /// Redirections after a compound command or function body.
+    pub(super) fn trailing_redirects(&mut self) -> PResult<Vec<super::ast::Redirect>> {
+        let mut redirects = Vec::new();
+        loop {
+            self.skip_space();
+            if !self.at_redirect() {
+                return Ok(redirects);
+            }
+            redirects.push(self.redirect()?);
+        }
+    }
+
+    /// `VAR=x cmd arg >file`, or `name() body`.
+    fn simple_command(&mut self, start: usize) -> PResult<Command> {
+        let mut command =
+            SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
+        let mut declaration = false;
+        loop {
+            self.skip_space();
+            self.step()?;
+            let Some(byte) = self.cur() else { break };
+            if self.at_redirect() {
+                command.redirects.push(self.redirect()?);
+                continue;
+            }
+            if is_meta(byte) {
+                break;
+            }
+            if command.words.is_empty() || declaration {
+                if let Some(assignment) = self.assignment()? {
+                    if command.words.is_empty() {
+                        command.assignments.push(assignment);
+                    } else {
+                        command.words.push(Argument::Assignment(assignment));
+                    }
+                    continue;
+                }
+            }
+            let Some(word) = self.read_word(WordContext::Normal)? else { break };
+            if command.words.is_empty() {
+                declaration = literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
+                if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
+                    return self.function_parens(start, word);
+                }
+            }
+            command.words.push(Argument::Word(word));
+        }
+        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
+            return self.unexpected();
+        }
+        if self.cur() == Some(b'(') {
+            return self.unexpected();
+        }
+        command.span = self.span(start, self.pos);
+        Ok(Command::Simple(command))
+    }
+
+    /// True at `( )` after a function name.
+    fn at_function_parens(&self) -> bool {
+        let rest = self.rest();
+        let mut index = 0;
+        while let Some(b' ' | b'\t') = rest.get(index) {
+            index += 1;
+        }
+        if rest.get(index) != Some(&b'(') {
+            return false;
+        }
+        index += 1;
+        while let Some(b' ' | b'\t') = rest.get(index) {
+            index += 1;
+        }
+        rest.get(index) == Some(&b')')
+    }
+
+    /// The rest of `name() body`, the parentheses next.
+    fn function_parens(&mut self, start: usize, name: Word) -> PResult<Command> {
+        let name = word_source_text(&name);
+        self.skip_blanks();
+        self.pos += 1;
+        self.skip_blanks();
+        self.pos += 1;
+        self.token()?;
+        self.function_body(start, name, false)
+    }
+
+    /// `function name [()] body`.
+    fn function_keyword(&mut self, start: usize) -> PResult<Command> {
+        self.pos += "function".len();
+        self.token()?;
+        self.skip_blanks();
+        let name_start = self.pos;
+        let Some(word) = self.read_word(WordContext::Pattern)? else { return self.unexpected() };
+        if !word.parts.iter().all(|part| matches!(part, WordPart::Literal(_))) {
+            self.pos = name_start;
+            return self.unexpected();
+        }
+        let name = word_source_text(&word);
+        if self.at_function_parens() {
+            self.skip_blanks();
+            self.pos += 1;
+            self.skip_blanks();
+            self.pos += 1;
+        }
+        self.function_body(start, name, true)
+    }
+
+    /// The body and redirections of a function definition.
+    fn function_body(&mut self, start: usize, name: String, keyword: bool) -> PResult<Command> {
+        self.skip_linebreaks()?;
+        let Some(body) = self.compound_command()? else { return self.unexpected() };
+        let redirects = self.trailing_redirects()?;
+        Ok(Command::FunctionDef(FunctionDef {
+            name,
+            body: Box::new(body),
+            redirects,
+            keyword,
+            span: self.span(start, self.pos),
+        }))
+    }
+
+    /// `coproc [NAME] command`.
+    fn coproc(&mut self, start: usize) -> PResult<Command> {
+        self.pos += "coproc".len();
+        self.token()?;
+        self.skip_blanks();
+        let mut name = "COPROC".to_string();
+        if let Some(word) = self.plain_word() {
+            let compound_next = {
+                let after = &self.rest()[word.len()..];
+                let after = after.iter().skip_while(|b| matches!(b, b' ' | b'\t')).copied().collect::<Vec<u8>>();
+                after.starts_with(b"{") || after.starts_with(b"(") || after.starts_with(b"while")
+                    || after.starts_with(b"until") || after.starts_with(b"if") || after.starts_with(b"for")
+                    || after.starts_with(b"case") || after.starts_with(b"[[") || after.starts_with(b"select")
+            };
+            let is_keyword = super::lexer::RESERVED.contains(&word);
+            if compound_next && !is_keyword && super::lexer::is_name(word) {
+                name = word.to_string();
+                self.pos += word.len();
+                self.skip_blanks();
+            }
+        }
+        let body = self.command()?;
+        let body = match body {
+            Command::Simple(simple) if name != "COPROC" => {
+                let _ = simple;
+                return self.unexpected();
+            }
+            other => other,
+        };
+        let span = self.span(start, self.pos);
+        Ok(Command::Compound(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }, Vec::new(), span))
+    }
+
+    /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
+    /// when one starts here.
+    pub(super) fn assignment(&mut self) -> PResult<Option<Assignment>> {
+        let start = self.pos;
+        let rest = self.rest();
+        if !rest.first().is_some_and(|b| is_name_start(*b)) {
+            return Ok(None);
+        }
+        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+        let name = self.slice(start, start + name_length).to_string();
+        self.pos += name_length;
+        let mut index = None;
+        if self.cur() == Some(b'[') {
+            let Some(close) = self.matching_bracket(self.pos) else {
+                self.pos = start;
+                return Ok(None);
+            };
+            let saved_end = self.end;
+            self.pos += 1;
+            self.end = close;
+            let word = self.subscript_word();
+            self.end = saved_end;
+            index = Some(word?);
+            self.pos = close + 1;
+        }
+        let append = self.cur() == Some(b'+');
+        if append {
+            self.pos += 1;
+        }
+        if self.cur() != Some(b'=') {
+            self.pos = start;
+            return Ok(None);
+        }
+        self.pos += 1;
+        self.token()?;
+        let value = if self.cur() == Some(b'(') {
+            AssignValue::Array(self.array_literal()?)
+        } else {
+            let value_start = self.pos;
+            let parts = self.read_parts(WordContext::AssignValue)?;
+            AssignValue::Scalar(Word { parts, span: self.span(value_start, self.pos) })
+        };
+        Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))
+    }
+
+    /// Reads `(a b [k]=v)`.
+    fn array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut elements = Vec::new();
+        loop {
+            self.skip_linebreaks()?;
+            match self.cur() {
+                None => {
+                    return Err(super::parser::Fail {
+                        kind: super::error::ParseErrorKind::UnterminatedQuote(')'),
+                        pos: open,
+                    })
+                }
+                Some(b')') => {
+                    self.pos += 1;
+                    return Ok(elements);
+                }
+                Some(_) => {}
+            }
+            let (index, append) = self.element_key()?;
+            let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
+                Some(word) => word,
+                None if index.is_some() => Word { parts: Vec::new(), span: self.span(self.pos, self.pos) },
+                None => return self.unexpected(),
+            };
+            elements.push(ArrayElement { index, append, value });
+        }
+    }
+
+    /// Reads `[key]=` or `[key]+=` before an array element, if there.
+    fn element_key(&mut self) -> PResult<(Option<Word>, bool)> {
+        if self.cur() != Some(b'[') {
+            return Ok((None, false));
+        }
+        let start = self.pos;
+        let Some(close) = self.matching_bracket(start) else { return Ok((None, false)) };
+        let after = self.text.as_bytes().get(close + 1..self.end).unwrap_or(&[]);
+        let append = after.starts_with(b"+=");
+        if !append && !after.starts_with(b"=") {
+            return Ok((None, false));
+        }
+        let saved_end = self.end;
+        self.pos = start + 1;
+        self.end = close;
+        let word = self.subscript_word();
+        self.end = saved_end;
+        let word = word?;
+        self.pos = close + if append { 3 } else { 2 };
+        Ok((Some(word), append))
+    }
+}
+
+/// The text of a word made only of literal text.
+pub(super) fn literal_text(word: &Word) -> Option<&str> {
+    match word.parts.as_slice() {
+        [WordPart::Literal(text)] => Some(text),
+        _ => None,
+    }
+}
+
+/// A word's text with quotes kept out, for names (function names).
+fn word_source_text(word: &Word) -> String {
+    let mut text = String::new();
+    for part in &word.parts {
+        match part {
+            WordPart::Literal(s) | WordPart::SingleQuoted(s) => text.push_str(s),
+            WordPart::Escaped(c) => text.push(*c),
+            _ => {}
+        }
+    }
+    text
+}

@@ -1,0 +1,128 @@
+//! Here-document bodies: read line by line after the newline that ends the
+//! line holding their `<<` operators, in the order the operators appeared.
+
+use super::ast::{List, Word, WordPart};
+use super::lines::line_number;
+use super::parser::{PResult, Parser};
+use super::walk::{walk_list, VisitMut};
+use super::word::PartsBuilder;
+
+impl Parser<'_> {
+    /// Reads the bodies of every pending here-document, starting at the
+    /// read position (just after a newline, or at the end of input).
+    pub(super) fn read_heredoc_bodies(&mut self) -> PResult<()> {
+        let pending = std::mem::take(&mut self.pending);
+        for heredoc in pending {
+            let mut body = String::new();
+            let mut found = false;
+            while self.pos < self.end {
+                self.step()?;
+                let rest = self.rest();
+                let line_length = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+                let has_newline = line_length < rest.len();
+                let line_start = self.pos;
+                self.pos += line_length + usize::from(has_newline);
+                let mut line = self.slice(line_start, line_start + line_length);
+                if heredoc.strip_tabs {
+                    line = line.trim_start_matches('\t');
+                }
+                if line == heredoc.delimiter {
+                    found = true;
+                    break;
+                }
+                let line = line.to_string();
+                body.push_str(&line);
+                if has_newline {
+                    body.push('\n');
+                }
+            }
+            if !found {
+                self.warnings.push(format!(
+                    "here-document at line {} delimited by end-of-file (wanted `{}')",
+                    line_number(&self.text, heredoc.operator_pos),
+                    heredoc.delimiter
+                ));
+            }
+            let body_start = self.pos.saturating_sub(body.len());
+            let word = if heredoc.quoted {
+                let parts = if body.is_empty() { Vec::new() } else { vec![WordPart::Literal(body)] };
+                Word { parts, span: self.span(body_start, self.pos) }
+            } else {
+                let mut sub = self.sub_parser(&body, body_start + self.base);
+                let result = sub.heredoc_word();
+                self.absorb(&sub);
+                result?
+            };
+            if let Some(slot) = self.heredoc_bodies.get_mut(heredoc.id) {
+                *slot = Some(word);
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses an unquoted here-document body (this parser's whole text):
+    /// expansions and the backslash rules of double quotes, without quotes.
+    fn heredoc_word(&mut self) -> PResult<Word> {
+        let mut out = PartsBuilder::default();
+        while let Some(byte) = self.cur() {
+            self.step()?;
+            match byte {
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(c @ (b'$' | b'`' | b'\\')) => {
+                        self.pos += 2;
+                        out.part(WordPart::Escaped(c as char));
+                    }
+                    _ => {
+                        self.pos += 1;
+                        out.char('\\');
+                    }
+                },
+                b'$' => match self.dollar(true)? {
+                    Some(part) => out.part(part),
+                    None => {
+                        self.pos += 1;
+                        out.char('$');
+                    }
+                },
+                b'`' => {
+                    let part = self.backquote(false)?;
+                    out.part(part);
+                }
+                _ => {
+                    let rest = self.rest();
+                    let length = rest.iter().position(|b| matches!(b, b'\\' | b'$' | b'`')).unwrap_or(rest.len());
+                    out.text(self.slice(self.pos, self.pos + length));
+                    self.pos += length;
+                }
+            }
+        }
+        let parts = out.finish();
+        Ok(Word { parts, span: self.span(0, self.pos) })
+    }
+
+    /// Puts the bodies read into the here-documents of `list`.
+    pub(super) fn fill_heredocs(&mut self, list: &mut List) {
+        if self.heredoc_bodies.is_empty() {
+            return;
+        }
+        let mut filler = Filler { bodies: &mut self.heredoc_bodies };
+        walk_list(&mut filler, list);
+    }
+}
+
+/// Replaces placeholder bodies (span start `u32::MAX`, id in `end`).
+struct Filler<'a> {
+    bodies: &'a mut Vec<Option<Word>>,
+}
+
+impl VisitMut for Filler<'_> {
+    fn heredoc_body(&mut self, body: &mut Word) {
+        if body.span.start == u32::MAX {
+            let id = body.span.end as usize;
+            if let Some(slot) = self.bodies.get_mut(id) {
+                *body = slot.take().unwrap_or_default();
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Characters and tokens: blanks, comments, line continuations, operators
+//! and reserved words. Bash's lexing depends on where the parser is, so
+//! these are small helpers the grammar rules call, not a separate pass.
+
+use super::error::ParseErrorKind;
+use super::parser::{PResult, Parser};
+
+/// Bytes that end an unquoted word.
+pub(super) fn is_meta(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>')
+}
+
+/// `[A-Za-z_]`.
+pub(super) fn is_name_start(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || byte == b'_'
+}
+
+/// `[A-Za-z0-9_]`.
+pub(super) fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// True when `text` is a valid variable name.
+pub(super) fn is_name(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.first().is_some_and(|b| is_name_start(*b)) && bytes.iter().all(|b| is_name_byte(*b))
+}
+
+/// The control and redirection operators, longest first where they share a prefix.
+const OPERATORS: [&str; 23] = [
+    ";;&", "&>>", "<<<", "<<-", "&&", "||", ";;", ";&", "&>", "|&", "<<", "<&", "<>", ">>", ">&", ">|", "&", "|",
+    ";", "(", ")", "<", ">",
+];
+
+/// Words that are reserved in command position.
+pub(super) const RESERVED: [&str; 22] = [
+    "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select",
+    "then", "time", "until", "while", "{", "}", "[[", "]]",
+];
+
+impl Parser<'_> {
+    /// The byte at the read position, if any.
+    pub(super) fn cur(&self) -> Option<u8> {
+        if self.pos < self.end {
+            self.text.as_bytes().get(self.pos).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The byte `offset` past the read position, if any.
+    pub(super) fn peek_at(&self, offset: usize) -> Option<u8> {
+        let at = self.pos + offset;
+        if at < self.end {
+            self.text.as_bytes().get(at).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The unread bytes up to the end of the range.
+    pub(super) fn rest(&self) -> &[u8] {
+        self.text.as_bytes().get(self.pos..self.end).unwrap_or(&[])
+    }
+
+    /// True when the unread text starts with `prefix`.
+    pub(super) fn looking_at(&self, prefix: &str) -> bool {
+        self.rest().starts_with(prefix.as_bytes())
+    }
+
+    /// The source text between two offsets.
+    pub(super) fn slice(&self, start: usize, end: usize) -> &str {
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    /// The character at the read position (which must be on a char boundary).
+    pub(super) fn cur_char(&self) -> Option<char> {
+        self.text.get(self.pos..self.end).and_then(|rest| rest.chars().next())
+    }
+
+    /// Skips spaces, tabs and backslash-newline continuations.
+    pub(super) fn skip_blanks(&mut self) {
+        loop {
+            match self.cur() {
+                Some(b' ' | b'\t') => self.pos += 1,
+                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    /// Skips blanks and a comment, stopping before the newline.
+    pub(super) fn skip_space(&mut self) {
+        self.skip_blanks();
+        if self.cur() == Some(b'#') {
+            let rest = self.rest();
+            let length = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+            self.pos += length;
+        }
+    }
+
+    /// Consumes a newline (reading any here-document bodies it starts).
+    pub(super) fn newline(&mut self) -> PResult<bool> {
+        if self.cur() != Some(b'\n') {
+            return Ok(false);
+        }
+        self.pos += 1;
+        self.token()?;
+        if !self.pending.is_empty() {
+            self.read_heredoc_bodies()?;
+        }
+        Ok(true)
+    }
+
+    /// Skips blanks, comments and newlines.
+    pub(super) fn skip_linebreaks(&mut self) -> PResult<()> {
+        loop {
+            self.skip_space();
+            if !self.newline()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The operator at the read position, if any.
+    pub(super) fn peek_op(&self) -> Option<&'static str> {
+        let rest = self.rest();
+        match rest.first() {
+            Some(b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>') => {}
+            _ => return None,
+        }
+        OPERATORS.iter().copied().find(|op| rest.starts_with(op.as_bytes()))
+    }
+
+    /// Consumes `op` if it is the operator at the read position.
+    pub(super) fn eat_op(&mut self, op: &str) -> PResult<bool> {
+        if self.peek_op() == Some(op) {
+            self.pos += op.len();
+            self.token()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// The unquoted plain word at the read position (no quotes, expansions
+    /// or escapes), if the text there is one, for reserved-word tests.
+    pub(super) fn plain_word(&self) -> Option<&str> {
+        let rest = self.rest();
+        let length = rest
+            .iter()
+            .position(|b| is_meta(*b) || matches!(b, b'\'' | b'"' | b'\\' | b'$' | b'`'))
+            .unwrap_or(rest.len());
+        if length == 0 {
+            return None;
+        }
+        match rest.get(length) {
+            None => {}
+            Some(b) if is_meta(*b) => {}
+            Some(_) => return None,
+        }
+        self.text.get(self.pos..self.pos + length)
+    }
+
+    /// True when the reserved word `word` is at the read position.
+    pub(super) fn at_reserved(&self, word: &str) -> bool {
+        self.plain_word() == Some(word)
+    }
+
+    /// Consumes the reserved word `word` if it is at the read position.
+    pub(super) fn eat_reserved(&mut self, word: &str) -> PResult<bool> {
+        if self.at_reserved(word) {
+            self.pos += word.len();
+            self.token()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Expects the reserved word `word`, failing at whatever stands there.
+    pub(super) fn expect_reserved(&mut self, word: &str) -> PResult<()> {
+        if self.eat_reserved(word)? {
+            Ok(())
+        } else {
+            self.unexpected()
+        }
+    }
+
+    /// The text bash names in `syntax error near unexpected token`: the
+    /// token at the read position.
+    pub(super) fn token_text(&self) -> Option<String> {
+        let rest = self.rest();
+        match rest.first() {
+            None => None,
+            Some(b'\n') => Some("newline".to_string()),
+            Some(_) => {
+                if let Some(op) = self.peek_op() {
+                    return Some(op.to_string());
+                }
+                let length = self.word_extent();
+                Some(self.slice(self.pos, self.pos + length.max(1)).to_string())
+            }
+        }
+    }
+
+    /// A rough length of the word at the read position, for error messages.
+    fn word_extent(&self) -> usize {
+        let rest = self.rest();
+        let mut index = 0;
+        let mut quote: Option<u8> = None;
+        while let Some(&b) = rest.get(index) {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if b == b'\'' || b == b'"' => quote = Some(b),
+                None if b == b'\\' => index += 1,
+                None if is_meta(b) => break,
+                None => {}
+            }
+            index += 1;
+        }
+        let mut end = self.pos + index.min(rest.len());
+        while end > self.pos && !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        end - self.pos
+    }
+
+    /// Fails with `syntax error near unexpected token` at the read position
+    /// (or `unexpected end of file` there is nothing left).
+    pub(super) fn unexpected<T>(&self) -> PResult<T> {
+        match self.token_text() {
+            Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
+            None => self.fail(ParseErrorKind::UnexpectedEof),
+        }
+    }
+}

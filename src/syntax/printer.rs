@@ -1,0 +1,3 @@
+//! placeholder
+use super::ast::List; /// Prints. 
+pub fn print(_l: &List) -> String { String::new() }

@@ -1,0 +1,354 @@
+//! Words: unquoted text, quotes, backslashes, `$`-expansions, backquotes,
+//! process substitutions, extglob groups and tildes, read into
+//! [`WordPart`]s. Brace expansion is found afterwards by `brace`.
+
+use super::ast::{Span, Word, WordPart};
+use super::error::ParseErrorKind;
+use super::lexer::{is_meta, is_name};
+use super::parser::{PResult, Parser};
+
+/// Where a word is being read: it decides what ends the word and which
+/// characters are special.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum WordContext {
+    /// A command word, redirection target or `for` word: ends at a metacharacter.
+    Normal,
+    /// The value of an assignment: tildes after `=` and `:` expand.
+    AssignValue,
+    /// A `case` pattern or `[[ == ]]` pattern: like `Normal`.
+    Pattern,
+    /// The right side of `=~`: parentheses and `|` are part of the word.
+    Regex,
+    /// One alternative of an extglob group: ends at `|` or `)`.
+    ExtGlob,
+}
+
+/// Collects parts, merging adjacent literal text.
+#[derive(Default)]
+pub(super) struct PartsBuilder {
+    parts: Vec<WordPart>,
+    literal: String,
+}
+
+impl PartsBuilder {
+    /// Appends unquoted (or, inside double quotes, quoted) literal text.
+    pub fn text(&mut self, text: &str) {
+        self.literal.push_str(text);
+    }
+
+    /// Appends one literal character.
+    pub fn char(&mut self, c: char) {
+        self.literal.push(c);
+    }
+
+    /// Appends a part other than literal text.
+    pub fn part(&mut self, part: WordPart) {
+        self.flush();
+        self.parts.push(part);
+    }
+
+    fn flush(&mut self) {
+        if !self.literal.is_empty() {
+            self.parts.push(WordPart::Literal(std::mem::take(&mut self.literal)));
+        }
+    }
+
+    /// True when everything so far is literal text (returns it).
+    pub fn all_literal(&self) -> Option<&str> {
+        if self.parts.is_empty() {
+            Some(&self.literal)
+        } else {
+            None
+        }
+    }
+
+    /// The parts.
+    pub fn finish(mut self) -> Vec<WordPart> {
+        self.flush();
+        self.parts
+    }
+}
+
+impl Parser<'_> {
+    /// Reads a word in `context`; `None` when no word starts here.
+    pub(super) fn read_word(&mut self, context: WordContext) -> PResult<Option<Word>> {
+        let start = self.pos;
+        let parts = self.read_parts(context)?;
+        if self.pos == start {
+            return Ok(None);
+        }
+        self.token()?;
+        let parts = if context == WordContext::Normal { self.brace_expand(parts)? } else { parts };
+        Ok(Some(Word { parts, span: self.span(start, self.pos) }))
+    }
+
+    /// A span in the original source.
+    pub(super) fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(start + self.base, end + self.base)
+    }
+
+    /// Reads the parts of one word up to the first byte that ends it.
+    pub(super) fn read_parts(&mut self, context: WordContext) -> PResult<Vec<WordPart>> {
+        let mut out = PartsBuilder::default();
+        let word_start = self.pos;
+        let mut paren_depth = 0usize;
+        let mut assign_like = context == WordContext::AssignValue;
+        loop {
+            self.step()?;
+            let Some(byte) = self.cur() else { break };
+            match byte {
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    None => {
+                        self.pos += 1;
+                        out.char('\\');
+                    }
+                    Some(_) => {
+                        self.pos += 1;
+                        let c = self.cur_char().unwrap_or('\\');
+                        self.pos += c.len_utf8();
+                        out.part(WordPart::Escaped(c));
+                    }
+                },
+                b'\'' => {
+                    let text = self.single_quoted()?;
+                    out.part(WordPart::SingleQuoted(text));
+                }
+                b'"' => {
+                    let parts = self.double_quoted()?;
+                    out.part(WordPart::DoubleQuoted(parts));
+                }
+                b'$' => match self.dollar(false)? {
+                    Some(part) => out.part(part),
+                    None => {
+                        self.pos += 1;
+                        out.char('$');
+                    }
+                },
+                b'`' => {
+                    if self.in_backtick {
+                        break;
+                    }
+                    let part = self.backquote(false)?;
+                    out.part(part);
+                }
+                b'~' if self.tilde_allowed(&out, word_start, context, assign_like) => {
+                    if let Some(part) = self.tilde(context, assign_like) {
+                        out.part(part);
+                    } else {
+                        self.pos += 1;
+                        out.char('~');
+                    }
+                }
+                b'<' | b'>' if self.pos == word_start && self.peek_at(1) == Some(b'(') && context != WordContext::Regex => {
+                    let part = self.process_substitution()?;
+                    out.part(part);
+                }
+                b'@' | b'*' | b'+' | b'?' | b'!' if self.peek_at(1) == Some(b'(') && self.extglob_on(context) => {
+                    let part = self.extglob_group()?;
+                    out.part(part);
+                }
+                _ => {
+                    if self.ends_word(byte, context, &mut paren_depth) {
+                        break;
+                    }
+                    if byte == b'=' && !assign_like && context == WordContext::Normal {
+                        assign_like = out.all_literal().is_some_and(|text| {
+                            is_name(text) || text.strip_suffix('+').is_some_and(is_name)
+                        });
+                    }
+                    self.literal_run(&mut out, context);
+                }
+            }
+        }
+        Ok(out.finish())
+    }
+
+    /// Whether extglob groups are recognized in `context`.
+    fn extglob_on(&self, context: WordContext) -> bool {
+        match context {
+            WordContext::Regex => false,
+            WordContext::ExtGlob => true,
+            _ => self.extglob,
+        }
+    }
+
+    /// True when `byte` ends the word being read in `context`.
+    fn ends_word(&self, byte: u8, context: WordContext, paren_depth: &mut usize) -> bool {
+        match context {
+            WordContext::Regex => match byte {
+                b'(' => {
+                    *paren_depth += 1;
+                    false
+                }
+                b')' if *paren_depth > 0 => {
+                    *paren_depth -= 1;
+                    false
+                }
+                b'|' | b'<' | b'>' | b'&' | b';' if *paren_depth > 0 => false,
+                b'|' => self.peek_at(1) == Some(b'|'),
+                b' ' | b'\t' if *paren_depth > 0 => false,
+                _ => is_meta(byte),
+            },
+            WordContext::ExtGlob => matches!(byte, b'|' | b')'),
+            _ => is_meta(byte),
+        }
+    }
+
+    /// Copies a run of ordinary bytes as literal text.
+    fn literal_run(&mut self, out: &mut PartsBuilder, context: WordContext) {
+        let rest = self.rest();
+        let mut length = 1;
+        while let Some(&b) = rest.get(length) {
+            let ordinary = b.is_ascii_alphanumeric()
+                || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b':' | b'%' | b'^' | b'[' | b']' | b'{' | b'}')
+                || b >= 0x80;
+            if !ordinary || (context == WordContext::AssignValue && b == b':') {
+                break;
+            }
+            length += 1;
+        }
+        let end = self.pos + length;
+        let end = (end..=self.end).find(|&e| self.text.is_char_boundary(e)).unwrap_or(self.end);
+        out.text(self.slice(self.pos, end));
+        self.pos = end;
+    }
+
+    /// True when a `~` here starts a tilde prefix.
+    fn tilde_allowed(&self, out: &PartsBuilder, word_start: usize, context: WordContext, assign_like: bool) -> bool {
+        if self.pos == word_start {
+            return matches!(context, WordContext::Normal | WordContext::AssignValue);
+        }
+        if !assign_like {
+            return false;
+        }
+        let before = self.text.as_bytes().get(self.pos.wrapping_sub(1)).copied();
+        matches!(before, Some(b'=' | b':')) && out.all_literal().is_some() || matches!(before, Some(b':'))
+    }
+
+    /// Reads `~`, `~user`, `~+`, `~-` when what follows ends the prefix.
+    fn tilde(&mut self, context: WordContext, assign_like: bool) -> Option<WordPart> {
+        let rest = self.rest();
+        let mut length = 1;
+        while let Some(&b) = rest.get(length) {
+            if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+') {
+                length += 1;
+            } else {
+                break;
+            }
+        }
+        let ends = match rest.get(length) {
+            None => true,
+            Some(b'/') => true,
+            Some(b':') => assign_like || context == WordContext::AssignValue,
+            Some(&b) => is_meta(b) || (self.in_backtick && b == b'`'),
+        };
+        if !ends {
+            return None;
+        }
+        let user = self.slice(self.pos + 1, self.pos + length).to_string();
+        self.pos += length;
+        Some(WordPart::Tilde(user))
+    }
+
+    /// Reads `'text'`.
+    pub(super) fn single_quoted(&mut self) -> PResult<String> {
+        let start = self.pos;
+        self.pos += 1;
+        let rest = self.rest();
+        match rest.iter().position(|b| *b == b'\'') {
+            Some(length) => {
+                let text = self.slice(self.pos, self.pos + length).to_string();
+                self.pos += length + 1;
+                Ok(text)
+            }
+            None => {
+                self.pos = self.end;
+                Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote('\''), pos: start })
+            }
+        }
+    }
+
+    /// Reads `"..."` into the parts inside the quotes.
+    pub(super) fn double_quoted(&mut self) -> PResult<Vec<WordPart>> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = PartsBuilder::default();
+        loop {
+            self.step()?;
+            let Some(byte) = self.cur() else {
+                return Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote('"'), pos: start });
+            };
+            match byte {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(c @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        self.pos += 2;
+                        out.part(WordPart::Escaped(c as char));
+                    }
+                    _ => {
+                        self.pos += 1;
+                        out.char('\\');
+                    }
+                },
+                b'$' => match self.dollar(true)? {
+                    Some(part) => out.part(part),
+                    None => {
+                        self.pos += 1;
+                        out.char('$');
+                    }
+                },
+                b'`' => {
+                    let part = self.backquote(true)?;
+                    out.part(part);
+                }
+                _ => {
+                    let rest = self.rest();
+                    let length =
+                        rest.iter().position(|b| matches!(b, b'"' | b'\\' | b'$' | b'`')).unwrap_or(rest.len());
+                    out.text(self.slice(self.pos, self.pos + length));
+                    self.pos += length;
+                }
+            }
+        }
+        Ok(out.finish())
+    }
+
+    /// Reads `<(list)` or `>(list)`.
+    fn process_substitution(&mut self) -> PResult<WordPart> {
+        let input = self.cur() == Some(b'<');
+        self.pos += 2;
+        self.enter()?;
+        let body = self.nested_list_until_paren()?;
+        self.leave();
+        Ok(WordPart::ProcessSub { input, body: Box::new(body) })
+    }
+
+    /// Reads `@(a|b)` and the other extglob groups.
+    fn extglob_group(&mut self) -> PResult<WordPart> {
+        let start = self.pos;
+        let op = self.cur().map_or('@', char::from);
+        self.pos += 2;
+        self.enter()?;
+        let mut patterns = Vec::new();
+        loop {
+            let pattern_start = self.pos;
+            let parts = self.read_parts(WordContext::ExtGlob)?;
+            patterns.push(Word { parts, span: self.span(pattern_start, self.pos) });
+            match self.cur() {
+                Some(b'|') => self.pos += 1,
+                Some(b')') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
+            }
+        }
+        self.leave();
+        Ok(WordPart::ExtGlob { op, patterns })
+    }
+}
