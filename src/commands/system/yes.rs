@@ -7,6 +7,22 @@ use crate::interp::{write_failure_status, Invocation};
 /// Bytes written per chunk: many lines at a time, as GNU `yes` buffers.
 const CHUNK: usize = 8192;
 
+/// Returns `Pending` once (waking itself), so a caller racing this command
+/// against a timer (`timeout`) gets to poll the timer even under a host
+/// whose `yield_now` completes at once.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            return std::task::Poll::Ready(());
+        }
+        yielded = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    })
+    .await
+}
+
 /// Runs `yes [STRING]...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
@@ -34,6 +50,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     return 130;
                 }
                 ctx.host.yield_now().await;
+                yield_once().await;
             }
         }
     })
