@@ -71,7 +71,8 @@ pub fn format_time(format: &str, time: &DateTime, zone: &str, seconds: i64) -> S
         }
         let mut width: Option<usize> = None;
         while let Some(digit) = chars.get(index).and_then(|c| c.to_digit(10)) {
-            width = Some(width.unwrap_or(0) * 10 + digit as usize);
+            // Capped so a huge width cannot exhaust memory.
+            width = Some((width.unwrap_or(0) * 10 + digit as usize).min(1 << 16));
             index += 1;
         }
         let mut colons = 0;

@@ -230,12 +230,14 @@ fn unit_of(word: &str) -> Option<(char, i64)> {
 
 impl Items {
     fn add_relative(&mut self, unit: char, amount: i64) {
-        match unit {
-            'y' => self.relative.years += amount,
-            'm' => self.relative.months += amount,
-            'd' => self.relative.days += amount,
-            _ => self.relative.seconds += amount,
-        }
+        // Saturating: absurd offsets fail the range check in `parse_date`.
+        let slot = match unit {
+            'y' => &mut self.relative.years,
+            'm' => &mut self.relative.months,
+            'd' => &mut self.relative.days,
+            _ => &mut self.relative.seconds,
+        };
+        *slot = slot.saturating_add(amount);
         self.last_relative = Some((unit, amount));
     }
 }
@@ -403,7 +405,7 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                 let next = tokens.get(index + 1);
                 if let Some(Token::Word(word)) = next {
                     if let Some((unit, scale)) = unit_of(word) {
-                        items.add_relative(unit, value * scale);
+                        items.add_relative(unit, value.checked_mul(scale)?);
                         index += 2;
                         continue;
                     }
@@ -598,7 +600,7 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                     items.add_relative(unit, scale);
                 } else if word == "ago" {
                     let (unit, amount) = items.last_relative.take()?;
-                    items.add_relative(unit, -2 * amount);
+                    items.add_relative(unit, amount.checked_mul(-2)?);
                     items.last_relative = None;
                 } else if matches!(word, "now" | "today") {
                 } else if word == "yesterday" {
@@ -650,6 +652,21 @@ pub fn parse_date(text: &str, now: Instant, offset: i64) -> Option<Instant> {
     }
     parse_items(&tokens, &mut items)?;
     let relative = items.relative;
+    // Far beyond any year GNU can show; keeps the arithmetic below in range.
+    const LIMIT: i64 = 1 << 32;
+    let too_far = [relative.years, relative.months, relative.days]
+        .iter()
+        .any(|v| v.abs() > LIMIT)
+        || relative.seconds.abs() > LIMIT * 86_400
+        || items
+            .epoch
+            .is_some_and(|e| e.seconds.abs() > LIMIT * 86_400)
+        || items
+            .date
+            .is_some_and(|(year, _, _)| year.is_some_and(|y| y.abs() > LIMIT));
+    if too_far {
+        return None;
+    }
     if let Some(epoch) = items.epoch {
         let days = shift_date(1970, 1, 1, relative.years, relative.months, relative.days);
         return Some(Instant {
@@ -777,6 +794,9 @@ mod tests {
         assert_eq!(show("2024-01-15 fortnight ago"), "2024-01-01 00:00:00");
         assert_eq!(show("2024-01-15 1 year 2 months"), "2025-03-15 00:00:00");
         assert_eq!(show("2024-01-15 10:30 sec ago"), "2024-01-15 10:29:59");
+        assert_eq!(show("9223372036854775807 days"), "invalid");
+        assert_eq!(show("4611686018427387904 years ago"), "invalid");
+        assert_eq!(show("@9223372036854775807"), "invalid");
     }
 
     #[test]
