@@ -4,6 +4,7 @@
 //! The table is the name list: `/bin` is populated from it, `type` and
 //! `which` consult it, and nothing else lists command names.
 
+mod archive;
 pub mod common;
 pub mod datestr;
 pub mod format;
@@ -11,6 +12,8 @@ pub mod options;
 pub mod timefmt;
 pub mod users;
 mod file;
+mod hash;
+mod system;
 #[cfg(test)]
 pub mod test_support;
 
@@ -18,34 +21,65 @@ use crate::interp::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "chgrp", run: file::chown::run_chgrp },
     Utility { name: "chmod", run: file::chmod::run },
     Utility { name: "chown", run: file::chown::run_chown },
+    Utility { name: "cksum", run: hash::cksum::run },
+    Utility { name: "clear", run: system::terminal::run_clear },
     Utility { name: "cp", run: file::cp::run },
+    Utility { name: "date", run: system::date::run },
     Utility { name: "df", run: file::misc::run_df },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
+    Utility { name: "env", run: system::env::run_env },
     Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
+    Utility { name: "getconf", run: system::machine::run_getconf },
+    Utility { name: "gunzip", run: archive::gzip::run },
+    Utility { name: "gzip", run: archive::gzip::run },
+    Utility { name: "hostname", run: system::identity::run_hostname },
+    Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
+    Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "mktemp", run: file::mktemp::run },
     Utility { name: "mv", run: file::mv::run },
+    Utility { name: "nproc", run: system::machine::run_nproc },
+    Utility { name: "printenv", run: system::env::run_printenv },
     Utility { name: "readlink", run: file::readlink::run_readlink },
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
+    Utility { name: "seq", run: system::seq::run },
+    Utility { name: "sha1sum", run: hash::sum::run },
+    Utility { name: "sha224sum", run: hash::sum::run },
+    Utility { name: "sha256sum", run: hash::sum::run },
+    Utility { name: "sha384sum", run: hash::sum::run },
+    Utility { name: "sha512sum", run: hash::sum::run },
     Utility { name: "shred", run: file::misc::run_shred },
+    Utility { name: "sleep", run: system::sleep::run },
     Utility { name: "split", run: file::split::run },
     Utility { name: "stat", run: file::stat::run },
     Utility { name: "sync", run: file::misc::run_sync },
+    Utility { name: "tar", run: archive::tar::run },
+    Utility { name: "timeout", run: system::timeout::run },
     Utility { name: "touch", run: file::touch::run },
     Utility { name: "tree", run: file::tree::run },
     Utility { name: "truncate", run: file::truncate::run },
+    Utility { name: "tty", run: system::terminal::run_tty },
+    Utility { name: "uname", run: system::machine::run_uname },
+    Utility { name: "unzip", run: archive::unzip::run },
+    Utility { name: "uptime", run: system::machine::run_uptime },
+    Utility { name: "which", run: system::which::run },
+    Utility { name: "whoami", run: system::identity::run_whoami },
+    Utility { name: "yes", run: system::yes::run },
+    Utility { name: "zcat", run: archive::gzip::run },
+    Utility { name: "zip", run: archive::zip::run },
 ];
 
 /// The registry table.

@@ -1,0 +1,272 @@
+//! The gzip file format (RFC 1952) over flate2's pure-Rust deflate: writing
+//! one member, reading every member of a file with the checks and messages
+//! GNU gzip reports (`not in gzip format`, `unexpected end of file`, CRC and
+//! length errors, trailing garbage).
+
+use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
+
+const MAGIC: [u8; 2] = [0x1f, 0x8b];
+const FLAG_HCRC: u8 = 0x02;
+const FLAG_EXTRA: u8 = 0x04;
+const FLAG_NAME: u8 = 0x08;
+const FLAG_COMMENT: u8 = 0x10;
+
+/// Why gzip data could not be read; `Display` is gzip's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GzipError {
+    /// The data does not start with the gzip magic and method.
+    NotGzip,
+    /// The data ends inside a member.
+    UnexpectedEnd,
+    /// The deflate stream is corrupt.
+    FormatViolated,
+    /// The CRC-32 in the trailer does not match the data.
+    Crc,
+    /// The length in the trailer does not match the data.
+    Length,
+}
+
+impl std::fmt::Display for GzipError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GzipError::NotGzip => "not in gzip format",
+            GzipError::UnexpectedEnd => "unexpected end of file",
+            GzipError::FormatViolated => "invalid compressed data--format violated",
+            GzipError::Crc => "invalid compressed data--crc error",
+            GzipError::Length => "invalid compressed data--length error",
+        })
+    }
+}
+
+/// The header fields of a gzip member that `gzip -l` and `-N` use.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// The original file name, when stored.
+    pub name: Option<String>,
+    /// Modification time in seconds since the epoch (0 when not stored).
+    pub mtime: u32,
+    /// Length of the header in bytes.
+    pub len: usize,
+}
+
+/// Compresses `data` into one gzip member at `level` (1-9) with an optional
+/// stored name and modification time, as `gzip` writes it (OS = Unix).
+pub fn compress(data: &[u8], level: u32, name: Option<&str>, mtime: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() / 2 + 64);
+    out.extend_from_slice(&MAGIC);
+    out.push(8);
+    out.push(if name.is_some() { FLAG_NAME } else { 0 });
+    out.extend_from_slice(&mtime.to_le_bytes());
+    out.push(match level {
+        9 => 2,
+        1 => 4,
+        _ => 0,
+    });
+    out.push(3);
+    if let Some(name) = name {
+        out.extend(name.bytes().filter(|&b| b != 0));
+        out.push(0);
+    }
+    out.extend_from_slice(&deflate(data, level));
+    out.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+/// Raw deflate of `data` at `level`.
+pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
+    let mut compressor = Compress::new(Compression::new(level.clamp(1, 9)), false);
+    let mut out = Vec::with_capacity(data.len() / 2 + 64);
+    loop {
+        if out.capacity() - out.len() < 1024 {
+            out.reserve(out.capacity().max(4096));
+        }
+        let consumed = compressor.total_in() as usize;
+        let input = data.get(consumed..).unwrap_or(&[]);
+        match compressor.compress_vec(input, &mut out, FlushCompress::Finish) {
+            Ok(Status::StreamEnd) => return out,
+            Ok(_) => {}
+            Err(_) => return out,
+        }
+    }
+}
+
+/// Inflates raw deflate data from the start of `data`; returns the bytes
+/// and how many input bytes the stream used.
+pub fn inflate(data: &[u8]) -> Result<(Vec<u8>, usize), GzipError> {
+    let mut decompressor = Decompress::new(false);
+    let mut out = Vec::with_capacity(data.len().saturating_mul(3).min(1 << 24) + 1024);
+    loop {
+        if out.capacity() - out.len() < 4096 {
+            out.reserve(out.capacity().max(8192));
+        }
+        let consumed = decompressor.total_in() as usize;
+        let input = data.get(consumed..).unwrap_or(&[]);
+        let before = (decompressor.total_in(), decompressor.total_out());
+        match decompressor.decompress_vec(input, &mut out, FlushDecompress::None) {
+            Ok(Status::StreamEnd) => return Ok((out, decompressor.total_in() as usize)),
+            Ok(_) => {
+                if (decompressor.total_in(), decompressor.total_out()) == before
+                    && out.capacity() > out.len()
+                {
+                    return Err(GzipError::UnexpectedEnd);
+                }
+            }
+            Err(_) => return Err(GzipError::FormatViolated),
+        }
+    }
+}
+
+/// Parses a member header at the start of `data`.
+pub fn parse_header(data: &[u8]) -> Result<Header, GzipError> {
+    if MAGIC.starts_with(data) {
+        return Err(GzipError::UnexpectedEnd);
+    }
+    if data.len() < 2 || data.get(..2) != Some(&MAGIC[..]) || data.get(2).is_some_and(|&m| m != 8) {
+        return Err(GzipError::NotGzip);
+    }
+    let fixed = data.get(..10).ok_or(GzipError::UnexpectedEnd)?;
+    let flags = fixed.get(3).copied().unwrap_or(0);
+    let mtime = u32::from_le_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]);
+    let mut position = 10;
+    if flags & FLAG_EXTRA != 0 {
+        let length = data
+            .get(position..position + 2)
+            .ok_or(GzipError::UnexpectedEnd)?;
+        position += 2 + u16::from_le_bytes([length[0], length[1]]) as usize;
+    }
+    let mut name = None;
+    if flags & FLAG_NAME != 0 {
+        let rest = data.get(position..).ok_or(GzipError::UnexpectedEnd)?;
+        let end = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or(GzipError::UnexpectedEnd)?;
+        name = Some(String::from_utf8_lossy(&rest[..end]).into_owned());
+        position += end + 1;
+    }
+    if flags & FLAG_COMMENT != 0 {
+        let rest = data.get(position..).ok_or(GzipError::UnexpectedEnd)?;
+        position += rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or(GzipError::UnexpectedEnd)?
+            + 1;
+    }
+    if flags & FLAG_HCRC != 0 {
+        position += 2;
+    }
+    if position > data.len() {
+        return Err(GzipError::UnexpectedEnd);
+    }
+    Ok(Header {
+        name,
+        mtime,
+        len: position,
+    })
+}
+
+/// What decompressing a whole gzip file produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decompressed {
+    /// The data of every member, concatenated.
+    pub data: Vec<u8>,
+    /// True when non-gzip bytes (other than zero padding) followed the last member.
+    pub trailing_garbage: bool,
+}
+
+/// Decompresses every member of `data`. On an error, `Err` carries the data
+/// decoded before it (GNU writes that much) and the error.
+pub fn decompress(data: &[u8]) -> Result<Decompressed, (Vec<u8>, GzipError)> {
+    let mut out = Vec::new();
+    let mut position = 0;
+    let mut first = true;
+    loop {
+        let rest = data.get(position..).unwrap_or(&[]);
+        if !first && (rest.is_empty() || rest.iter().all(|&b| b == 0)) {
+            return Ok(Decompressed {
+                data: out,
+                trailing_garbage: false,
+            });
+        }
+        let header = match parse_header(rest) {
+            Ok(header) => header,
+            Err(GzipError::NotGzip) if !first => {
+                return Ok(Decompressed {
+                    data: out,
+                    trailing_garbage: true,
+                })
+            }
+            Err(error) => return Err((out, error)),
+        };
+        first = false;
+        let body = rest.get(header.len..).unwrap_or(&[]);
+        let (member, used) = match inflate(body) {
+            Ok(result) => result,
+            Err(error) => return Err((out, error)),
+        };
+        out.extend_from_slice(&member);
+        let trailer_at = header.len + used;
+        let Some(trailer) = rest.get(trailer_at..trailer_at + 8) else {
+            return Err((out, GzipError::UnexpectedEnd));
+        };
+        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+        if crc != crc32fast::hash(&member) {
+            return Err((out, GzipError::Crc));
+        }
+        if size != member.len() as u32 {
+            return Err((out, GzipError::Length));
+        }
+        position += trailer_at + 8;
+    }
+}
+
+/// True when `data` starts like a gzip member.
+pub fn is_gzip(data: &[u8]) -> bool {
+    data.get(..2) == Some(&MAGIC[..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_matches_gnu_layout() {
+        let packed = compress(b"hello\n", 6, Some("g.txt"), 0);
+        assert_eq!(&packed[..4], &[0x1f, 0x8b, 8, 8]);
+        assert_eq!(packed.len(), 32);
+        assert_eq!(decompress(&packed).unwrap().data, b"hello\n");
+        let header = parse_header(&packed).unwrap();
+        assert_eq!(header.name.as_deref(), Some("g.txt"));
+        assert_eq!(header.len, 16);
+        let nameless = compress(b"hello\n", 9, None, 0);
+        assert_eq!(&nameless[..10], &[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3]);
+    }
+
+    #[test]
+    fn reports_gnu_errors() {
+        assert_eq!(decompress(b"junk").unwrap_err().1, GzipError::NotGzip);
+        let packed = compress(b"hello\n", 6, None, 0);
+        assert_eq!(
+            decompress(&packed[..packed.len() - 3]).unwrap_err().1,
+            GzipError::UnexpectedEnd
+        );
+        let mut bad = packed.clone();
+        let crc_at = bad.len() - 8;
+        bad[crc_at] ^= 1;
+        assert_eq!(
+            decompress(&bad).unwrap_err(),
+            (b"hello\n".to_vec(), GzipError::Crc)
+        );
+        let mut two = packed.clone();
+        two.extend_from_slice(&packed);
+        assert_eq!(decompress(&two).unwrap().data, b"hello\nhello\n");
+        let mut garbage = packed.clone();
+        garbage.extend_from_slice(b"garbage");
+        assert!(decompress(&garbage).unwrap().trailing_garbage);
+        let mut zeros = packed;
+        zeros.extend_from_slice(&[0, 0, 0]);
+        assert!(!decompress(&zeros).unwrap().trailing_garbage);
+    }
+}

@@ -1,0 +1,24 @@
+//! System utilities: `date`, `sleep`, `timeout`, `env`, `printenv`,
+//! `which`, the identity and machine queries (`whoami`, `id`, `hostname`,
+//! `uname`, `uptime`, `nproc`, `tty`, `getconf`), `yes`, `seq`, `clear`.
+
+pub mod civil;
+pub mod date;
+pub mod date_format;
+pub mod date_parse;
+pub mod env;
+pub mod float_format;
+pub mod identity;
+pub mod machine;
+pub mod seq;
+pub mod sleep;
+pub mod terminal;
+pub mod timeout;
+pub mod tz;
+pub mod which;
+pub mod yes;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod yes_tests;

@@ -1,0 +1,68 @@
+//! End-to-end checks of the archive, hash and system utilities through the
+//! whole sandbox (parser, interpreter, pipes): streaming, SIGPIPE, nested
+//! commands and environment changes.
+
+use std::rc::Rc;
+use wabash::executor::block_on;
+use wabash::host::FixedHost;
+use wabash::{ExecOptions, Sandbox, SandboxOptions};
+
+fn exec(script: &str) -> (String, String, i32) {
+    let options = SandboxOptions {
+        files: vec![("/home/user/d/f".into(), b"hi\n".to_vec())],
+        ..Default::default()
+    };
+    let mut sandbox = block_on(Sandbox::new(options, Rc::new(FixedHost::default())));
+    let result = block_on(sandbox.exec(script, ExecOptions::default()));
+    (result.stdout_text(), result.stderr_text(), result.exit_code)
+}
+
+#[test]
+fn yes_ends_with_its_reader() {
+    let (out, _, status) = exec("yes | { read a; read b; echo \"$a$b\"; }; echo ${PIPESTATUS[0]}");
+    assert_eq!((out.as_str(), status), ("yy\n141\n", 0));
+}
+
+#[test]
+fn env_runs_commands_in_a_changed_environment() {
+    assert_eq!(exec("env A=1 B='x y' printenv A B").0, "1\nx y\n");
+    assert_eq!(exec("export C=3; env -u C printenv C; echo $?").0, "1\n");
+    assert_eq!(exec("export C=3; env -i D=4 env").0, "D=4\n");
+    assert_eq!(exec("env seq 2").0, "1\n2\n");
+}
+
+#[test]
+fn timeout_and_sleep() {
+    assert_eq!(exec("timeout 1 sleep 5; echo $?").0, "124\n");
+    assert_eq!(exec("timeout 5 sleep 1; echo $?").0, "0\n");
+    assert_eq!(exec("timeout 1 yes > /dev/null; echo $?").0, "124\n");
+}
+
+#[test]
+fn archives_through_pipes() {
+    let (out, err, status) =
+        exec("tar czf - d | tar tzf -; tar cf - d | gzip -c | zcat | tar xOf - d/f");
+    assert_eq!(
+        (out.as_str(), err.as_str(), status),
+        ("d/\nd/f\nhi\n", "", 0)
+    );
+    assert_eq!(exec("printf hello | gzip | gzip -d").0, "hello");
+    assert_eq!(exec("printf hello | base64 | base64 -d").0, "hello");
+    assert_eq!(
+        exec("echo hi > f; sha256sum f > s; sha256sum -c s").0,
+        "f: OK\n"
+    );
+}
+
+#[test]
+fn date_uses_tz() {
+    assert_eq!(
+        exec("TZ=EST5 date -d @0").0,
+        "Wed Dec 31 19:00:00 EST 1969\n"
+    );
+    assert_eq!(exec("date -u +%F").0, "2024-01-01\n");
+    assert_eq!(
+        exec("seq 3 | while read n; do echo $n; done").0,
+        "1\n2\n3\n"
+    );
+}
