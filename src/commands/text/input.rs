@@ -2,7 +2,6 @@
 //! reading them line by line in chunks.
 
 use crate::commands::common::{open_input, Input};
-use crate::commands::format::quote_locale;
 use crate::interp::Invocation;
 use crate::io::{Fd, READ_CHUNK};
 
@@ -33,7 +32,7 @@ pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenErro
                 OpenError::Plain => format!("{name}: {error}"),
                 OpenError::CannotOpen => format!(
                     "cannot open {} for reading: {error}",
-                    quote_locale(ctx, name)
+                    crate::commands::format::quote(name)
                 ),
             };
             ctx.report(&message).await;
