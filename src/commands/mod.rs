@@ -14,6 +14,7 @@ pub mod users;
 mod file;
 mod hash;
 mod system;
+mod text;
 #[cfg(test)]
 pub mod test_support;
 
@@ -40,6 +41,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "getconf", run: system::machine::run_getconf },
     Utility { name: "gunzip", run: archive::gzip::run },
     Utility { name: "gzip", run: archive::gzip::run },
+    Utility { name: "head", run: text::head::run },
     Utility { name: "hostname", run: system::identity::run_hostname },
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
@@ -66,6 +68,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "split", run: file::split::run },
     Utility { name: "stat", run: file::stat::run },
     Utility { name: "sync", run: file::misc::run_sync },
+    Utility { name: "tail", run: text::tail::run },
     Utility { name: "tar", run: archive::tar::run },
     Utility { name: "timeout", run: system::timeout::run },
     Utility { name: "touch", run: file::touch::run },
@@ -75,6 +78,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "uname", run: system::machine::run_uname },
     Utility { name: "unzip", run: archive::unzip::run },
     Utility { name: "uptime", run: system::machine::run_uptime },
+    Utility { name: "wc", run: text::wc::run },
     Utility { name: "which", run: system::which::run },
     Utility { name: "whoami", run: system::identity::run_whoami },
     Utility { name: "yes", run: system::yes::run },

@@ -1,0 +1,104 @@
+//! Opening the inputs of the text utilities with each tool's error form, and
+//! reading them line by line in chunks.
+
+use crate::commands::common::{open_input, Input};
+use crate::interp::Invocation;
+use crate::io::{Fd, READ_CHUNK};
+
+/// How a utility reports an input it cannot open.
+#[derive(Clone, Copy)]
+pub enum OpenError {
+    /// `wc: x: No such file or directory`.
+    Plain,
+    /// `head: cannot open 'x' for reading: No such file or directory`.
+    CannotOpen,
+}
+
+/// The name of an input as messages show it.
+pub fn input_name(input: &Input) -> &str {
+    match input {
+        Input::File(name) => name.as_str(),
+        Input::Stdin => "-",
+    }
+}
+
+/// Opens `input`, reporting a failure in the utility's form.
+pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenError) -> Option<Fd> {
+    match open_input(ctx, input).await {
+        Ok(stream) => Some(stream),
+        Err(error) => {
+            let name = input_name(input);
+            let message = match style {
+                OpenError::Plain => format!("{name}: {error}"),
+                OpenError::CannotOpen => format!(
+                    "cannot open {} for reading: {error}",
+                    crate::commands::format::quote(name)
+                ),
+            };
+            ctx.report(&message).await;
+            None
+        }
+    }
+}
+
+/// Reads a stream as records ended by `delimiter`, chunk by chunk, so a
+/// reader that stops early never pulls the rest of the input.
+pub struct LineReader {
+    stream: Fd,
+    delimiter: u8,
+    buffer: Vec<u8>,
+    start: usize,
+    done: bool,
+}
+
+impl LineReader {
+    /// A reader of `stream`'s records ended by `delimiter`.
+    pub fn new(stream: Fd, delimiter: u8) -> LineReader {
+        LineReader {
+            stream,
+            delimiter,
+            buffer: Vec::new(),
+            start: 0,
+            done: false,
+        }
+    }
+
+    /// The next record with its delimiter (the last may lack one), `Ok(None)`
+    /// at end of input, `Err(())` on a read error.
+    pub async fn next_line(&mut self) -> Result<Option<Vec<u8>>, ()> {
+        let mut scanned = self.start;
+        loop {
+            let pending = self.buffer.get(scanned..).unwrap_or(&[]);
+            if let Some(offset) = pending.iter().position(|&b| b == self.delimiter) {
+                let end = scanned + offset + 1;
+                let line = self.buffer.get(self.start..end).unwrap_or(&[]).to_vec();
+                self.start = end;
+                return Ok(Some(line));
+            }
+            scanned = self.buffer.len();
+            if self.done {
+                if self.start >= self.buffer.len() {
+                    return Ok(None);
+                }
+                let line = self.buffer.get(self.start..).unwrap_or(&[]).to_vec();
+                self.start = self.buffer.len();
+                return Ok(Some(line));
+            }
+            if self.start > 0 {
+                self.buffer.drain(..self.start);
+                scanned -= self.start;
+                self.start = 0;
+            }
+            let chunk = self.stream.read(READ_CHUNK).await.map_err(|_| ())?;
+            if chunk.is_empty() {
+                self.done = true;
+            }
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
+
+/// Reads a whole stream; `Err(())` on a read error.
+pub async fn read_all(stream: &Fd) -> Result<Vec<u8>, ()> {
+    stream.read_to_end().await.map_err(|_| ())
+}

@@ -1,0 +1,8 @@
+//! Text utilities: counting and slicing lines and bytes (`wc`, `head`,
+//! `tail`).
+
+pub mod count;
+pub mod head;
+pub mod input;
+pub mod tail;
+pub mod wc;
