@@ -1,31 +1,6 @@
 //! Arithmetic trees back to text, for error messages and re-reading.
 
-use crate::syntax::ast::{ArithExpr, BinaryArithOp, UnaryArithOp};
-
-/// The operator's source form.
-pub fn binary_symbol(op: BinaryArithOp) -> &'static str {
-    match op {
-        BinaryArithOp::Power => "**",
-        BinaryArithOp::Multiply => "*",
-        BinaryArithOp::Divide => "/",
-        BinaryArithOp::Remainder => "%",
-        BinaryArithOp::Add => "+",
-        BinaryArithOp::Subtract => "-",
-        BinaryArithOp::ShiftLeft => "<<",
-        BinaryArithOp::ShiftRight => ">>",
-        BinaryArithOp::Less => "<",
-        BinaryArithOp::LessEqual => "<=",
-        BinaryArithOp::Greater => ">",
-        BinaryArithOp::GreaterEqual => ">=",
-        BinaryArithOp::Equal => "==",
-        BinaryArithOp::NotEqual => "!=",
-        BinaryArithOp::BitAnd => "&",
-        BinaryArithOp::BitXor => "^",
-        BinaryArithOp::BitOr => "|",
-        BinaryArithOp::LogicalAnd => "&&",
-        BinaryArithOp::LogicalOr => "||",
-    }
-}
+use crate::syntax::ast::{ArithExpr, UnaryArithOp};
 
 /// The prefix operator's source form.
 pub fn unary_symbol(op: UnaryArithOp) -> &'static str {
@@ -55,9 +30,9 @@ pub fn print(expr: &ArithExpr) -> String {
                 format!("{}{op}", print(target))
             }
         }
-        ArithExpr::Binary(op, a, b) => format!("{}{}{}", print(a), binary_symbol(*op), print(b)),
+        ArithExpr::Binary(op, a, b) => format!("{}{}{}", print(a), op.symbol(), print(b)),
         ArithExpr::Assign(op, a, b) => {
-            let symbol = op.map(|o| format!("{}=", binary_symbol(o))).unwrap_or_else(|| "=".to_string());
+            let symbol = op.map(|o| format!("{}=", o.symbol())).unwrap_or_else(|| "=".to_string());
             format!("{}{symbol}{}", print(a), print(b))
         }
         ArithExpr::Conditional(a, b, c) => format!("{}?{}:{}", print(a), print(b), print(c)),

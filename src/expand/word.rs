@@ -333,7 +333,7 @@ fn contains_expansion(expr: &ArithExpr) -> bool {
 /// The expression's text with every `$`-expansion replaced by its value.
 fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFuture<'a, Result<String, ExpandError>> {
     Box::pin(async move {
-        use super::arith_print::{binary_symbol, unary_symbol};
+        use super::arith_print::unary_symbol;
         Ok(match expr {
             ArithExpr::Expansion(word) => expand_string(host, word).await?,
             ArithExpr::Invalid(text) => expand_invalid_text(host, text).await?,
@@ -350,9 +350,9 @@ fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFut
                     format!("{t}{op}")
                 }
             }
-            ArithExpr::Binary(op, a, b) => format!("{} {} {}", arith_text(host, a).await?, binary_symbol(*op), arith_text(host, b).await?),
+            ArithExpr::Binary(op, a, b) => format!("{} {} {}", arith_text(host, a).await?, op.symbol(), arith_text(host, b).await?),
             ArithExpr::Assign(op, a, b) => {
-                let symbol = op.map(|o| format!("{}=", binary_symbol(o))).unwrap_or_else(|| "=".to_string());
+                let symbol = op.map(|o| format!("{}=", o.symbol())).unwrap_or_else(|| "=".to_string());
                 format!("{} {symbol} {}", arith_text(host, a).await?, arith_text(host, b).await?)
             }
             ArithExpr::Conditional(a, b, c) => {

@@ -593,6 +593,33 @@ pub enum BinaryArithOp {
     LogicalOr,
 }
 
+impl BinaryArithOp {
+    /// The operator as written in source (`**`, `<<`, `&&`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryArithOp::Power => "**",
+            BinaryArithOp::Multiply => "*",
+            BinaryArithOp::Divide => "/",
+            BinaryArithOp::Remainder => "%",
+            BinaryArithOp::Add => "+",
+            BinaryArithOp::Subtract => "-",
+            BinaryArithOp::ShiftLeft => "<<",
+            BinaryArithOp::ShiftRight => ">>",
+            BinaryArithOp::Less => "<",
+            BinaryArithOp::LessEqual => "<=",
+            BinaryArithOp::Greater => ">",
+            BinaryArithOp::GreaterEqual => ">=",
+            BinaryArithOp::Equal => "==",
+            BinaryArithOp::NotEqual => "!=",
+            BinaryArithOp::BitAnd => "&",
+            BinaryArithOp::BitXor => "^",
+            BinaryArithOp::BitOr => "|",
+            BinaryArithOp::LogicalAnd => "&&",
+            BinaryArithOp::LogicalOr => "||",
+            }
+    }
+}
+
 /// The expression inside `[[ ]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CondExpr {

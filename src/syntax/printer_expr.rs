@@ -2,7 +2,7 @@
 //! parenthesized, so precedence never changes) and `[[ ]]` expressions.
 
 use super::ast::{
-    ArithExpr, BinaryArithOp, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode,
+    ArithExpr, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode,
     Subscript, UnaryArithOp,
 };
 use super::printer::{print_word, Printer};
@@ -161,13 +161,13 @@ fn arith(out: &mut String, expr: &ArithExpr) {
         }
         ArithExpr::Binary(op, left, right) => {
             grouped(out, left);
-            out.push_str(binary_text(*op));
+            out.push_str(op.symbol());
             grouped(out, right);
         }
         ArithExpr::Assign(op, target, value) => {
             arith(out, target);
             if let Some(op) = op {
-                out.push_str(binary_text(*op));
+                out.push_str(op.symbol());
             }
             out.push('=');
             grouped(out, value);
@@ -199,30 +199,6 @@ fn grouped(out: &mut String, expr: &ArithExpr) {
             arith(out, expr);
             out.push(')');
         }
-    }
-}
-
-fn binary_text(op: BinaryArithOp) -> &'static str {
-    match op {
-        BinaryArithOp::Power => "**",
-        BinaryArithOp::Multiply => "*",
-        BinaryArithOp::Divide => "/",
-        BinaryArithOp::Remainder => "%",
-        BinaryArithOp::Add => "+",
-        BinaryArithOp::Subtract => "-",
-        BinaryArithOp::ShiftLeft => "<<",
-        BinaryArithOp::ShiftRight => ">>",
-        BinaryArithOp::Less => "<",
-        BinaryArithOp::LessEqual => "<=",
-        BinaryArithOp::Greater => ">",
-        BinaryArithOp::GreaterEqual => ">=",
-        BinaryArithOp::Equal => "==",
-        BinaryArithOp::NotEqual => "!=",
-        BinaryArithOp::BitAnd => "&",
-        BinaryArithOp::BitXor => "^",
-        BinaryArithOp::BitOr => "|",
-        BinaryArithOp::LogicalAnd => "&&",
-        BinaryArithOp::LogicalOr => "||",
     }
 }
 
