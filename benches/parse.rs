@@ -43,12 +43,7 @@ fn main() {
         n += 1;
     }
     let options = ParseOptions {
-        limits: ParseLimits {
-            max_tokens: usize::MAX,
-            max_iterations: usize::MAX,
-            max_input_bytes: usize::MAX,
-            ..ParseLimits::default()
-        },
+        limits: ParseLimits { max_tokens: usize::MAX, max_iterations: usize::MAX, max_input_bytes: usize::MAX, ..ParseLimits::default() },
         ..ParseOptions::default()
     };
     let mut best = f64::MAX;
@@ -72,18 +67,11 @@ fn main() {
         let start = Instant::now();
         let mut parser = Parser::new(&script);
         let mut lines = 0usize;
-        while let Some(line) = parser
-            .next_line(&options)
-            .expect("the benchmark script parses")
-        {
+        while let Some(line) = parser.next_line(&options).expect("the benchmark script parses") {
             lines += line.items.len();
         }
         best_streaming = best_streaming.min(start.elapsed().as_secs_f64());
         assert_eq!(lines, commands);
     }
-    println!(
-        "parse (line by line, as the interpreter reads): best {:.2} ms, {:.1} MB/s",
-        best_streaming * 1e3,
-        megabytes / best_streaming
-    );
+    println!("parse (line by line, as the interpreter reads): best {:.2} ms, {:.1} MB/s", best_streaming * 1e3, megabytes / best_streaming);
 }

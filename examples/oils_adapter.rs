@@ -124,7 +124,8 @@ fn run() -> i32 {
     };
     let script = args.get(position + 1).cloned().unwrap_or_default();
     let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/tmp".into());
-    let env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| matches!(k.as_str(), "TMP" | "REPO_ROOT" | "SH" | "LC_ALL")).collect();
+    let env: Vec<(String, String)> =
+        std::env::vars().filter(|(k, _)| matches!(k.as_str(), "TMP" | "REPO_ROOT" | "SH" | "LC_ALL")).collect();
     let helpers = vec![
         Utility { name: "argv.py", run: argv_py },
         Utility { name: "printenv.py", run: printenv_py },

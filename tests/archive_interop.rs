@@ -14,13 +14,7 @@ use wabash::io::{Capture, Fd, Stream};
 struct NoShell;
 
 impl ShellServices for NoShell {
-    fn run_command<'a>(
-        &'a mut self,
-        _argv: Vec<String>,
-        _stdin: Fd,
-        _stdout: Fd,
-        _stderr: Fd,
-    ) -> LocalFuture<'a, i32> {
+    fn run_command<'a>(&'a mut self, _argv: Vec<String>, _stdin: Fd, _stdout: Fd, _stderr: Fd) -> LocalFuture<'a, i32> {
         Box::pin(async { 127 })
     }
     fn umask(&self) -> u32 {
@@ -38,10 +32,7 @@ impl ShellServices for NoShell {
 fn sandbox() -> MemoryFs {
     let host: Rc<dyn Host> = Rc::new(FixedHost::default());
     let fs = MemoryFs::new(host, 1000, 1000);
-    block_on(wabash::fs::layout::create_default_layout(
-        &fs,
-        std::iter::empty(),
-    ));
+    block_on(wabash::fs::layout::create_default_layout(&fs, std::iter::empty()));
     fs
 }
 
@@ -63,18 +54,11 @@ fn run(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, i32) {
         shell: &mut shell,
     };
     let status = block_on((utility.run)(&mut invocation));
-    (
-        stdout.take(),
-        String::from_utf8_lossy(&stderr.take()).into_owned(),
-        status,
-    )
+    (stdout.take(), String::from_utf8_lossy(&stderr.take()).into_owned(), status)
 }
 
 fn have(tool: &str) -> bool {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() || !o.stdout.is_empty());
+    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success() || !o.stdout.is_empty());
     if !found {
         eprintln!("SKIP: {tool} is not installed");
     }
@@ -100,11 +84,7 @@ fn sample_tree(fs: &MemoryFs) {
 }
 
 fn tool(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
-    Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    Command::new(program).args(args).current_dir(dir).output().unwrap()
 }
 
 #[test]
@@ -118,42 +98,17 @@ fn gnu_tar_reads_our_archives() {
         let (_, err, status) = run(&fs, &["tar", flags, file, "d"], b"");
         assert_eq!((err.as_str(), status), ("", 0));
         let dir = temp_dir(flags);
-        std::fs::write(
-            dir.join(file),
-            block_on(fs.read_file(&format!("/home/user/{file}"))).unwrap(),
-        )
-        .unwrap();
+        std::fs::write(dir.join(file), block_on(fs.read_file(&format!("/home/user/{file}"))).unwrap()).unwrap();
         let listing = tool(&dir, "tar", &["tf", file]);
-        assert!(
-            listing.status.success(),
-            "{}",
-            String::from_utf8_lossy(&listing.stderr)
-        );
+        assert!(listing.status.success(), "{}", String::from_utf8_lossy(&listing.stderr));
         let names = String::from_utf8_lossy(&listing.stdout).into_owned();
-        assert!(
-            names.contains("d/f.txt\n")
-                && names.contains(&format!("d/sub/{}.txt", "n".repeat(120)))
-        );
+        assert!(names.contains("d/f.txt\n") && names.contains(&format!("d/sub/{}.txt", "n".repeat(120))));
         let extract = tool(&dir, "tar", &["xf", file]);
-        assert!(
-            extract.status.success(),
-            "{}",
-            String::from_utf8_lossy(&extract.stderr)
-        );
-        assert!(
-            extract.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&extract.stderr)
-        );
+        assert!(extract.status.success(), "{}", String::from_utf8_lossy(&extract.stderr));
+        assert!(extract.stderr.is_empty(), "{}", String::from_utf8_lossy(&extract.stderr));
         assert_eq!(std::fs::read(dir.join("d/f.txt")).unwrap(), b"hello\n");
-        assert_eq!(
-            std::fs::read(dir.join("d/big.bin")).unwrap(),
-            block_on(fs.read_file("/home/user/d/big.bin")).unwrap()
-        );
-        assert_eq!(
-            std::fs::read_link(dir.join("d/link")).unwrap(),
-            Path::new("f.txt")
-        );
+        assert_eq!(std::fs::read(dir.join("d/big.bin")).unwrap(), block_on(fs.read_file("/home/user/d/big.bin")).unwrap());
+        assert_eq!(std::fs::read_link(dir.join("d/link")).unwrap(), Path::new("f.txt"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -182,25 +137,14 @@ fn we_read_gnu_tar_archives() {
             assert!(made.status.success());
         }
         let fs = sandbox();
-        block_on(fs.write_file(
-            &format!("/home/user/{file}"),
-            &std::fs::read(dir.join(file)).unwrap(),
-        ))
-        .unwrap();
+        block_on(fs.write_file(&format!("/home/user/{file}"), &std::fs::read(dir.join(file)).unwrap())).unwrap();
         let (out, err, status) = run(&fs, &["tar", "xvf", file], b"");
         assert_eq!((err.as_str(), status), ("", 0), "{file}");
         assert!(String::from_utf8_lossy(&out).contains("t/a.txt"));
-        assert_eq!(
-            block_on(fs.read_file("/home/user/t/a.txt")).unwrap(),
-            b"from gnu\n"
-        );
+        assert_eq!(block_on(fs.read_file("/home/user/t/a.txt")).unwrap(), b"from gnu\n");
         assert_eq!(block_on(fs.read_link("/home/user/t/l")).unwrap(), "a.txt");
         if file != "u.tar" {
-            assert_eq!(
-                block_on(fs.read_file(&format!("/home/user/{long}"))).unwrap(),
-                b"long\n",
-                "{file}"
-            );
+            assert_eq!(block_on(fs.read_file(&format!("/home/user/{long}"))).unwrap(), b"long\n", "{file}");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -212,9 +156,7 @@ fn gzip_both_ways() {
         return;
     }
     let dir = temp_dir("gzip");
-    let data: Vec<u8> = (0..100_000u32)
-        .flat_map(|i| format!("line {i}\n").into_bytes())
-        .collect();
+    let data: Vec<u8> = (0..100_000u32).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
     let fs = sandbox();
     block_on(fs.write_file("/home/user/data.txt", &data)).unwrap();
     for level in ["-1", "-6", "-9"] {
@@ -222,11 +164,7 @@ fn gzip_both_ways() {
         assert_eq!(status, 0);
         std::fs::write(dir.join("ours.gz"), &packed).unwrap();
         let test = tool(&dir, "gzip", &["-t", "ours.gz"]);
-        assert!(
-            test.status.success(),
-            "{}",
-            String::from_utf8_lossy(&test.stderr)
-        );
+        assert!(test.status.success(), "{}", String::from_utf8_lossy(&test.stderr));
         let out = tool(&dir, "gzip", &["-dc", "ours.gz"]);
         assert_eq!(out.stdout, data);
         let listed = tool(&dir, "gzip", &["-lN", "ours.gz"]);
@@ -241,10 +179,7 @@ fn gzip_both_ways() {
     block_on(fs.write_file("/home/user/theirs.gz", &theirs)).unwrap();
     let (listing, _, _) = run(&fs, &["gzip", "-l", "theirs.gz"], b"");
     let gnu_listing = tool(&dir, "gzip", &["-l", "theirs.gz"]);
-    assert_eq!(
-        String::from_utf8_lossy(&listing),
-        String::from_utf8_lossy(&gnu_listing.stdout)
-    );
+    assert_eq!(String::from_utf8_lossy(&listing), String::from_utf8_lossy(&gnu_listing.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -258,43 +193,18 @@ fn unzip_reads_our_zips() {
     let (_, err, status) = run(&fs, &["zip", "-r", "-q", "-y", "a.zip", "d"], b"");
     assert_eq!((err.as_str(), status), ("", 0));
     let dir = temp_dir("unzip");
-    std::fs::write(
-        dir.join("a.zip"),
-        block_on(fs.read_file("/home/user/a.zip")).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(dir.join("a.zip"), block_on(fs.read_file("/home/user/a.zip")).unwrap()).unwrap();
     let test = tool(&dir, "unzip", &["-t", "a.zip"]);
-    assert!(
-        test.status.success(),
-        "{}",
-        String::from_utf8_lossy(&test.stdout)
-    );
+    assert!(test.status.success(), "{}", String::from_utf8_lossy(&test.stdout));
     let extract = tool(&dir, "unzip", &["-q", "a.zip", "-d", "out"]);
-    assert!(
-        extract.status.success(),
-        "{}",
-        String::from_utf8_lossy(&extract.stderr)
-    );
-    assert!(
-        extract.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&extract.stderr)
-    );
+    assert!(extract.status.success(), "{}", String::from_utf8_lossy(&extract.stderr));
+    assert!(extract.stderr.is_empty(), "{}", String::from_utf8_lossy(&extract.stderr));
     assert_eq!(std::fs::read(dir.join("out/d/f.txt")).unwrap(), b"hello\n");
-    assert_eq!(
-        std::fs::read(dir.join("out/d/big.bin")).unwrap(),
-        block_on(fs.read_file("/home/user/d/big.bin")).unwrap()
-    );
-    assert_eq!(
-        std::fs::read_link(dir.join("out/d/link")).unwrap(),
-        Path::new("f.txt")
-    );
+    assert_eq!(std::fs::read(dir.join("out/d/big.bin")).unwrap(), block_on(fs.read_file("/home/user/d/big.bin")).unwrap());
+    assert_eq!(std::fs::read_link(dir.join("out/d/link")).unwrap(), Path::new("f.txt"));
     let ours = run(&fs, &["unzip", "-l", "a.zip"], b"").0;
     let theirs = tool(&dir, "unzip", &["-l", "a.zip"]);
-    assert_eq!(
-        String::from_utf8_lossy(&ours),
-        String::from_utf8_lossy(&theirs.stdout)
-    );
+    assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -306,36 +216,19 @@ fn we_read_info_zip_archives() {
     let dir = temp_dir("zip");
     std::fs::create_dir_all(dir.join("z/inner")).unwrap();
     std::fs::write(dir.join("z/a.txt"), b"from info-zip\n").unwrap();
-    let text: Vec<u8> = (0..5000)
-        .flat_map(|i: i32| format!("row {i}\n").into_bytes())
-        .collect();
+    let text: Vec<u8> = (0..5000).flat_map(|i: i32| format!("row {i}\n").into_bytes()).collect();
     std::fs::write(dir.join("z/inner/rows"), &text).unwrap();
-    assert!(tool(&dir, "zip", &["-q", "-r", "z.zip", "z"])
-        .status
-        .success());
+    assert!(tool(&dir, "zip", &["-q", "-r", "z.zip", "z"]).status.success());
     let fs = sandbox();
-    block_on(fs.write_file(
-        "/home/user/z.zip",
-        &std::fs::read(dir.join("z.zip")).unwrap(),
-    ))
-    .unwrap();
+    block_on(fs.write_file("/home/user/z.zip", &std::fs::read(dir.join("z.zip")).unwrap())).unwrap();
     let (_, err, status) = run(&fs, &["unzip", "-q", "z.zip"], b"");
     assert_eq!((err.as_str(), status), ("", 0));
-    assert_eq!(
-        block_on(fs.read_file("/home/user/z/a.txt")).unwrap(),
-        b"from info-zip\n"
-    );
-    assert_eq!(
-        block_on(fs.read_file("/home/user/z/inner/rows")).unwrap(),
-        text
-    );
+    assert_eq!(block_on(fs.read_file("/home/user/z/a.txt")).unwrap(), b"from info-zip\n");
+    assert_eq!(block_on(fs.read_file("/home/user/z/inner/rows")).unwrap(), text);
     let (tested, _, status) = run(&fs, &["unzip", "-tq", "z.zip"], b"");
     assert_eq!(
         (String::from_utf8_lossy(&tested).into_owned(), status),
-        (
-            "No errors detected in compressed data of z.zip.\n".to_string(),
-            0
-        )
+        ("No errors detected in compressed data of z.zip.\n".to_string(), 0)
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -72,15 +72,7 @@ impl Model {
     /// The error of walking to `path`'s parent, as Linux reports it.
     fn check_parent(&self, path: &str) -> Result<(), FsError> {
         let mut at = String::from("/w");
-        for part in path
-            .trim_start_matches("/w/")
-            .split('/')
-            .collect::<Vec<_>>()
-            .iter()
-            .rev()
-            .skip(1)
-            .rev()
-        {
+        for part in path.trim_start_matches("/w/").split('/').collect::<Vec<_>>().iter().rev().skip(1).rev() {
             at.push('/');
             at.push_str(part);
             match self.entries.get(&at) {
@@ -94,9 +86,7 @@ impl Model {
 
     fn children(&self, dir: &str) -> impl Iterator<Item = (&String, &Entry)> {
         let prefix = format!("{dir}/");
-        self.entries
-            .iter()
-            .filter(move |(p, _)| p.starts_with(&prefix) && !p[prefix.len()..].contains('/'))
+        self.entries.iter().filter(move |(p, _)| p.starts_with(&prefix) && !p[prefix.len()..].contains('/'))
     }
 
     fn unlink_name(&mut self, path: &str) {
@@ -121,8 +111,7 @@ impl Model {
             }
             None => {
                 self.next += 1;
-                self.entries
-                    .insert(path.to_string(), Entry::File(self.next));
+                self.entries.insert(path.to_string(), Entry::File(self.next));
                 self.files.insert(self.next, data.to_vec());
                 Ok(())
             }
@@ -169,9 +158,7 @@ impl Model {
                 match self.entries.get(path) {
                     None => Err(FsError::NotFound),
                     Some(Entry::File(_)) => Err(FsError::NotADirectory),
-                    Some(Entry::Dir) if self.children(path).next().is_some() => {
-                        Err(FsError::DirectoryNotEmpty)
-                    }
+                    Some(Entry::Dir) if self.children(path).next().is_some() => Err(FsError::DirectoryNotEmpty),
                     Some(Entry::Dir) => {
                         self.entries.remove(path);
                         self.hide(path);
@@ -193,9 +180,7 @@ impl Model {
                 match (source, target) {
                     (Entry::Dir, Some(Entry::File(_))) => return Err(FsError::NotADirectory),
                     (Entry::File(_), Some(Entry::Dir)) => return Err(FsError::IsADirectory),
-                    (Entry::Dir, Some(Entry::Dir)) if self.children(to).next().is_some() => {
-                        return Err(FsError::DirectoryNotEmpty)
-                    }
+                    (Entry::Dir, Some(Entry::Dir)) if self.children(to).next().is_some() => return Err(FsError::DirectoryNotEmpty),
                     _ => {}
                 }
                 if source == Entry::Dir && self.lower_visible(from) {
@@ -218,8 +203,7 @@ impl Model {
                     self.entries.remove(path);
                 }
                 for (path, entry) in moved {
-                    self.entries
-                        .insert(format!("{to}{}", &path[from.len()..]), entry);
+                    self.entries.insert(format!("{to}{}", &path[from.len()..]), entry);
                 }
                 Ok(())
             }
@@ -254,10 +238,7 @@ fn run_on(fs: &dyn Fs, op: &Op) -> Result<(), FsError> {
         Op::Rename(from, to) => block_on(fs.rename(from, to)),
         Op::Link(from, to) => block_on(fs.hard_link(from, to)),
         Op::Truncate(path, len) => block_on(async {
-            let options = wabash::fs::OpenOptions {
-                write: true,
-                ..Default::default()
-            };
+            let options = wabash::fs::OpenOptions { write: true, ..Default::default() };
             let handle = fs.open(path, options).await?;
             handle.set_len(*len).await
         }),
@@ -272,32 +253,18 @@ fn check(fs: &MemoryFs, model: &Model, base: wabash::fs::memory::Usage) {
         match entry {
             Entry::Dir => {
                 assert!(meta.is_dir(), "{path}");
-                let subdirs = model
-                    .children(path)
-                    .filter(|(_, e)| **e == Entry::Dir)
-                    .count() as u64;
+                let subdirs = model.children(path).filter(|(_, e)| **e == Entry::Dir).count() as u64;
                 assert_eq!(meta.nlink, 2 + subdirs, "{path} nlink");
                 let mut listed = names(fs, path).unwrap();
-                let mut expected: Vec<String> = model
-                    .children(path)
-                    .map(|(p, _)| p.rsplit('/').next().unwrap().to_string())
-                    .collect();
+                let mut expected: Vec<String> = model.children(path).map(|(p, _)| p.rsplit('/').next().unwrap().to_string()).collect();
                 listed.sort();
                 expected.sort();
                 assert_eq!(listed, expected, "{path} entries");
             }
             Entry::File(id) => {
-                let links = model
-                    .entries
-                    .values()
-                    .filter(|e| **e == Entry::File(*id))
-                    .count() as u64;
+                let links = model.entries.values().filter(|e| **e == Entry::File(*id)).count() as u64;
                 assert_eq!(meta.nlink, links, "{path} nlink");
-                assert_eq!(
-                    &read(fs, path).unwrap(),
-                    &model.files[id],
-                    "{path} contents"
-                );
+                assert_eq!(&read(fs, path).unwrap(), &model.files[id], "{path} contents");
                 let ino = *seen_ids.entry(*id).or_insert(meta.ino);
                 assert_eq!(ino, meta.ino, "{path} is the same inode as its other names");
             }
@@ -306,11 +273,7 @@ fn check(fs: &MemoryFs, model: &Model, base: wabash::fs::memory::Usage) {
     let usage = fs.usage();
     let bytes: u64 = model.files.values().map(|f| f.len() as u64).sum();
     assert_eq!(usage.bytes, base.bytes + bytes, "byte usage");
-    assert_eq!(
-        usage.files,
-        base.files + model.files.len() as u64,
-        "file count"
-    );
+    assert_eq!(usage.files, base.files + model.files.len() as u64, "file count");
     let dirs = model.entries.values().filter(|e| **e == Entry::Dir).count() as u64;
     assert_eq!(usage.dirs, base.dirs + dirs, "directory count");
 }
@@ -323,31 +286,20 @@ fn check_view(fs: &dyn Fs, model: &Model) {
             Entry::Dir => {
                 assert!(meta.is_dir(), "{path}");
                 let listed = names(fs, path).unwrap();
-                let mut expected: Vec<String> = model
-                    .children(path)
-                    .map(|(p, _)| p.rsplit('/').next().unwrap().to_string())
-                    .collect();
+                let mut expected: Vec<String> = model.children(path).map(|(p, _)| p.rsplit('/').next().unwrap().to_string()).collect();
                 expected.sort();
                 assert_eq!(listed, expected, "{path} entries");
             }
-            Entry::File(id) => assert_eq!(
-                &read(fs, path).unwrap(),
-                &model.files[id],
-                "{path} contents"
-            ),
+            Entry::File(id) => assert_eq!(&read(fs, path).unwrap(), &model.files[id], "{path} contents"),
         }
     }
     let top = names(fs, "/w").unwrap();
-    let expected: Vec<String> = model
-        .children("/w")
-        .map(|(p, _)| p.rsplit('/').next().unwrap().to_string())
-        .collect();
+    let expected: Vec<String> = model.children("/w").map(|(p, _)| p.rsplit('/').next().unwrap().to_string()).collect();
     assert_eq!(top, expected, "/w entries");
 }
 
 fn path_strategy() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(NAMES.to_vec()), 1..=3)
-        .prop_map(|parts| format!("/w/{}", parts.join("/")))
+    prop::collection::vec(prop::sample::select(NAMES.to_vec()), 1..=3).prop_map(|parts| format!("/w/{}", parts.join("/")))
 }
 
 fn op_strategy() -> impl Strategy<Value = Op> {

@@ -17,11 +17,7 @@ use wabash::host::Host;
 
 fn memory(host: Rc<dyn Host>) -> MemoryFs {
     let fs = MemoryFs::new(host, USER.uid, USER.gid);
-    block_on(
-        fs.with_credentials(Credentials::ROOT)
-            .set_owner("/", Some(USER.uid), Some(USER.gid)),
-    )
-    .unwrap();
+    block_on(fs.with_credentials(Credentials::ROOT).set_owner("/", Some(USER.uid), Some(USER.gid))).unwrap();
     fs
 }
 
@@ -49,37 +45,20 @@ fn mounted_files_are_reached_and_have_their_own_device() {
     let root_dev = block_on(table.metadata("/tmp")).unwrap().dev;
     let mount_dev = block_on(table.metadata("/mnt/data/new")).unwrap().dev;
     assert_ne!(root_dev, mount_dev);
-    assert_eq!(
-        block_on(table.metadata("/mnt/data")).unwrap().dev,
-        mount_dev
-    );
+    assert_eq!(block_on(table.metadata("/mnt/data")).unwrap().dev, mount_dev);
     assert_eq!(names(&table, "/mnt").unwrap(), vec!["data"]);
-    assert_eq!(
-        names(&table, "/mnt/data").unwrap(),
-        vec!["inside.txt", "new"]
-    );
+    assert_eq!(names(&table, "/mnt/data").unwrap(), vec!["inside.txt", "new"]);
 }
 
 #[test]
 fn dot_dot_from_a_mount_root_leads_to_the_parent_filesystem() {
     let (table, root, _data) = mounted();
-    write(
-        &root.with_credentials(Credentials::ROOT),
-        "/mnt/beside",
-        b"parent fs",
-    )
-    .unwrap();
+    write(&root.with_credentials(Credentials::ROOT), "/mnt/beside", b"parent fs").unwrap();
     assert_eq!(read(&table, "/mnt/data/../beside").unwrap(), b"parent fs");
-    assert_eq!(
-        read(&table, "/mnt/data/../../../../mnt/beside").unwrap(),
-        b"parent fs"
-    );
+    assert_eq!(read(&table, "/mnt/data/../../../../mnt/beside").unwrap(), b"parent fs");
     // A symlink in the root fs into the mount, and an absolute one back out.
     block_on(table.symlink("/mnt/data", "/home/user/project")).unwrap();
-    assert_eq!(
-        read(&table, "/home/user/project/inside.txt").unwrap(),
-        b"mounted"
-    );
+    assert_eq!(read(&table, "/home/user/project/inside.txt").unwrap(), b"mounted");
     block_on(table.symlink("/mnt/beside", "/mnt/data/out")).unwrap();
     assert_eq!(read(&table, "/mnt/data/out").unwrap(), b"parent fs");
     block_on(table.symlink("..", "/mnt/data/up")).unwrap();
@@ -90,18 +69,9 @@ fn dot_dot_from_a_mount_root_leads_to_the_parent_filesystem() {
 fn renames_and_links_across_mounts_are_cross_device() {
     let (table, _root, _data) = mounted();
     write(&table, "/tmp/f", b"x").unwrap();
-    assert_eq!(
-        block_on(table.rename("/tmp/f", "/mnt/data/f")),
-        Err(FsError::CrossDevice)
-    );
-    assert_eq!(
-        block_on(table.hard_link("/tmp/f", "/mnt/data/f")),
-        Err(FsError::CrossDevice)
-    );
-    assert_eq!(
-        FsError::CrossDevice.to_string(),
-        "Invalid cross-device link"
-    );
+    assert_eq!(block_on(table.rename("/tmp/f", "/mnt/data/f")), Err(FsError::CrossDevice));
+    assert_eq!(block_on(table.hard_link("/tmp/f", "/mnt/data/f")), Err(FsError::CrossDevice));
+    assert_eq!(FsError::CrossDevice.to_string(), "Invalid cross-device link");
     block_on(table.rename("/mnt/data/inside.txt", "/mnt/data/renamed")).unwrap();
     block_on(table.hard_link("/mnt/data/renamed", "/mnt/data/linked")).unwrap();
 }
@@ -110,26 +80,11 @@ fn renames_and_links_across_mounts_are_cross_device() {
 fn mount_points_cannot_be_removed_or_renamed() {
     let (table, _root, _data) = mounted();
     assert_eq!(block_on(table.remove_dir("/mnt/data")), Err(FsError::Busy));
-    assert_eq!(
-        block_on(table.rename("/mnt/data", "/tmp/data")),
-        Err(FsError::Busy)
-    );
-    assert_eq!(
-        block_on(table.rename("/mnt", "/tmp/mnt")),
-        Err(FsError::Busy)
-    );
-    assert_eq!(
-        block_on(table.remove_dir("/mnt")),
-        Err(FsError::DirectoryNotEmpty)
-    );
-    assert_eq!(
-        block_on(table.create_dir("/mnt/data", 0o755)),
-        Err(FsError::AlreadyExists)
-    );
-    assert_eq!(
-        table.mount("/mnt/data", Rc::new(memory(host()))),
-        Err(FsError::Busy)
-    );
+    assert_eq!(block_on(table.rename("/mnt/data", "/tmp/data")), Err(FsError::Busy));
+    assert_eq!(block_on(table.rename("/mnt", "/tmp/mnt")), Err(FsError::Busy));
+    assert_eq!(block_on(table.remove_dir("/mnt")), Err(FsError::DirectoryNotEmpty));
+    assert_eq!(block_on(table.create_dir("/mnt/data", 0o755)), Err(FsError::AlreadyExists));
+    assert_eq!(table.mount("/mnt/data", Rc::new(memory(host()))), Err(FsError::Busy));
     table.unmount("/mnt/data").unwrap();
     assert_eq!(read(&table, "/mnt/data/inside.txt"), Err(FsError::NotFound));
     assert_eq!(table.unmount("/mnt/data"), Err(FsError::InvalidArgument));
@@ -140,83 +95,29 @@ fn a_read_only_mount_refuses_every_change() {
     let (table, _root, data) = mounted();
     block_on(data.create_dir("/sub", 0o755)).unwrap();
     table.unmount("/mnt/data").unwrap();
-    table
-        .mount("/mnt/data", Rc::new(ReadOnlyFs::new(Rc::new(data.clone()))))
-        .unwrap();
+    table.mount("/mnt/data", Rc::new(ReadOnlyFs::new(Rc::new(data.clone())))).unwrap();
     let ro = "/mnt/data";
     assert_eq!(read(&table, "/mnt/data/inside.txt").unwrap(), b"mounted");
-    assert_eq!(
-        write(&table, "/mnt/data/inside.txt", b"x"),
-        Err(FsError::ReadOnly)
-    );
+    assert_eq!(write(&table, "/mnt/data/inside.txt", b"x"), Err(FsError::ReadOnly));
     assert_eq!(FsError::ReadOnly.to_string(), "Read-only file system");
     assert_eq!(write(&table, "/mnt/data/new", b"x"), Err(FsError::ReadOnly));
-    assert_eq!(
-        write(&table, "/mnt/data/nodir/new", b"x"),
-        Err(FsError::NotFound)
-    );
-    assert_eq!(
-        append(&table, "/mnt/data/inside.txt", b"x"),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.create_dir(&format!("{ro}/d"), 0o755)),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.create_dir(&format!("{ro}/sub"), 0o755)),
-        Err(FsError::AlreadyExists)
-    );
-    assert_eq!(
-        block_on(table.remove_file(&format!("{ro}/inside.txt"))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.remove_file(&format!("{ro}/missing"))),
-        Err(FsError::NotFound)
-    );
-    assert_eq!(
-        block_on(table.remove_dir(&format!("{ro}/sub"))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.rename(&format!("{ro}/inside.txt"), &format!("{ro}/x"))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.symlink("x", &format!("{ro}/l"))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.hard_link(&format!("{ro}/inside.txt"), &format!("{ro}/h"))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.set_mode(&format!("{ro}/inside.txt"), 0o777)),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.set_owner(&format!("{ro}/inside.txt"), None, Some(1000))),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.set_times(&format!("{ro}/inside.txt"), Some(1.0), None)),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.access(&format!("{ro}/inside.txt"), Access::WRITE)),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(table.access(&format!("{ro}/inside.txt"), Access::READ)),
-        Ok(())
-    );
-    let handle =
-        block_on(table.open(&format!("{ro}/inside.txt"), OpenOptions::read_only())).unwrap();
-    assert_eq!(
-        block_on(handle.write_at(0, b"x")),
-        Err(FsError::BadDescriptor)
-    );
+    assert_eq!(write(&table, "/mnt/data/nodir/new", b"x"), Err(FsError::NotFound));
+    assert_eq!(append(&table, "/mnt/data/inside.txt", b"x"), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.create_dir(&format!("{ro}/d"), 0o755)), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.create_dir(&format!("{ro}/sub"), 0o755)), Err(FsError::AlreadyExists));
+    assert_eq!(block_on(table.remove_file(&format!("{ro}/inside.txt"))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.remove_file(&format!("{ro}/missing"))), Err(FsError::NotFound));
+    assert_eq!(block_on(table.remove_dir(&format!("{ro}/sub"))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.rename(&format!("{ro}/inside.txt"), &format!("{ro}/x"))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.symlink("x", &format!("{ro}/l"))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.hard_link(&format!("{ro}/inside.txt"), &format!("{ro}/h"))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.set_mode(&format!("{ro}/inside.txt"), 0o777)), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.set_owner(&format!("{ro}/inside.txt"), None, Some(1000))), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.set_times(&format!("{ro}/inside.txt"), Some(1.0), None)), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.access(&format!("{ro}/inside.txt"), Access::WRITE)), Err(FsError::ReadOnly));
+    assert_eq!(block_on(table.access(&format!("{ro}/inside.txt"), Access::READ)), Ok(()));
+    let handle = block_on(table.open(&format!("{ro}/inside.txt"), OpenOptions::read_only())).unwrap();
+    assert_eq!(block_on(handle.write_at(0, b"x")), Err(FsError::BadDescriptor));
     assert_eq!(read(&data, "/inside.txt").unwrap(), b"mounted");
 }
 
@@ -234,21 +135,12 @@ impl FakeHostDir {
         for (path, kind, data) in entries {
             files.insert(path.to_string(), (*kind, data.to_vec()));
         }
-        FakeHostDir {
-            files,
-            calls: Cell::new(0),
-        }
+        FakeHostDir { files, calls: Cell::new(0) }
     }
 
     fn get(&self, path: &str) -> FsResult<&(FileType, Vec<u8>)> {
         self.calls.set(self.calls.get() + 1);
-        assert!(
-            path.starts_with('/')
-                && !path.contains("/./")
-                && !path.contains("..")
-                && !path.contains("//"),
-            "asked about {path}"
-        );
+        assert!(path.starts_with('/') && !path.contains("/./") && !path.contains("..") && !path.contains("//"), "asked about {path}");
         self.files.get(path).ok_or(FsError::NotFound)
     }
 }
@@ -257,45 +149,23 @@ impl FakeHostDir {
 impl HostDirectory for FakeHostDir {
     async fn stat(&self, path: &str) -> FsResult<HostStat> {
         let (file_type, data) = self.get(path)?;
-        let mode = if *file_type == FileType::Directory {
-            0o755
-        } else {
-            0o644
-        };
-        Ok(HostStat {
-            file_type: *file_type,
-            size: data.len() as u64,
-            mode,
-            mtime: 42.0,
-        })
+        let mode = if *file_type == FileType::Directory { 0o755 } else { 0o644 };
+        Ok(HostStat { file_type: *file_type, size: data.len() as u64, mode, mtime: 42.0 })
     }
 
     async fn list(&self, path: &str) -> FsResult<Vec<HostEntry>> {
         self.get(path)?;
-        let prefix = if path == "/" {
-            "/".to_string()
-        } else {
-            format!("{path}/")
-        };
+        let prefix = if path == "/" { "/".to_string() } else { format!("{path}/") };
         let mut out: Vec<HostEntry> = self
             .files
             .iter()
             .filter_map(|(p, (kind, _))| {
                 let rest = p.strip_prefix(&prefix)?;
-                (!rest.is_empty() && !rest.contains('/')).then(|| HostEntry {
-                    name: rest.to_string(),
-                    file_type: *kind,
-                })
+                (!rest.is_empty() && !rest.contains('/')).then(|| HostEntry { name: rest.to_string(), file_type: *kind })
             })
             .collect();
-        out.push(HostEntry {
-            name: "..".to_string(),
-            file_type: FileType::Directory,
-        });
-        out.push(HostEntry {
-            name: "bad/name".to_string(),
-            file_type: FileType::File,
-        });
+        out.push(HostEntry { name: "..".to_string(), file_type: FileType::Directory });
+        out.push(HostEntry { name: "bad/name".to_string(), file_type: FileType::File });
         Ok(out)
     }
 
@@ -351,34 +221,17 @@ fn a_host_directory_is_read_only() {
     let (_fake, fs) = host_dir();
     assert_eq!(write(&fs, "/README.md", b"x"), Err(FsError::ReadOnly));
     assert_eq!(write(&fs, "/new", b"x"), Err(FsError::ReadOnly));
-    assert_eq!(
-        block_on(fs.create_dir("/src", 0o755)),
-        Err(FsError::AlreadyExists)
-    );
-    assert_eq!(
-        block_on(fs.remove_file("/README.md")),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(fs.rename("/README.md", "/x")),
-        Err(FsError::ReadOnly)
-    );
-    assert_eq!(
-        block_on(fs.set_mode("/README.md", 0o600)),
-        Err(FsError::ReadOnly)
-    );
+    assert_eq!(block_on(fs.create_dir("/src", 0o755)), Err(FsError::AlreadyExists));
+    assert_eq!(block_on(fs.remove_file("/README.md")), Err(FsError::ReadOnly));
+    assert_eq!(block_on(fs.rename("/README.md", "/x")), Err(FsError::ReadOnly));
+    assert_eq!(block_on(fs.set_mode("/README.md", 0o600)), Err(FsError::ReadOnly));
 }
 
 #[test]
 fn a_mounted_host_directory_escapes_only_into_the_sandbox() {
     let (table, root, _data) = mounted();
     let (_fake, host_fs) = host_dir();
-    write(
-        &root.with_credentials(Credentials::ROOT),
-        "/etc/passwd",
-        b"sandbox passwd",
-    )
-    .unwrap();
+    write(&root.with_credentials(Credentials::ROOT), "/etc/passwd", b"sandbox passwd").unwrap();
     table.mount("/project", Rc::new(host_fs)).unwrap();
     assert_eq!(read(&table, "/project/README.md").unwrap(), b"# project\n");
     // `..` out of the mount root reaches the sandbox's own /etc.
@@ -390,32 +243,16 @@ fn a_mounted_host_directory_escapes_only_into_the_sandbox() {
 fn an_overlay_of_a_host_directory_mounted_in_the_sandbox() {
     let (table, _root, _data) = mounted();
     let (_fake, host_fs) = host_dir();
-    let upper = MemoryFs::new(
-        Rc::new(wabash::host::FixedHost::default()),
-        USER.uid,
-        USER.gid,
-    );
+    let upper = MemoryFs::new(Rc::new(wabash::host::FixedHost::default()), USER.uid, USER.gid);
     let overlay = wabash::fs::overlay::OverlayFs::new(upper, Rc::new(host_fs));
     table.mount("/project", Rc::new(overlay)).unwrap();
     append(&table, "/project/README.md", b"edited\n").unwrap();
-    assert_eq!(
-        read(&table, "/project/README.md").unwrap(),
-        b"# project\nedited\n"
-    );
+    assert_eq!(read(&table, "/project/README.md").unwrap(), b"# project\nedited\n");
     block_on(table.remove_file("/project/src/main.rs")).unwrap();
     assert_eq!(names(&table, "/project/src").unwrap(), vec!["link"]);
     block_on(table.create_dir("/project/build", 0o755)).unwrap();
     write(&table, "/project/build/out", b"o").unwrap();
-    assert_eq!(
-        block_on(table.rename("/project/build/out", "/tmp/out")),
-        Err(FsError::CrossDevice)
-    );
-    assert_eq!(
-        block_on(table.rename("/project/src", "/project/src2")),
-        Err(FsError::CrossDevice)
-    );
-    assert_eq!(
-        names(&table, "/").unwrap(),
-        vec!["etc", "home", "mnt", "project", "tmp"]
-    );
+    assert_eq!(block_on(table.rename("/project/build/out", "/tmp/out")), Err(FsError::CrossDevice));
+    assert_eq!(block_on(table.rename("/project/src", "/project/src2")), Err(FsError::CrossDevice));
+    assert_eq!(names(&table, "/").unwrap(), vec!["etc", "home", "mnt", "project", "tmp"]);
 }

@@ -15,31 +15,18 @@ fn times_follow_reads_writes_and_attribute_changes() {
     let tick = |ms: f64| block_on(host.sleep(ms));
     write(&fs, "/tmp/f", b"one").unwrap();
     let created = block_on(fs.metadata("/tmp/f")).unwrap();
-    assert_eq!(
-        (created.atime, created.mtime, created.ctime),
-        (1_000_000.0, 1_000_000.0, 1_000_000.0)
-    );
+    assert_eq!((created.atime, created.mtime, created.ctime), (1_000_000.0, 1_000_000.0, 1_000_000.0));
     tick(1000.0);
     append(&fs, "/tmp/f", b"two").unwrap();
     let written = block_on(fs.metadata("/tmp/f")).unwrap();
-    assert_eq!(
-        (written.atime, written.mtime, written.ctime),
-        (1_000_000.0, 1_001_000.0, 1_001_000.0)
-    );
+    assert_eq!((written.atime, written.mtime, written.ctime), (1_000_000.0, 1_001_000.0, 1_001_000.0));
     tick(1000.0);
     read(&fs, "/tmp/f").unwrap();
     let read_meta = block_on(fs.metadata("/tmp/f")).unwrap();
-    assert_eq!(
-        read_meta.atime, 1_002_000.0,
-        "relatime: atime older than mtime is refreshed"
-    );
+    assert_eq!(read_meta.atime, 1_002_000.0, "relatime: atime older than mtime is refreshed");
     tick(1000.0);
     read(&fs, "/tmp/f").unwrap();
-    assert_eq!(
-        block_on(fs.metadata("/tmp/f")).unwrap().atime,
-        1_002_000.0,
-        "relatime: not again"
-    );
+    assert_eq!(block_on(fs.metadata("/tmp/f")).unwrap().atime, 1_002_000.0, "relatime: not again");
     block_on(fs.set_mode("/tmp/f", 0o600)).unwrap();
     let changed = block_on(fs.metadata("/tmp/f")).unwrap();
     assert_eq!((changed.mtime, changed.ctime), (1_001_000.0, 1_003_000.0));
@@ -72,21 +59,12 @@ fn link_counts_of_directories_and_hard_links() {
     assert_eq!(block_on(fs.metadata("/tmp/d")).unwrap().nlink, 2);
     write(&fs, "/tmp/f", b"x").unwrap();
     block_on(fs.hard_link("/tmp/f", "/tmp/d/f2")).unwrap();
-    let (a, b) = (
-        block_on(fs.metadata("/tmp/f")).unwrap(),
-        block_on(fs.metadata("/tmp/d/f2")).unwrap(),
-    );
+    let (a, b) = (block_on(fs.metadata("/tmp/f")).unwrap(), block_on(fs.metadata("/tmp/d/f2")).unwrap());
     assert_eq!((a.ino, a.nlink), (b.ino, 2));
     write(&fs, "/tmp/d/f2", b"shared").unwrap();
     assert_eq!(read(&fs, "/tmp/f").unwrap(), b"shared");
-    assert_eq!(
-        block_on(fs.hard_link("/tmp/d", "/tmp/dlink")),
-        Err(FsError::NotPermitted)
-    );
-    assert_eq!(
-        block_on(fs.hard_link("/tmp/f", "/tmp/d/f2")),
-        Err(FsError::AlreadyExists)
-    );
+    assert_eq!(block_on(fs.hard_link("/tmp/d", "/tmp/dlink")), Err(FsError::NotPermitted));
+    assert_eq!(block_on(fs.hard_link("/tmp/f", "/tmp/d/f2")), Err(FsError::AlreadyExists));
 }
 
 #[test]
@@ -96,18 +74,8 @@ fn inode_numbers_are_distinct_and_entries_typed() {
     write(&fs, "/tmp/b", b"12345").unwrap();
     block_on(fs.symlink("a", "/tmp/l")).unwrap();
     let entries = block_on(fs.read_dir("/tmp")).unwrap();
-    let kinds: Vec<(&str, FileType)> = entries
-        .iter()
-        .map(|e| (e.name.as_str(), e.file_type))
-        .collect();
-    assert_eq!(
-        kinds,
-        vec![
-            ("a", FileType::File),
-            ("b", FileType::File),
-            ("l", FileType::Symlink)
-        ]
-    );
+    let kinds: Vec<(&str, FileType)> = entries.iter().map(|e| (e.name.as_str(), e.file_type)).collect();
+    assert_eq!(kinds, vec![("a", FileType::File), ("b", FileType::File), ("l", FileType::Symlink)]);
     assert_ne!(entries[0].ino, entries[1].ino);
     assert_eq!(block_on(fs.metadata("/tmp/b")).unwrap().size, 5);
     assert_eq!(block_on(fs.symlink_metadata("/tmp/l")).unwrap().size, 1);
@@ -121,26 +89,11 @@ fn renames_replace_as_linux_does() {
     block_on(fs.create_dir("/tmp/e", 0o755)).unwrap();
     write(&fs, "/tmp/f", b"f").unwrap();
     write(&fs, "/tmp/e/inside", b"").unwrap();
-    assert_eq!(
-        block_on(fs.rename("/tmp/f", "/tmp/d")),
-        Err(FsError::IsADirectory)
-    );
-    assert_eq!(
-        block_on(fs.rename("/tmp/d", "/tmp/f")),
-        Err(FsError::NotADirectory)
-    );
-    assert_eq!(
-        block_on(fs.rename("/tmp/d", "/tmp/e")),
-        Err(FsError::DirectoryNotEmpty)
-    );
-    assert_eq!(
-        block_on(fs.rename("/tmp/d", "/tmp/d/sub")),
-        Err(FsError::InvalidArgument)
-    );
-    assert_eq!(
-        block_on(fs.rename("/tmp/missing", "/tmp/x")),
-        Err(FsError::NotFound)
-    );
+    assert_eq!(block_on(fs.rename("/tmp/f", "/tmp/d")), Err(FsError::IsADirectory));
+    assert_eq!(block_on(fs.rename("/tmp/d", "/tmp/f")), Err(FsError::NotADirectory));
+    assert_eq!(block_on(fs.rename("/tmp/d", "/tmp/e")), Err(FsError::DirectoryNotEmpty));
+    assert_eq!(block_on(fs.rename("/tmp/d", "/tmp/d/sub")), Err(FsError::InvalidArgument));
+    assert_eq!(block_on(fs.rename("/tmp/missing", "/tmp/x")), Err(FsError::NotFound));
     block_on(fs.remove_file("/tmp/e/inside")).unwrap();
     block_on(fs.rename("/tmp/d", "/tmp/e")).unwrap();
     assert_eq!(block_on(fs.metadata("/tmp/d")), Err(FsError::NotFound));
@@ -160,8 +113,5 @@ fn an_open_file_follows_its_node_through_a_rename() {
     let handle = block_on(fs.open("/tmp/a", wabash::fs::OpenOptions::read_only())).unwrap();
     block_on(fs.rename("/tmp/a", "/tmp/b")).unwrap();
     assert_eq!(block_on(handle.read_at(0, 10)).unwrap(), b"data");
-    assert_eq!(
-        block_on(handle.write_at(0, b"x")),
-        Err(FsError::BadDescriptor)
-    );
+    assert_eq!(block_on(handle.write_at(0, b"x")), Err(FsError::BadDescriptor));
 }

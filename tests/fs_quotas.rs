@@ -14,10 +14,7 @@ fn limited(limits: FsLimits) -> wabash::fs::MemoryFs {
 
 #[test]
 fn total_bytes_are_limited_and_a_refused_write_changes_nothing() {
-    let fs = limited(FsLimits {
-        max_total_bytes: 100,
-        ..FsLimits::default()
-    });
+    let fs = limited(FsLimits { max_total_bytes: 100, ..FsLimits::default() });
     write(&fs, "/tmp/a", &[1; 60]).unwrap();
     assert_eq!(write(&fs, "/tmp/b", &[2; 50]), Err(FsError::NoSpace));
     assert_eq!(FsError::NoSpace.to_string(), "No space left on device");
@@ -29,16 +26,7 @@ fn total_bytes_are_limited_and_a_refused_write_changes_nothing() {
     assert_eq!(append(&fs, "/tmp/b", b"x"), Err(FsError::NoSpace));
     // Overwriting in place needs no more room.
     block_on(async {
-        let handle = fs
-            .open(
-                "/tmp/a",
-                OpenOptions {
-                    write: true,
-                    ..Default::default()
-                },
-            )
-            .await
-            .unwrap();
+        let handle = fs.open("/tmp/a", OpenOptions { write: true, ..Default::default() }).await.unwrap();
         handle.write_at(10, &[9; 50]).await.unwrap();
         assert_eq!(handle.write_at(59, &[9; 2]).await, Err(FsError::NoSpace));
     });
@@ -47,23 +35,11 @@ fn total_bytes_are_limited_and_a_refused_write_changes_nothing() {
 
 #[test]
 fn one_file_is_limited_in_size() {
-    let fs = limited(FsLimits {
-        max_file_size: 10,
-        ..FsLimits::default()
-    });
+    let fs = limited(FsLimits { max_file_size: 10, ..FsLimits::default() });
     assert_eq!(write(&fs, "/tmp/big", &[0; 11]), Err(FsError::FileTooLarge));
     write(&fs, "/tmp/ok", &[0; 10]).unwrap();
     block_on(async {
-        let handle = fs
-            .open(
-                "/tmp/ok",
-                OpenOptions {
-                    write: true,
-                    ..Default::default()
-                },
-            )
-            .await
-            .unwrap();
+        let handle = fs.open("/tmp/ok", OpenOptions { write: true, ..Default::default() }).await.unwrap();
         assert_eq!(handle.set_len(11).await, Err(FsError::FileTooLarge));
         handle.set_len(3).await.unwrap();
         // A write far past the end would make a sparse file over the limit.
@@ -75,11 +51,7 @@ fn one_file_is_limited_in_size() {
 #[test]
 fn file_and_directory_counts_are_limited() {
     let base = limited(FsLimits::default()).usage();
-    let fs = limited(FsLimits {
-        max_files: 2,
-        max_dirs: base.dirs + 1,
-        ..FsLimits::default()
-    });
+    let fs = limited(FsLimits { max_files: 2, max_dirs: base.dirs + 1, ..FsLimits::default() });
     write(&fs, "/tmp/1", b"").unwrap();
     block_on(fs.symlink("1", "/tmp/2")).unwrap();
     assert_eq!(write(&fs, "/tmp/3", b""), Err(FsError::NoSpace));
@@ -87,10 +59,7 @@ fn file_and_directory_counts_are_limited() {
     // A hard link is a name, not a file.
     block_on(fs.hard_link("/tmp/1", "/tmp/3")).unwrap();
     block_on(fs.create_dir("/tmp/d", 0o755)).unwrap();
-    assert_eq!(
-        block_on(fs.create_dir("/tmp/e", 0o755)),
-        Err(FsError::NoSpace)
-    );
+    assert_eq!(block_on(fs.create_dir("/tmp/e", 0o755)), Err(FsError::NoSpace));
     block_on(fs.remove_dir("/tmp/d")).unwrap();
     block_on(fs.create_dir("/tmp/e", 0o755)).unwrap();
     block_on(fs.remove_file("/tmp/2")).unwrap();
@@ -105,11 +74,7 @@ fn usage_follows_unlink_truncate_overwrite_and_hard_links() {
     block_on(fs.hard_link("/tmp/a", "/tmp/b")).unwrap();
     assert_eq!(fs.usage().bytes, start.bytes + 1000);
     block_on(fs.remove_file("/tmp/a")).unwrap();
-    assert_eq!(
-        fs.usage().bytes,
-        start.bytes + 1000,
-        "the other name keeps the bytes"
-    );
+    assert_eq!(fs.usage().bytes, start.bytes + 1000, "the other name keeps the bytes");
     write(&fs, "/tmp/b", &[0; 10]).unwrap();
     assert_eq!(fs.usage().bytes, start.bytes + 10);
     block_on(fs.symlink("/tmp/b", "/tmp/link")).unwrap();
@@ -127,15 +92,7 @@ fn an_unlinked_open_file_keeps_its_bytes_until_closed() {
     let fs = user_fs();
     let start = fs.usage();
     write(&fs, "/tmp/f", b"still here").unwrap();
-    let handle = block_on(fs.open(
-        "/tmp/f",
-        OpenOptions {
-            read: true,
-            write: true,
-            ..Default::default()
-        },
-    ))
-    .unwrap();
+    let handle = block_on(fs.open("/tmp/f", OpenOptions { read: true, write: true, ..Default::default() })).unwrap();
     block_on(fs.remove_file("/tmp/f")).unwrap();
     assert_eq!(block_on(fs.metadata("/tmp/f")), Err(FsError::NotFound));
     assert_eq!(block_on(handle.read_at(0, 100)).unwrap(), b"still here");
@@ -148,10 +105,7 @@ fn an_unlinked_open_file_keeps_its_bytes_until_closed() {
 
 #[test]
 fn usage_is_reported_for_df() {
-    let fs = limited(FsLimits {
-        max_total_bytes: 1 << 20,
-        ..FsLimits::default()
-    });
+    let fs = limited(FsLimits { max_total_bytes: 1 << 20, ..FsLimits::default() });
     write(&fs, "/tmp/f", &[0; 100]).unwrap();
     let space = fs.space().unwrap();
     assert_eq!(space.total_bytes, 1 << 20);

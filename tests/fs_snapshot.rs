@@ -17,8 +17,7 @@ fn sample() -> MemoryFs {
     block_on(fs.set_mode("/home/user/bin.dat", 0o600)).unwrap();
     block_on(fs.set_times("/home/user/bin.dat", Some(123.0), Some(456.0))).unwrap();
     let root = fs.with_credentials(Credentials::ROOT);
-    root.create_device("/null", wabash::fs::memory::Device::Null)
-        .unwrap();
+    root.create_device("/null", wabash::fs::memory::Device::Null).unwrap();
     fs
 }
 
@@ -29,17 +28,9 @@ fn listing(fs: &MemoryFs) -> Vec<(String, wabash::fs::Metadata, Vec<u8>)> {
     let mut stack = vec!["/".to_string()];
     while let Some(dir) = stack.pop() {
         for entry in block_on(root.read_dir(&dir)).unwrap() {
-            let path = if dir == "/" {
-                format!("/{}", entry.name)
-            } else {
-                format!("{dir}/{}", entry.name)
-            };
+            let path = if dir == "/" { format!("/{}", entry.name) } else { format!("{dir}/{}", entry.name) };
             // Contents first: reading refreshes the access time.
-            let contents = if entry.file_type == wabash::fs::FileType::File {
-                read(&root, &path).unwrap()
-            } else {
-                Vec::new()
-            };
+            let contents = if entry.file_type == wabash::fs::FileType::File { read(&root, &path).unwrap() } else { Vec::new() };
             let meta = block_on(root.symlink_metadata(&path)).unwrap();
             if meta.is_dir() {
                 stack.push(path.clone());
@@ -79,11 +70,7 @@ fn every_truncation_and_corruption_is_rejected_and_leaves_the_tree() {
     let target = user_fs();
     write(&target, "/tmp/keep", b"kept").unwrap();
     for len in 0..bytes.len() {
-        assert_eq!(
-            target.restore(&bytes[..len]),
-            Err(FsError::InvalidArgument),
-            "truncated to {len}"
-        );
+        assert_eq!(target.restore(&bytes[..len]), Err(FsError::InvalidArgument), "truncated to {len}");
     }
     for index in (0..bytes.len()).step_by(3) {
         let mut corrupt = bytes.clone();
@@ -138,10 +125,7 @@ fn snapshot_of(dirs: &[(u64, Vec<(&str, u64)>)]) -> Vec<u8> {
 #[test]
 fn well_sealed_but_malformed_trees_are_rejected() {
     let fs = user_fs();
-    assert_eq!(
-        fs.restore(&snapshot_of(&[(1, vec![("a", 2)]), (2, vec![])])),
-        Ok(())
-    );
+    assert_eq!(fs.restore(&snapshot_of(&[(1, vec![("a", 2)]), (2, vec![])])), Ok(()));
     // A directory with two parents, a cycle off the tree, a missing child,
     // a bad name, the root as a child, an unnamed node.
     for bad in [
@@ -159,22 +143,13 @@ fn well_sealed_but_malformed_trees_are_rejected() {
     let mut wrong_version = b"WABASHFS".to_vec();
     wrong_version.extend_from_slice(&2u32.to_le_bytes());
     wrong_version.extend_from_slice(&0u64.to_le_bytes());
-    assert_eq!(
-        fs.restore(&sealed(&wrong_version)),
-        Err(FsError::InvalidArgument)
-    );
+    assert_eq!(fs.restore(&sealed(&wrong_version)), Err(FsError::InvalidArgument));
 }
 
 #[test]
 fn a_tree_over_the_quota_is_refused() {
     let fs = sample();
-    let small = user_fs_with(
-        host(),
-        FsLimits {
-            max_total_bytes: 4,
-            ..FsLimits::default()
-        },
-    );
+    let small = user_fs_with(host(), FsLimits { max_total_bytes: 4, ..FsLimits::default() });
     assert_eq!(small.restore(&fs.snapshot()), Err(FsError::NoSpace));
 }
 
@@ -193,10 +168,7 @@ fn changes_since_a_checkpoint_are_reported_by_path() {
     let checkpoint = fs.checkpoint();
     assert!(fs.changes_since(&checkpoint).is_empty());
     read(&fs, "/home/user/dir/a.txt").unwrap();
-    assert!(
-        fs.changes_since(&checkpoint).is_empty(),
-        "reads change nothing"
-    );
+    assert!(fs.changes_since(&checkpoint).is_empty(), "reads change nothing");
     write(&fs, "/home/user/new.txt", b"n").unwrap();
     block_on(fs.create_dir("/home/user/newdir", 0o755)).unwrap();
     append(&fs, "/tmp/a-link", b"more").unwrap();
@@ -204,22 +176,9 @@ fn changes_since_a_checkpoint_are_reported_by_path() {
     block_on(fs.set_mode("/home/user/dir", 0o700)).unwrap();
     block_on(fs.rename("/home/user/bin.dat", "/home/user/moved.dat")).unwrap();
     let changes = fs.changes_since(&checkpoint);
-    assert_eq!(
-        changes.created,
-        vec![
-            "/home/user/moved.dat",
-            "/home/user/new.txt",
-            "/home/user/newdir"
-        ]
-    );
-    assert_eq!(
-        changes.modified,
-        vec!["/home/user/dir", "/home/user/dir/a.txt", "/tmp/a-link"]
-    );
-    assert_eq!(
-        changes.deleted,
-        vec!["/home/user/bin.dat", "/home/user/sym"]
-    );
+    assert_eq!(changes.created, vec!["/home/user/moved.dat", "/home/user/new.txt", "/home/user/newdir"]);
+    assert_eq!(changes.modified, vec!["/home/user/dir", "/home/user/dir/a.txt", "/tmp/a-link"]);
+    assert_eq!(changes.deleted, vec!["/home/user/bin.dat", "/home/user/sym"]);
     let later = fs.checkpoint();
     assert!(fs.changes_since(&later).is_empty());
 }

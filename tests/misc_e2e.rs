@@ -8,10 +8,7 @@ use wabash::host::FixedHost;
 use wabash::{ExecOptions, Sandbox, SandboxOptions};
 
 fn exec(script: &str) -> (String, String, i32) {
-    let options = SandboxOptions {
-        files: vec![("/home/user/d/f".into(), b"hi\n".to_vec())],
-        ..Default::default()
-    };
+    let options = SandboxOptions { files: vec![("/home/user/d/f".into(), b"hi\n".to_vec())], ..Default::default() };
     let mut sandbox = block_on(Sandbox::new(options, Rc::new(FixedHost::default())));
     let result = block_on(sandbox.exec(script, ExecOptions::default()));
     (result.stdout_text(), result.stderr_text(), result.exit_code)
@@ -40,29 +37,16 @@ fn timeout_and_sleep() {
 
 #[test]
 fn archives_through_pipes() {
-    let (out, err, status) =
-        exec("tar czf - d | tar tzf -; tar cf - d | gzip -c | zcat | tar xOf - d/f");
-    assert_eq!(
-        (out.as_str(), err.as_str(), status),
-        ("d/\nd/f\nhi\n", "", 0)
-    );
+    let (out, err, status) = exec("tar czf - d | tar tzf -; tar cf - d | gzip -c | zcat | tar xOf - d/f");
+    assert_eq!((out.as_str(), err.as_str(), status), ("d/\nd/f\nhi\n", "", 0));
     assert_eq!(exec("printf hello | gzip | gzip -d").0, "hello");
     assert_eq!(exec("printf hello | base64 | base64 -d").0, "hello");
-    assert_eq!(
-        exec("echo hi > f; sha256sum f > s; sha256sum -c s").0,
-        "f: OK\n"
-    );
+    assert_eq!(exec("echo hi > f; sha256sum f > s; sha256sum -c s").0, "f: OK\n");
 }
 
 #[test]
 fn date_uses_tz() {
-    assert_eq!(
-        exec("TZ=EST5 date -d @0").0,
-        "Wed Dec 31 19:00:00 EST 1969\n"
-    );
+    assert_eq!(exec("TZ=EST5 date -d @0").0, "Wed Dec 31 19:00:00 EST 1969\n");
     assert_eq!(exec("date -u +%F").0, "2024-01-01\n");
-    assert_eq!(
-        exec("seq 3 | while read n; do echo $n; done").0,
-        "1\n2\n3\n"
-    );
+    assert_eq!(exec("seq 3 | while read n; do echo $n; done").0, "1\n2\n3\n");
 }

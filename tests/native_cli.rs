@@ -13,12 +13,7 @@ fn wabash(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn wabash");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     child.wait_with_output().expect("wait for wabash")
 }
 
@@ -35,8 +30,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("wabash-native-{name}-{}", std::process::id()));
+        let path = std::env::temp_dir().join(format!("wabash-native-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("create temp dir");
         TempDir(path)
@@ -70,18 +64,12 @@ fn command_runs_and_returns_its_status() {
     assert_eq!(stdout(&output), "hi\n");
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(wabash(&["-c", "false"], "").status.code(), Some(1));
-    assert_eq!(
-        wabash(&["-c", "nosuchcommand"], "").status.code(),
-        Some(127)
-    );
+    assert_eq!(wabash(&["-c", "nosuchcommand"], "").status.code(), Some(127));
 }
 
 #[test]
 fn command_gets_positional_parameters_and_stdin() {
-    let output = wabash(
-        &["-c", "echo \"$1|$2\"; cat", "name", "a b", "it's"],
-        "piped\n",
-    );
+    let output = wabash(&["-c", "echo \"$1|$2\"; cat", "name", "a b", "it's"], "piped\n");
     assert_eq!(stdout(&output), "a b|it's\npiped\n");
 }
 
@@ -97,19 +85,8 @@ fn mount_copies_in_and_never_writes_the_host() {
     std::fs::create_dir(dir.0.join("sub")).expect("mkdir");
     std::fs::write(dir.0.join("sub/a.txt"), "alpha\n").expect("write");
     let spec = format!("{}:/project", dir.0.display());
-    let output = wabash(
-        &[
-            "--mount",
-            &spec,
-            "-c",
-            "cat /project/sub/a.txt; echo new > /project/sub/a.txt; echo x > /project/b.txt",
-        ],
-        "",
-    );
+    let output = wabash(&["--mount", &spec, "-c", "cat /project/sub/a.txt; echo new > /project/sub/a.txt; echo x > /project/b.txt"], "");
     assert_eq!(stdout(&output), "alpha\n");
-    assert_eq!(
-        std::fs::read_to_string(dir.0.join("sub/a.txt")).expect("read"),
-        "alpha\n"
-    );
+    assert_eq!(std::fs::read_to_string(dir.0.join("sub/a.txt")).expect("read"), "alpha\n");
     assert!(!dir.0.join("b.txt").exists());
 }

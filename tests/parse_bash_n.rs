@@ -23,11 +23,7 @@ fn our_stderr(source: &str) -> String {
 
 /// Bash's stderr without warnings (here-documents ended by end of file).
 fn without_warnings(stderr: &str) -> String {
-    stderr
-        .lines()
-        .filter(|line| !line.contains(": warning: "))
-        .collect::<Vec<_>>()
-        .join("\n")
+    stderr.lines().filter(|line| !line.contains(": warning: ")).collect::<Vec<_>>().join("\n")
 }
 
 #[test]
@@ -47,26 +43,18 @@ fn parser_agrees_with_bash_n() {
         if expected == got {
             messages_agree += 1;
         } else {
-            disagreements.push(format!(
-                "{:?}\n  bash: {expected:?}\n  ours: {got:?}",
-                case.source
-            ));
+            disagreements.push(format!("{:?}\n  bash: {expected:?}\n  ours: {got:?}", case.source));
         }
     }
     let total = cases.len();
-    println!(
-        "bash -n agreement: verdicts {verdicts_agree}/{total}, messages {messages_agree}/{total}"
-    );
+    println!("bash -n agreement: verdicts {verdicts_agree}/{total}, messages {messages_agree}/{total}");
     if std::env::var_os("SHOW_DISAGREEMENTS").is_some() {
         println!("{}", disagreements.join("\n"));
     }
-    let allowed = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/parse/bash_n_known.txt"
-    ))
-    .ok()
-    .and_then(|text| text.trim().parse::<usize>().ok())
-    .unwrap_or(0);
+    let allowed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/parse/bash_n_known.txt"))
+        .ok()
+        .and_then(|text| text.trim().parse::<usize>().ok())
+        .unwrap_or(0);
     assert!(
         disagreements.len() <= allowed,
         "{} disagreements with bash (at most {allowed} known):\n{}",

@@ -21,24 +21,13 @@ fn parse_cases_print_as_recorded_and_round_trip() {
             failures.push(format!("round trip of {:?}: {problem}", case.source));
         }
         if bless {
-            blessed.push(Case {
-                source: case.source.clone(),
-                expected: got,
-            });
+            blessed.push(Case { source: case.source.clone(), expected: got });
         } else if got != case.expected {
-            failures.push(format!(
-                "{:?}\n  expected: {:?}\n  got:      {:?}",
-                case.source, case.expected, got
-            ));
+            failures.push(format!("{:?}\n  expected: {:?}\n  got:      {:?}", case.source, case.expected, got));
         }
     }
     if bless {
         write_cases(path, &blessed);
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

@@ -11,9 +11,8 @@ use wabash::syntax::{parse, ParseOptions};
 
 /// Fragments that are special to the parser, spliced into inputs.
 const FRAGMENTS: [&str; 40] = [
-    "$(", ")", "((", "))", "$((", "${", "}", "{", "\"", "'", "`", "\\", "\n", ";", ";;", "&", "|",
-    "&&", "||", "<<EOF\n", "\nEOF\n", "<<-'E'\n", "[[", "]]", "=~", "(", "!", "@(", "*(", "$'",
-    "\\\n", "#", "=", "+=", "[", "]", "~", ",", "..", "<(",
+    "$(", ")", "((", "))", "$((", "${", "}", "{", "\"", "'", "`", "\\", "\n", ";", ";;", "&", "|", "&&", "||", "<<EOF\n", "\nEOF\n",
+    "<<-'E'\n", "[[", "]]", "=~", "(", "!", "@(", "*(", "$'", "\\\n", "#", "=", "+=", "[", "]", "~", ",", "..", "<(",
 ];
 
 /// A small xorshift generator: the run is the same every time.
@@ -82,23 +81,14 @@ fn mutate(rng: &mut Rng, sources: &[String]) -> String {
 /// to bash's tokenizer but `x` and `y=1` glued to it here), so those inputs
 /// are only checked for panics.
 fn has_mid_word_continuation(input: &str) -> bool {
-    input
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[1] == b'\\' && w[2] == b'\n' && !matches!(w[0], b' ' | b'\t' | b'\n'))
+    input.as_bytes().windows(3).any(|w| w[1] == b'\\' && w[2] == b'\n' && !matches!(w[0], b' ' | b'\t' | b'\n'))
 }
 
 #[test]
 fn mutated_inputs_never_panic_and_round_trip() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/parse/cases.txt");
-    let sources: Vec<String> = read_cases(path)
-        .into_iter()
-        .map(|case| case.source)
-        .collect();
-    let runs: usize = std::env::var("FUZZ_RUNS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(4000);
+    let sources: Vec<String> = read_cases(path).into_iter().map(|case| case.source).collect();
+    let runs: usize = std::env::var("FUZZ_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(4000);
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut aliases = HashMap::new();
     aliases.insert("ll".to_string(), "ls -l".to_string());
@@ -109,20 +99,13 @@ fn mutated_inputs_never_panic_and_round_trip() {
         let input = mutate(&mut rng, &sources);
         let options = ParseOptions {
             extglob: run % 3 == 0,
-            aliases: if run % 5 == 0 {
-                aliases.clone()
-            } else {
-                HashMap::new()
-            },
+            aliases: if run % 5 == 0 { aliases.clone() } else { HashMap::new() },
             ..ParseOptions::default()
         };
         let outcome = std::panic::catch_unwind(|| {
             let ok = parse(&input, &options).is_ok();
-            let trip = if options.aliases.is_empty() && !has_mid_word_continuation(&input) {
-                round_trip_with(&input, &options)
-            } else {
-                Ok(())
-            };
+            let trip =
+                if options.aliases.is_empty() && !has_mid_word_continuation(&input) { round_trip_with(&input, &options) } else { Ok(()) };
             (ok, trip)
         });
         match outcome {
@@ -135,19 +118,12 @@ fn mutated_inputs_never_panic_and_round_trip() {
             }
         }
     }
-    println!(
-        "fuzz: {runs} inputs, {parsed} parsed, {} failures",
-        failures.len()
-    );
+    println!("fuzz: {runs} inputs, {parsed} parsed, {} failures", failures.len());
     let shown: Vec<&String> = failures.iter().take(15).collect();
     assert!(
         failures.is_empty(),
         "{} failures, first ones:\n{}",
         failures.len(),
-        shown
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }

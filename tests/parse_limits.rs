@@ -8,11 +8,7 @@ use wabash::syntax::{parse, ParseErrorKind, ParseLimits, ParseOptions};
 fn parse_on_small_stack(source: String, options: ParseOptions) -> Result<(), String> {
     std::thread::Builder::new()
         .stack_size(256 * 1024)
-        .spawn(move || {
-            parse(&source, &options)
-                .map(|_| ())
-                .map_err(|e| e.render("bash: -c"))
-        })
+        .spawn(move || parse(&source, &options).map(|_| ()).map_err(|e| e.render("bash: -c")))
         .expect("spawn")
         .join()
         .expect("parser thread crashed")
@@ -40,10 +36,7 @@ fn unclosed_nested_arithmetic_parentheses_fail_cleanly() {
 #[test]
 fn hundred_thousand_braces_fail_cleanly() {
     let _ = parse_on_small_stack("{".repeat(100_000), ParseOptions::default());
-    let _ = parse_on_small_stack(
-        format!("echo {}", "{".repeat(100_000)),
-        ParseOptions::default(),
-    );
+    let _ = parse_on_small_stack(format!("echo {}", "{".repeat(100_000)), ParseOptions::default());
     let source = format!("echo {}a,b{}", "{".repeat(10_000), "}".repeat(10_000));
     let _ = parse_on_small_stack(source, ParseOptions::default());
     let groups = format!("{}:{}", "{ ".repeat(10_000), "; }".repeat(10_000));
@@ -75,16 +68,8 @@ fn other_deep_forms_fail_cleanly() {
         format!("echo $(( {}1 ))", "2**".repeat(10_000)),
         format!("echo {}", "`".repeat(10_000)),
         format!("echo {}x{}", "<(".repeat(10_000), ")".repeat(10_000)),
-        format!(
-            "shopt -s extglob\necho {}x{}",
-            "@(".repeat(10_000),
-            ")".repeat(10_000)
-        ),
-        format!(
-            "echo ${{a[{}1{}]}}",
-            "$((".repeat(3_000),
-            "))".repeat(3_000)
-        ),
+        format!("shopt -s extglob\necho {}x{}", "@(".repeat(10_000), ")".repeat(10_000)),
+        format!("echo ${{a[{}1{}]}}", "$((".repeat(3_000), "))".repeat(3_000)),
     ];
     for source in forms {
         let _ = parse_on_small_stack(source, ParseOptions::default());
@@ -101,57 +86,21 @@ fn nesting_up_to_the_default_depth_parses_on_a_small_stack() {
         format!("{}a{}", "if a; then ".repeat(depth), "; fi".repeat(depth)),
     ];
     for source in sources {
-        parse_on_small_stack(source.clone(), ParseOptions::default())
-            .unwrap_or_else(|e| panic!("{source}: {e}"));
+        parse_on_small_stack(source.clone(), ParseOptions::default()).unwrap_or_else(|e| panic!("{source}: {e}"));
     }
 }
 
 #[test]
 fn limits_name_themselves() {
-    let options = |limits: ParseLimits| ParseOptions {
-        limits,
-        ..ParseOptions::default()
-    };
-    let input = parse(
-        "echo hello",
-        &options(ParseLimits {
-            max_input_bytes: 5,
-            ..ParseLimits::default()
-        }),
-    );
-    assert!(
-        matches!(input, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_input_bytes")))
-    );
-    let tokens = parse(
-        "a b c d e f",
-        &options(ParseLimits {
-            max_tokens: 3,
-            ..ParseLimits::default()
-        }),
-    );
-    assert!(
-        matches!(tokens, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_tokens")))
-    );
-    let depth = parse(
-        "{ { { a; }; }; }",
-        &options(ParseLimits {
-            max_depth: 2,
-            ..ParseLimits::default()
-        }),
-    );
-    assert!(
-        matches!(depth, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_depth")))
-    );
-    let steps = parse(
-        "echo a b c d e f g",
-        &options(ParseLimits {
-            max_iterations: 5,
-            ..ParseLimits::default()
-        }),
-    );
-    assert!(
-        matches!(steps, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_iterations")))
-    );
+    let options = |limits: ParseLimits| ParseOptions { limits, ..ParseOptions::default() };
+    let input = parse("echo hello", &options(ParseLimits { max_input_bytes: 5, ..ParseLimits::default() }));
+    assert!(matches!(input, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_input_bytes"))));
+    let tokens = parse("a b c d e f", &options(ParseLimits { max_tokens: 3, ..ParseLimits::default() }));
+    assert!(matches!(tokens, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_tokens"))));
+    let depth = parse("{ { { a; }; }; }", &options(ParseLimits { max_depth: 2, ..ParseLimits::default() }));
+    assert!(matches!(depth, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_depth"))));
+    let steps = parse("echo a b c d e f g", &options(ParseLimits { max_iterations: 5, ..ParseLimits::default() }));
+    assert!(matches!(steps, Err(e) if matches!(&e.kind, ParseErrorKind::LimitExceeded(m) if m.contains("max_iterations"))));
 }
 
 /// True for the errors of the two nesting limits.

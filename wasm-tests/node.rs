@@ -18,20 +18,14 @@ fn host_object() -> HostObject {
                   yieldNow: () => new Promise((r) => setTimeout(r, 0)),
                   interrupted: () => false };",
     );
-    make.call0(&JsValue::NULL)
-        .expect("host object")
-        .unchecked_into()
+    make.call0(&JsValue::NULL).expect("host object").unchecked_into()
 }
 
 /// Resolves on the next macrotask.
 async fn tick() {
     let promise = Promise::new(&mut |resolve, _| {
-        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .expect("setTimeout")
-            .unchecked_into();
-        set_timeout
-            .call2(&JsValue::NULL, &resolve, &JsValue::from(0))
-            .expect("setTimeout call");
+        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into()).expect("setTimeout").unchecked_into();
+        set_timeout.call2(&JsValue::NULL, &resolve, &JsValue::from(0)).expect("setTimeout call");
     });
     JsFuture::from(promise).await.expect("tick");
 }
@@ -53,8 +47,7 @@ fn field(object: &JsValue, name: &str) -> JsValue {
 }
 
 fn text(bytes: &JsValue) -> String {
-    String::from_utf8_lossy(&bytes.dyn_ref::<Uint8Array>().expect("Uint8Array").to_vec())
-        .into_owned()
+    String::from_utf8_lossy(&bytes.dyn_ref::<Uint8Array>().expect("Uint8Array").to_vec()).into_owned()
 }
 
 fn options(source: &str) -> JsValue {
@@ -75,9 +68,7 @@ async fn host_gives_clock_seed_and_timers() {
 #[wasm_bindgen_test]
 async fn exec_returns_bytes_and_status() {
     let sandbox = sandbox().await;
-    let result = finish(sandbox.exec("echo hi | cat".into(), JsValue::UNDEFINED))
-        .await
-        .expect("exec");
+    let result = finish(sandbox.exec("echo hi | cat".into(), JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(text(&field(&result, "stdout")), "hi\n");
     assert_eq!(text(&field(&result, "stderr")), "");
     assert_eq!(field(&result, "exitCode").as_f64(), Some(0.0));
@@ -86,9 +77,7 @@ async fn exec_returns_bytes_and_status() {
 #[wasm_bindgen_test]
 async fn unknown_command_is_a_bash_error_not_an_exception() {
     let sandbox = sandbox().await;
-    let result = finish(sandbox.exec("nosuchcommand".into(), JsValue::UNDEFINED))
-        .await
-        .expect("exec");
+    let result = finish(sandbox.exec("nosuchcommand".into(), JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(field(&result, "exitCode").as_f64(), Some(127.0));
     assert!(text(&field(&result, "stderr")).contains("nosuchcommand: command not found"));
 }
@@ -99,59 +88,30 @@ async fn exec_options_reach_the_script() {
     let stdin = Uint8Array::from(&b"piped\n"[..]);
     let input = options(r#"{"env": [["GREETING", "hello"]], "cwd": "/tmp"}"#);
     Reflect::set(&input, &"stdin".into(), &stdin).expect("set stdin");
-    let result = finish(sandbox.exec("echo $GREETING; pwd; cat".into(), input))
-        .await
-        .expect("exec");
+    let result = finish(sandbox.exec("echo $GREETING; pwd; cat".into(), input)).await.expect("exec");
     assert_eq!(text(&field(&result, "stdout")), "hello\n/tmp\npiped\n");
 }
 
 #[wasm_bindgen_test]
 async fn invalid_options_are_coded_errors() {
     let sandbox = sandbox().await;
-    let error = finish(sandbox.exec("true".into(), options(r#"{"env": 5}"#)))
-        .await
-        .expect_err("bad env");
-    assert_eq!(
-        field(&error, "code").as_string().as_deref(),
-        Some("WABASH_INVALID_OPTIONS")
-    );
+    let error = finish(sandbox.exec("true".into(), options(r#"{"env": 5}"#))).await.expect_err("bad env");
+    assert_eq!(field(&error, "code").as_string().as_deref(), Some("WABASH_INVALID_OPTIONS"));
 }
 
 #[wasm_bindgen_test]
 async fn filesystem_round_trip_and_errors() {
     let sandbox = sandbox().await;
-    finish(sandbox.write_file("notes/a.txt".into(), b"data".to_vec()))
-        .await
-        .expect("write");
-    let bytes = finish(sandbox.read_file("/home/user/notes/a.txt".into()))
-        .await
-        .expect("read");
+    finish(sandbox.write_file("notes/a.txt".into(), b"data".to_vec())).await.expect("write");
+    let bytes = finish(sandbox.read_file("/home/user/notes/a.txt".into())).await.expect("read");
     assert_eq!(text(&bytes), "data");
-    assert_eq!(
-        finish(sandbox.exists("notes".into()))
-            .await
-            .expect("exists")
-            .as_bool(),
-        Some(true)
-    );
-    let names = finish(sandbox.read_dir("notes".into()))
-        .await
-        .expect("readdir");
-    assert_eq!(
-        js_sys::Array::from(&names).to_vec(),
-        vec![JsValue::from_str("a.txt")]
-    );
-    let error = finish(sandbox.read_file("/missing".into()))
-        .await
-        .expect_err("missing");
+    assert_eq!(finish(sandbox.exists("notes".into())).await.expect("exists").as_bool(), Some(true));
+    let names = finish(sandbox.read_dir("notes".into())).await.expect("readdir");
+    assert_eq!(js_sys::Array::from(&names).to_vec(), vec![JsValue::from_str("a.txt")]);
+    let error = finish(sandbox.read_file("/missing".into())).await.expect_err("missing");
     assert_eq!(field(&error, "code").as_string().as_deref(), Some("ENOENT"));
-    let error = finish(sandbox.read_dir("notes/a.txt".into()))
-        .await
-        .expect_err("not a dir");
-    assert_eq!(
-        field(&error, "code").as_string().as_deref(),
-        Some("ENOTDIR")
-    );
+    let error = finish(sandbox.read_dir("notes/a.txt".into())).await.expect_err("not a dir");
+    assert_eq!(field(&error, "code").as_string().as_deref(), Some("ENOTDIR"));
 }
 
 #[wasm_bindgen_test]

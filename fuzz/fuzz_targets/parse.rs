@@ -13,19 +13,14 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for extglob in [false, true] {
-        let options = ParseOptions {
-            extglob,
-            ..ParseOptions::default()
-        };
+        let options = ParseOptions { extglob, ..ParseOptions::default() };
         let Ok(mut first) = parse(source, &options) else {
             continue;
         };
         let mut parser = Parser::new(source);
         while let Ok(Some(_)) = parser.next_line(&options) {}
-        let mid_word_continuation = source
-            .as_bytes()
-            .windows(3)
-            .any(|w| w[1] == b'\\' && w[2] == b'\n' && !matches!(w[0], b' ' | b'\t' | b'\n'));
+        let mid_word_continuation =
+            source.as_bytes().windows(3).any(|w| w[1] == b'\\' && w[2] == b'\n' && !matches!(w[0], b' ' | b'\t' | b'\n'));
         if !parser.warnings().is_empty() || mid_word_continuation {
             continue;
         }
@@ -36,9 +31,6 @@ fuzz_target!(|data: &[u8]| {
         };
         clear_spans(&mut first);
         clear_spans(&mut second);
-        assert_eq!(
-            first, second,
-            "printed form {printed:?} of {source:?} parses differently"
-        );
+        assert_eq!(first, second, "printed form {printed:?} of {source:?} parses differently");
     }
 });

@@ -63,10 +63,7 @@ fn run() -> Result<i32, String> {
     let (script, stdin) = match &invocation.source {
         args::Source::Command(script) => (script.clone(), read_stdin_unless_terminal()?),
         args::Source::File(path) => match std::fs::read(path) {
-            Ok(bytes) => (
-                String::from_utf8_lossy(&bytes).into_owned(),
-                read_stdin_unless_terminal()?,
-            ),
+            Ok(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), read_stdin_unless_terminal()?),
             Err(error) => {
                 // As bash reports a script it cannot open: status 127.
                 eprintln!("wabash: {path}: {error}");
@@ -75,9 +72,7 @@ fn run() -> Result<i32, String> {
         },
         args::Source::Stdin => {
             let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|error| format!("stdin: {error}"))?;
+            std::io::stdin().read_to_end(&mut bytes).map_err(|error| format!("stdin: {error}"))?;
             (String::from_utf8_lossy(&bytes).into_owned(), Vec::new())
         }
     };
@@ -85,11 +80,7 @@ fn run() -> Result<i32, String> {
     for spec in &invocation.mounts {
         mounts.push(mount::load(spec)?);
     }
-    let options = SandboxOptions {
-        env: invocation.env.clone(),
-        cwd: invocation.cwd.clone(),
-        ..SandboxOptions::default()
-    };
+    let options = SandboxOptions { env: invocation.env.clone(), cwd: invocation.cwd.clone(), ..SandboxOptions::default() };
     let exit_code = block_on(async {
         let mut sandbox = Sandbox::new(options, Rc::new(host::SystemHost)).await;
         for loaded in &mounts {
@@ -113,10 +104,7 @@ fn read_stdin_unless_terminal() -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
-        stdin
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|error| format!("stdin: {error}"))?;
+        stdin.lock().read_to_end(&mut bytes).map_err(|error| format!("stdin: {error}"))?;
     }
     Ok(bytes)
 }

@@ -1,9 +1,9 @@
 //! Helpers shared by utilities: reading the inputs named on the command line
 //! (or standard input for none or `-`) and writing with SIGPIPE semantics.
 
+use crate::fs::{FsError, OpenOptions};
 use crate::interp::{write_failure_status, Invocation};
 use crate::io::{Fd, READ_CHUNK};
-use crate::fs::{FsError, OpenOptions};
 
 /// An input a utility reads: standard input or a named file.
 pub enum Input {

@@ -7,16 +7,16 @@
 mod archive;
 pub mod common;
 pub mod datestr;
-pub mod format;
-pub mod options;
-pub mod timefmt;
-pub mod users;
 mod file;
+pub mod format;
 mod hash;
+pub mod options;
 mod system;
-mod text;
 #[cfg(test)]
 pub mod test_support;
+mod text;
+pub mod timefmt;
+pub mod users;
 
 use crate::interp::Utility;
 

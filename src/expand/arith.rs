@@ -153,8 +153,8 @@ struct Token {
 }
 
 const OPERATORS: &[&str] = &[
-    "<<=", ">>=", "**", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=",
-    "|=", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")", "[", "]",
+    "<<=", ">>=", "**", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "+",
+    "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")", "[", "]",
 ];
 
 fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
@@ -169,7 +169,9 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
         }
         let start = index;
         if c.is_ascii_digit() {
-            while index < bytes.len() && (bytes[index].is_ascii_alphanumeric() || bytes[index] == b'#' || bytes[index] == b'@' || bytes[index] == b'_') {
+            while index < bytes.len()
+                && (bytes[index].is_ascii_alphanumeric() || bytes[index] == b'#' || bytes[index] == b'@' || bytes[index] == b'_')
+            {
                 index += 1;
             }
             tokens.push(Token { kind: Kind::Number(text[start..index].to_string()), start });
@@ -227,7 +229,8 @@ fn binary_op(op: &str) -> Option<BinaryArithOp> {
 }
 
 /// Binary operator levels from loosest to tightest (below the ternary).
-const LEVELS: &[&[&str]] = &[&["||"], &["&&"], &["|"], &["^"], &["&"], &["==", "!="], &["<", "<=", ">", ">="], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
+const LEVELS: &[&[&str]] =
+    &[&["||"], &["&&"], &["|"], &["^"], &["&"], &["==", "!="], &["<", "<=", ">", ">="], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
 
 impl TextParser<'_> {
     fn peek_op(&self) -> Option<&'static str> {
@@ -453,12 +456,8 @@ impl Evaluator<'_> {
                 self.env.set_var(&name, index, new).map_err(|m| self.fail(m))?;
                 Ok(if *prefix { new } else { old })
             }
-            ArithExpr::Binary(BinaryArithOp::LogicalAnd, left, right) => {
-                Ok((self.eval(left)? != 0 && self.eval(right)? != 0) as i64)
-            }
-            ArithExpr::Binary(BinaryArithOp::LogicalOr, left, right) => {
-                Ok((self.eval(left)? != 0 || self.eval(right)? != 0) as i64)
-            }
+            ArithExpr::Binary(BinaryArithOp::LogicalAnd, left, right) => Ok((self.eval(left)? != 0 && self.eval(right)? != 0) as i64),
+            ArithExpr::Binary(BinaryArithOp::LogicalOr, left, right) => Ok((self.eval(left)? != 0 || self.eval(right)? != 0) as i64),
             ArithExpr::Binary(op, left, right) => {
                 let left = self.eval(left)?;
                 let right_value = self.eval(right)?;

@@ -51,7 +51,10 @@ pub async fn glob(host: &mut dyn ExpandHost, pattern: &str, options: ExpandOptio
             }
             if last {
                 next.retain(|(shown, _)| !shown.is_empty());
-                candidates = next.into_iter().map(|(s, r)| (s.trim_end_matches('/').to_string() + if s.ends_with('/') { "/" } else { "" }, r)).collect();
+                candidates = next
+                    .into_iter()
+                    .map(|(s, r)| (s.trim_end_matches('/').to_string() + if s.ends_with('/') { "/" } else { "" }, r))
+                    .collect();
                 let mut results: Vec<String> = candidates.into_iter().map(|(shown, _)| shown).collect();
                 results.sort();
                 return results;

@@ -91,7 +91,8 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
                 return Err(ExpandError::BadSubstitution(source_text(pe)));
             }
         };
-        let (new_param, new_index) = parse_indirect_target(&target).ok_or_else(|| ExpandError::BadSubstitution(format!("${{!{}}}", display_name(&pe.param))))?;
+        let (new_param, new_index) =
+            parse_indirect_target(&target).ok_or_else(|| ExpandError::BadSubstitution(format!("${{!{}}}", display_name(&pe.param))))?;
         param = new_param;
         index = new_index;
     }
@@ -113,17 +114,25 @@ fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)>
             let subscript = match inner {
                 "@" => Subscript::At,
                 "*" => Subscript::Star,
-                text => Subscript::Expr(Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() }),
+                text => {
+                    Subscript::Expr(Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() })
+                }
             };
             (&target[..open], Some(subscript))
         }
         _ => (target, None),
     };
-    let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     valid.then(|| (Parameter::Named(name.to_string()), subscript))
 }
 
-async fn lookup(host: &mut dyn ExpandHost, param: &Parameter, index: &Option<Subscript>, pe: &ParamExpansion) -> Result<Value, ExpandError> {
+async fn lookup(
+    host: &mut dyn ExpandHost,
+    param: &Parameter,
+    index: &Option<Subscript>,
+    pe: &ParamExpansion,
+) -> Result<Value, ExpandError> {
     Ok(match param {
         Parameter::Special('@') => Value::Many(host.positionals(), false),
         Parameter::Special('*') => Value::Many(host.positionals(), true),
@@ -161,7 +170,8 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
 }
 
 async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value) -> Result<Expansion, ExpandError> {
-    let is_star_or_at = matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
+    let is_star_or_at =
+        matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
     if pe.length {
         if pe.op.is_some() {
             return Err(ExpandError::BadSubstitution(source_text(pe)));
@@ -233,7 +243,8 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
 fn unbound_name(pe: &ParamExpansion) -> String {
     match (&pe.param, &pe.index) {
         (Parameter::Named(name), Some(Subscript::Expr(word))) => {
-            let text: String = word.parts.iter().map(|p| if let crate::syntax::ast::WordPart::Literal(s) = p { s.as_str() } else { "" }).collect();
+            let text: String =
+                word.parts.iter().map(|p| if let crate::syntax::ast::WordPart::Literal(s) = p { s.as_str() } else { "" }).collect();
             format!("{name}[{text}]")
         }
         (param, _) => display_name(param),
@@ -481,7 +492,10 @@ fn substring(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, offse
             Some(l) if l < 0 => {
                 let end = len + l;
                 if end < start {
-                    return Err(ExpandError::Arith(arith::ArithError { expression: l.to_string(), message: "substring expression < 0".into() }));
+                    return Err(ExpandError::Arith(arith::ArithError {
+                        expression: l.to_string(),
+                        message: "substring expression < 0".into(),
+                    }));
                 }
                 end
             }

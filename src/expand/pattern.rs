@@ -396,28 +396,23 @@ impl Matcher<'_> {
                     && class_matches(*negated, items, self.text[position], self.nocase)
                     && self.match_here(tokens, ti + 1, position + 1, end)
             }
-            Token::Group { op, alternatives } => {
-                match op {
-                    '@' => (position..=end).any(|mid| {
-                        self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end)
-                    }),
-                    '?' => {
-                        self.match_here(tokens, ti + 1, position, end)
-                            || (position..=end).any(|mid| {
-                                self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end)
-                            })
-                    }
-                    '*' | '+' => {
-                        if *op == '*' && self.match_here(tokens, ti + 1, position, end) {
-                            return true;
-                        }
-                        self.repeat(alternatives, tokens, ti, position, end)
-                    }
-                    _ => (position..=end).any(|mid| {
-                        !self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end)
-                    }),
+            Token::Group { op, alternatives } => match op {
+                '@' => (position..=end)
+                    .any(|mid| self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end)),
+                '?' => {
+                    self.match_here(tokens, ti + 1, position, end)
+                        || (position..=end)
+                            .any(|mid| self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end))
                 }
-            }
+                '*' | '+' => {
+                    if *op == '*' && self.match_here(tokens, ti + 1, position, end) {
+                        return true;
+                    }
+                    self.repeat(alternatives, tokens, ti, position, end)
+                }
+                _ => (position..=end)
+                    .any(|mid| !self.any_alternative(alternatives, position, mid) && self.match_here(tokens, ti + 1, mid, end)),
+            },
         }
     }
 

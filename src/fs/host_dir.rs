@@ -82,15 +82,7 @@ pub struct HostDirFs {
 impl HostDirFs {
     /// A view of `dir` whose nodes belong to `owner`, walked as `user`.
     pub fn new(dir: Rc<dyn HostDirectory>, owner: Credentials, user: Credentials) -> Self {
-        HostDirFs {
-            dir,
-            owner,
-            user,
-            dev: 0x300,
-            inodes: RefCell::new(HashMap::new()),
-            stats: RefCell::new(HashMap::new()),
-            cache: true,
-        }
+        HostDirFs { dir, owner, user, dev: 0x300, inodes: RefCell::new(HashMap::new()), stats: RefCell::new(HashMap::new()), cache: true }
     }
 
     /// Turns caching of the host's `stat` answers on (the default: a path
@@ -112,9 +104,7 @@ impl HostDirFs {
         }
         let answer = self.dir.stat(path).await;
         if self.cache && matches!(answer, Ok(_) | Err(FsError::NotFound)) {
-            self.stats
-                .borrow_mut()
-                .insert(path.to_string(), answer.clone());
+            self.stats.borrow_mut().insert(path.to_string(), answer.clone());
         }
         answer
     }
@@ -134,11 +124,7 @@ impl HostDirFs {
             file_type,
             mode: stat.mode & 0o7777,
             size: stat.size,
-            nlink: if file_type == FileType::Directory {
-                2
-            } else {
-                1
-            },
+            nlink: if file_type == FileType::Directory { 2 } else { 1 },
             uid: self.owner.uid,
             gid: self.owner.gid,
             ino: self.inode(path),
@@ -156,11 +142,7 @@ impl HostDirFs {
 
 /// True for a name a host may report.
 fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name.contains(['/', '\0'])
-        && name.len() <= super::path::MAX_COMPONENT_LEN
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\0']) && name.len() <= super::path::MAX_COMPONENT_LEN
 }
 
 #[async_trait(?Send)]
@@ -188,10 +170,7 @@ impl FileHandle for HostFileHandle {
         if self.meta.is_dir() {
             return Err(FsError::IsADirectory);
         }
-        let mut data = self
-            .dir
-            .read(&self.path, offset, len.min(HOST_READ_MAX))
-            .await?;
+        let mut data = self.dir.read(&self.path, offset, len.min(HOST_READ_MAX)).await?;
         data.truncate(len);
         Ok(data)
     }
@@ -234,11 +213,7 @@ impl Fs for HostDirFs {
         if options.read && !self.user.allows_meta(Access::READ, &meta) {
             return Err(FsError::PermissionDenied);
         }
-        Ok(Rc::new(HostFileHandle {
-            dir: self.dir.clone(),
-            path: resolved.path,
-            meta,
-        }))
+        Ok(Rc::new(HostFileHandle { dir: self.dir.clone(), path: resolved.path, meta }))
     }
 
     async fn read_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
@@ -255,20 +230,12 @@ impl Fs for HostDirFs {
             if !valid_name(&entry.name) || entries.iter().any(|e| e.name == entry.name) {
                 continue;
             }
-            let child = if resolved.path == "/" {
-                format!("/{}", entry.name)
-            } else {
-                format!("{}/{}", resolved.path, entry.name)
-            };
+            let child = if resolved.path == "/" { format!("/{}", entry.name) } else { format!("{}/{}", resolved.path, entry.name) };
             let file_type = match entry.file_type {
                 FileType::Directory | FileType::Symlink => entry.file_type,
                 _ => FileType::File,
             };
-            entries.push(DirEntry {
-                name: entry.name,
-                file_type,
-                ino: self.inode(&child),
-            });
+            entries.push(DirEntry { name: entry.name, file_type, ino: self.inode(&child) });
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
@@ -314,12 +281,7 @@ impl Fs for HostDirFs {
         Err(change_error(self, path, true).await)
     }
 
-    async fn set_times(
-        &self,
-        path: &str,
-        _atime: Option<f64>,
-        _mtime: Option<f64>,
-    ) -> FsResult<()> {
+    async fn set_times(&self, path: &str, _atime: Option<f64>, _mtime: Option<f64>) -> FsResult<()> {
         Err(change_error(self, path, true).await)
     }
 

@@ -67,8 +67,7 @@ pub async fn try_create_dir_with_parents(fs: &MemoryFs, path: &str) -> FsResult<
         prefix.push_str(part);
         if !root.exists(&prefix).await {
             root.create_dir(&prefix, 0o755).await?;
-            root.set_owner(&prefix, Some(user.uid), Some(user.gid))
-                .await?;
+            root.set_owner(&prefix, Some(user.uid), Some(user.gid)).await?;
         }
     }
     Ok(())
@@ -101,18 +100,11 @@ pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<It
     let _ = root.set_mode("/tmp", 0o1777).await;
     let _ = root.set_mode("/var/tmp", 0o1777).await;
     let _ = root.set_owner(HOME, Some(user.uid), Some(user.gid)).await;
-    for (name, device) in [
-        ("null", Device::Null),
-        ("zero", Device::Zero),
-        ("urandom", Device::Random),
-        ("random", Device::Random),
-    ] {
+    for (name, device) in [("null", Device::Null), ("zero", Device::Zero), ("urandom", Device::Random), ("random", Device::Random)] {
         let _ = root.create_device(&format!("/dev/{name}"), device);
     }
     for (index, name) in ["stdin", "stdout", "stderr"].iter().enumerate() {
-        let _ = root
-            .symlink(&format!("/dev/fd/{index}"), &format!("/dev/{name}"))
-            .await;
+        let _ = root.symlink(&format!("/dev/fd/{index}"), &format!("/dev/{name}")).await;
     }
     let script = b"#!/bin/bash\n# wabash built-in command: runs inside the sandbox.\n";
     for name in commands {
@@ -124,15 +116,8 @@ pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<It
     }
     let _ = root.write_file("/etc/passwd", passwd().as_bytes()).await;
     let _ = root.write_file("/etc/group", group().as_bytes()).await;
-    let _ = root
-        .write_file("/etc/hostname", format!("{HOST_NAME}\n").as_bytes())
-        .await;
-    let _ = root
-        .write_file(
-            "/etc/hosts",
-            format!("127.0.0.1\tlocalhost\n127.0.1.1\t{HOST_NAME}\n").as_bytes(),
-        )
-        .await;
+    let _ = root.write_file("/etc/hostname", format!("{HOST_NAME}\n").as_bytes()).await;
+    let _ = root.write_file("/etc/hosts", format!("127.0.0.1\tlocalhost\n127.0.1.1\t{HOST_NAME}\n").as_bytes()).await;
 }
 
 #[cfg(test)]
@@ -162,20 +147,11 @@ mod tests {
     #[test]
     fn etc_has_sandbox_values_and_is_not_writable_by_the_user() {
         let fs = layout();
-        assert_eq!(
-            block_on(fs.read_file("/etc/hostname")).unwrap(),
-            b"sandbox\n"
-        );
+        assert_eq!(block_on(fs.read_file("/etc/hostname")).unwrap(), b"sandbox\n");
         let passwd = String::from_utf8(block_on(fs.read_file("/etc/passwd")).unwrap()).unwrap();
         assert!(passwd.contains("user:x:1000:1000:user:/home/user:/bin/bash"));
-        assert_eq!(
-            block_on(fs.write_file("/etc/passwd", b"x")),
-            Err(FsError::PermissionDenied)
-        );
-        assert_eq!(
-            block_on(fs.create_dir("/opt", 0o755)),
-            Err(FsError::PermissionDenied)
-        );
+        assert_eq!(block_on(fs.write_file("/etc/passwd", b"x")), Err(FsError::PermissionDenied));
+        assert_eq!(block_on(fs.create_dir("/opt", 0o755)), Err(FsError::PermissionDenied));
     }
 
     #[test]
@@ -183,17 +159,11 @@ mod tests {
         let fs = layout();
         block_on(try_write_with_parents(&fs, "/data/in/a.csv", b"1,2\n")).unwrap();
         block_on(try_create_dir_with_parents(&fs, "/project/sub")).unwrap();
-        assert_eq!(
-            block_on(fs.metadata("/project/sub")).unwrap().uid,
-            SANDBOX_UID
-        );
+        assert_eq!(block_on(fs.metadata("/project/sub")).unwrap().uid, SANDBOX_UID);
         let dir = block_on(fs.metadata("/data/in")).unwrap();
         assert_eq!(dir.uid, SANDBOX_UID);
         assert_eq!(block_on(fs.read_file("/data/in/a.csv")).unwrap(), b"1,2\n");
-        assert_eq!(
-            block_on(fs.metadata("/data/in/a.csv")).unwrap().uid,
-            SANDBOX_UID
-        );
+        assert_eq!(block_on(fs.metadata("/data/in/a.csv")).unwrap().uid, SANDBOX_UID);
     }
 
     #[test]
@@ -201,12 +171,8 @@ mod tests {
         let fs = layout();
         assert_eq!(block_on(fs.read_file("/dev/null")).unwrap(), b"");
         let handle = block_on(fs.open("/dev/zero", crate::fs::OpenOptions::read_only())).unwrap();
-        assert_eq!(
-            block_on(handle.read_at(0, 1 << 30)).unwrap().len(),
-            64 * 1024
-        );
-        let handle =
-            block_on(fs.open("/dev/urandom", crate::fs::OpenOptions::read_only())).unwrap();
+        assert_eq!(block_on(handle.read_at(0, 1 << 30)).unwrap().len(), 64 * 1024);
+        let handle = block_on(fs.open("/dev/urandom", crate::fs::OpenOptions::read_only())).unwrap();
         let a = block_on(handle.read_at(0, 16)).unwrap();
         let b = block_on(handle.read_at(0, 16)).unwrap();
         assert_ne!(a, b);

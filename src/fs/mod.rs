@@ -142,32 +142,17 @@ pub struct OpenOptions {
 impl OpenOptions {
     /// Open for reading only (`< file`).
     pub fn read_only() -> Self {
-        OpenOptions {
-            read: true,
-            ..Default::default()
-        }
+        OpenOptions { read: true, ..Default::default() }
     }
 
     /// Create or truncate for writing (`> file`).
     pub fn write_truncate(mode: u32) -> Self {
-        OpenOptions {
-            write: true,
-            create: true,
-            truncate: true,
-            mode,
-            ..Default::default()
-        }
+        OpenOptions { write: true, create: true, truncate: true, mode, ..Default::default() }
     }
 
     /// Create or append for writing (`>> file`).
     pub fn write_append(mode: u32) -> Self {
-        OpenOptions {
-            write: true,
-            create: true,
-            append: true,
-            mode,
-            ..Default::default()
-        }
+        OpenOptions { write: true, create: true, append: true, mode, ..Default::default() }
     }
 }
 

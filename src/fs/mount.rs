@@ -9,9 +9,7 @@
 use super::path::normalize;
 use super::perm::{Access, Credentials};
 use super::walk::{resolve, RawTree, Resolved};
-use super::{
-    DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo,
-};
+use super::{DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo};
 use async_trait::async_trait;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,13 +49,7 @@ impl MountFs {
     /// A mount table over `root`, walking paths as `user` (the same user
     /// the inner filesystems run as).
     pub fn new(root: Rc<dyn Fs>, user: Credentials) -> Self {
-        MountFs {
-            root,
-            mounts: RefCell::new(Vec::new()),
-            next_dev: std::cell::Cell::new(FIRST_MOUNT_DEVICE),
-            user,
-            max_depth: 256,
-        }
+        MountFs { root, mounts: RefCell::new(Vec::new()), next_dev: std::cell::Cell::new(FIRST_MOUNT_DEVICE), user, max_depth: 256 }
     }
 
     /// Sets the directory levels below `/` a walk may reach (ENAMETOOLONG
@@ -93,10 +85,7 @@ impl MountFs {
     pub fn unmount(&self, point: &str) -> FsResult<()> {
         let point = normalize("/", point);
         let mut mounts = self.mounts.borrow_mut();
-        let index = mounts
-            .iter()
-            .position(|m| m.point == point)
-            .ok_or(FsError::InvalidArgument)?;
+        let index = mounts.iter().position(|m| m.point == point).ok_or(FsError::InvalidArgument)?;
         if mounts.iter().any(|m| is_below(&m.point, &point)) {
             return Err(FsError::Busy);
         }
@@ -106,12 +95,7 @@ impl MountFs {
 
     /// The mount points, sorted.
     pub fn mount_points(&self) -> Vec<String> {
-        let mut points: Vec<String> = self
-            .mounts
-            .borrow()
-            .iter()
-            .map(|m| m.point.clone())
-            .collect();
+        let mut points: Vec<String> = self.mounts.borrow().iter().map(|m| m.point.clone()).collect();
         points.sort();
         points
     }
@@ -119,29 +103,14 @@ impl MountFs {
     fn route<'a>(&self, canonical: &'a str) -> Route<'a> {
         for mount in self.mounts.borrow().iter() {
             if canonical == mount.point {
-                return Route {
-                    fs: mount.fs.clone(),
-                    inner: "/",
-                    dev: Some(mount.dev),
-                    point: mount.point.clone(),
-                };
+                return Route { fs: mount.fs.clone(), inner: "/", dev: Some(mount.dev), point: mount.point.clone() };
             }
             if is_below(canonical, &mount.point) {
                 let inner = canonical.get(mount.point.len()..).unwrap_or("/");
-                return Route {
-                    fs: mount.fs.clone(),
-                    inner,
-                    dev: Some(mount.dev),
-                    point: mount.point.clone(),
-                };
+                return Route { fs: mount.fs.clone(), inner, dev: Some(mount.dev), point: mount.point.clone() };
             }
         }
-        Route {
-            fs: self.root.clone(),
-            inner: canonical,
-            dev: None,
-            point: "/".to_string(),
-        }
+        Route { fs: self.root.clone(), inner: canonical, dev: None, point: "/".to_string() }
     }
 
     fn is_mount_point(&self, canonical: &str) -> bool {
@@ -149,10 +118,7 @@ impl MountFs {
     }
 
     fn has_mounts_below(&self, canonical: &str) -> bool {
-        self.mounts
-            .borrow()
-            .iter()
-            .any(|m| is_below(&m.point, canonical))
+        self.mounts.borrow().iter().any(|m| is_below(&m.point, canonical))
     }
 
     async fn walk(&self, path: &str, follow_last: bool) -> FsResult<Resolved> {
@@ -200,9 +166,7 @@ impl Fs for MountFs {
     }
 
     async fn open(&self, path: &str, options: OpenOptions) -> FsResult<Rc<dyn FileHandle>> {
-        let resolved = self
-            .walk(path, !(options.create && options.exclusive))
-            .await?;
+        let resolved = self.walk(path, !(options.create && options.exclusive)).await?;
         if resolved.meta.is_none() {
             if !options.create {
                 return Err(FsError::NotFound);
@@ -223,10 +187,7 @@ impl Fs for MountFs {
             .mounts
             .borrow()
             .iter()
-            .filter(|m| {
-                super::path::split_parent(&m.point)
-                    .is_some_and(|(parent, _)| parent == resolved.path)
-            })
+            .filter(|m| super::path::split_parent(&m.point).is_some_and(|(parent, _)| parent == resolved.path))
             .cloned()
             .collect();
         for mount in children {
@@ -237,11 +198,7 @@ impl Fs for MountFs {
                 entries.retain(|e| e.name != name);
             }
             let ino = mount.fs.symlink_metadata("/").await.map_or(0, |m| m.ino);
-            entries.push(DirEntry {
-                name: name.to_string(),
-                file_type: FileType::Directory,
-                ino,
-            });
+            entries.push(DirEntry { name: name.to_string(), file_type: FileType::Directory, ino });
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
@@ -315,10 +272,7 @@ impl Fs for MountFs {
         if from_route.point != to_route.point {
             return Err(FsError::CrossDevice);
         }
-        from_route
-            .fs
-            .hard_link(from_route.inner, to_route.inner)
-            .await
+        from_route.fs.hard_link(from_route.inner, to_route.inner).await
     }
 
     async fn read_link(&self, path: &str) -> FsResult<String> {

@@ -77,11 +77,7 @@ pub fn split_parent(path: &str) -> Option<(&str, &str)> {
     if name.is_empty() {
         return None;
     }
-    let parent = if slash == 0 {
-        "/"
-    } else {
-        trimmed.get(..slash)?
-    };
+    let parent = if slash == 0 { "/" } else { trimmed.get(..slash)? };
     Some((parent, name))
 }
 
@@ -91,10 +87,7 @@ mod tests {
 
     #[test]
     fn normalizes_dots_and_never_leaves_root() {
-        assert_eq!(
-            normalize("/home/user", "../../../etc/./passwd"),
-            "/etc/passwd"
-        );
+        assert_eq!(normalize("/home/user", "../../../etc/./passwd"), "/etc/passwd");
         assert_eq!(normalize("/", ".."), "/");
         assert_eq!(normalize("/a/b", "c//d/"), "/a/b/c/d");
         assert_eq!(normalize("/a", "/x/../y"), "/y");
@@ -103,10 +96,7 @@ mod tests {
     #[test]
     fn rejects_nul_and_long_names() {
         assert_eq!(validate("/a\0b"), Err(FsError::InvalidArgument));
-        assert_eq!(
-            validate(&format!("/{}", "x".repeat(256))),
-            Err(FsError::NameTooLong)
-        );
+        assert_eq!(validate(&format!("/{}", "x".repeat(256))), Err(FsError::NameTooLong));
         assert!(validate(&format!("/{}", "x".repeat(255))).is_ok());
     }
 

@@ -77,13 +77,7 @@ impl Credentials {
 
     /// [`Credentials::allows`] for a node described by its metadata.
     pub fn allows_meta(self, access: Access, meta: &Metadata) -> bool {
-        self.allows(
-            access,
-            meta.mode,
-            meta.uid,
-            meta.gid,
-            meta.file_type == FileType::Directory,
-        )
+        self.allows(access, meta.mode, meta.uid, meta.gid, meta.file_type == FileType::Directory)
     }
 
     /// True when the user owns the node or is root (chmod, utimes with times).
@@ -102,10 +96,7 @@ impl Credentials {
 mod tests {
     use super::*;
 
-    const USER: Credentials = Credentials {
-        uid: 1000,
-        gid: 1000,
-    };
+    const USER: Credentials = Credentials { uid: 1000, gid: 1000 };
 
     #[test]
     fn owner_group_and_other_bits_are_chosen_by_identity() {

@@ -43,11 +43,7 @@ pub(crate) async fn create_error(fs: &dyn Fs, path: &str) -> FsError {
 
 /// The error for changing existing `path`: its lookup error, else EROFS.
 pub(crate) async fn change_error(fs: &dyn Fs, path: &str, follow: bool) -> FsError {
-    let found = if follow {
-        fs.metadata(path).await
-    } else {
-        fs.symlink_metadata(path).await
-    };
+    let found = if follow { fs.metadata(path).await } else { fs.symlink_metadata(path).await };
     match found {
         Ok(_) => FsError::ReadOnly,
         Err(error) => error,
@@ -80,10 +76,7 @@ impl Fs for ReadOnlyFs {
         if let Some(error) = open_error(self.inner.as_ref(), path, options).await {
             return Err(error);
         }
-        let read_only = OpenOptions {
-            read: options.read,
-            ..OpenOptions::default()
-        };
+        let read_only = OpenOptions { read: options.read, ..OpenOptions::default() };
         self.inner.open(path, read_only).await
     }
 
@@ -138,12 +131,7 @@ impl Fs for ReadOnlyFs {
         Err(change_error(self.inner.as_ref(), path, true).await)
     }
 
-    async fn set_times(
-        &self,
-        path: &str,
-        _atime: Option<f64>,
-        _mtime: Option<f64>,
-    ) -> FsResult<()> {
+    async fn set_times(&self, path: &str, _atime: Option<f64>, _mtime: Option<f64>) -> FsResult<()> {
         Err(change_error(self.inner.as_ref(), path, true).await)
     }
 

@@ -93,12 +93,7 @@ pub async fn resolve<T: RawTree + ?Sized>(
     let mut dot = true;
     loop {
         let Some((component, is_last)) = next(&mut segments) else {
-            return Ok(Resolved {
-                path: as_path(&canonical).to_string(),
-                meta: Some(dir_meta),
-                dir_required,
-                dot,
-            });
+            return Ok(Resolved { path: as_path(&canonical).to_string(), meta: Some(dir_meta), dir_required, dot });
         };
         if dir_meta.file_type != FileType::Directory {
             return Err(FsError::NotADirectory);
@@ -133,12 +128,7 @@ pub async fn resolve<T: RawTree + ?Sized>(
         let meta = match tree.raw_lstat(&candidate).await {
             Ok(meta) => meta,
             Err(FsError::NotFound) if is_last => {
-                return Ok(Resolved {
-                    path: candidate,
-                    meta: None,
-                    dir_required,
-                    dot: false,
-                });
+                return Ok(Resolved { path: candidate, meta: None, dir_required, dot: false });
             }
             Err(error) => return Err(error),
         };
@@ -163,12 +153,7 @@ pub async fn resolve<T: RawTree + ?Sized>(
             if dir_required && meta.file_type != FileType::Directory {
                 return Err(FsError::NotADirectory);
             }
-            return Ok(Resolved {
-                path: candidate,
-                meta: Some(meta),
-                dir_required,
-                dot: false,
-            });
+            return Ok(Resolved { path: candidate, meta: Some(meta), dir_required, dot: false });
         }
         canonical = candidate;
         dir_meta = meta;
@@ -192,9 +177,7 @@ fn next(segments: &mut Vec<(String, usize)>) -> Option<(String, bool)> {
         *pos = start + len;
         break component;
     };
-    let is_last = segments
-        .iter()
-        .all(|(text, pos)| text.get(*pos..).unwrap_or("").trim_matches('/').is_empty());
+    let is_last = segments.iter().all(|(text, pos)| text.get(*pos..).unwrap_or("").trim_matches('/').is_empty());
     Some((component, is_last))
 }
 
@@ -212,12 +195,7 @@ mod tests {
 
     #[test]
     fn parents_of_canonical_paths() {
-        let resolved = |path: &str| Resolved {
-            path: path.to_string(),
-            meta: None,
-            dir_required: false,
-            dot: false,
-        };
+        let resolved = |path: &str| Resolved { path: path.to_string(), meta: None, dir_required: false, dot: false };
         assert_eq!(resolved("/a/b").parent(), "/a");
         assert_eq!(resolved("/a").parent(), "/");
         assert_eq!(resolved("/").parent(), "/");

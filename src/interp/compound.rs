@@ -241,7 +241,13 @@ impl Shell {
         }
     }
 
-    async fn run_arith_for(&mut self, init: &Option<ArithExpr>, condition: &Option<ArithExpr>, step: &Option<ArithExpr>, body: &List) -> Outcome {
+    async fn run_arith_for(
+        &mut self,
+        init: &Option<ArithExpr>,
+        condition: &Option<ArithExpr>,
+        step: &Option<ArithExpr>,
+        body: &List,
+    ) -> Outcome {
         if let Err(outcome) = self.eval_optional(init).await {
             return outcome;
         }

@@ -105,11 +105,15 @@ impl Shell {
                 for (index, group) in captures.iter().enumerate() {
                     groups.insert(index as i64, group.map(|m| m.as_str().to_string()).unwrap_or_default());
                 }
-                self.vars.insert("BASH_REMATCH", super::vars::Variable { value: Some(Value::Indexed(groups)), attributes: Default::default() });
+                self.vars
+                    .insert("BASH_REMATCH", super::vars::Variable { value: Some(Value::Indexed(groups)), attributes: Default::default() });
                 Ok(true)
             }
             None => {
-                self.vars.insert("BASH_REMATCH", super::vars::Variable { value: Some(Value::Indexed(BTreeMap::new())), attributes: Default::default() });
+                self.vars.insert(
+                    "BASH_REMATCH",
+                    super::vars::Variable { value: Some(Value::Indexed(BTreeMap::new())), attributes: Default::default() },
+                );
                 Ok(false)
             }
         }

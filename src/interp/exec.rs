@@ -17,7 +17,14 @@ impl Shell {
             let mut status = 0;
             for item in &list.items {
                 if item.background {
-                    let text = self.source.text.get(item.span.start as usize..item.span.end as usize).unwrap_or("").trim_end_matches('&').trim().to_string();
+                    let text = self
+                        .source
+                        .text
+                        .get(item.span.start as usize..item.span.end as usize)
+                        .unwrap_or("")
+                        .trim_end_matches('&')
+                        .trim()
+                        .to_string();
                     self.run_background(&item.and_or, text);
                     status = 0;
                     self.last_status = 0;
@@ -186,7 +193,8 @@ impl Shell {
             let (mut statuses, last_outcome) = {
                 let this = &mut *self;
                 let last_future: LocalFuture<'_, Outcome> = Box::pin(async move { this.run_command(last).await });
-                let mut all: Vec<LocalFuture<'_, Result<i32, Flow>>> = stages.into_iter().map(|f| -> LocalFuture<'_, Outcome> { Box::pin(async move { Ok(f.await) }) }).collect();
+                let mut all: Vec<LocalFuture<'_, Result<i32, Flow>>> =
+                    stages.into_iter().map(|f| -> LocalFuture<'_, Outcome> { Box::pin(async move { Ok(f.await) }) }).collect();
                 all.push(last_future);
                 let mut results = join_all(all).await;
                 let last_outcome = results.pop().unwrap_or(Ok(0));

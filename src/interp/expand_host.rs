@@ -94,7 +94,15 @@ impl ExpandHost for Shell {
             _ => {}
         }
         let a = var.attributes;
-        for (on, letter) in [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')] {
+        for (on, letter) in [
+            (a.integer, 'i'),
+            (a.lowercase, 'l'),
+            (a.nameref, 'n'),
+            (a.readonly, 'r'),
+            (a.trace, 't'),
+            (a.uppercase, 'u'),
+            (a.exported, 'x'),
+        ] {
             if on {
                 letters.push(letter);
             }
@@ -107,7 +115,13 @@ impl ExpandHost for Shell {
             None => self.assign_scalar(name, value, false),
             Some(key) => self.assign_element(name, key, value, false),
         };
-        result.map_err(|message| if message.ends_with("readonly variable") { ExpandError::Readonly(name.to_string()) } else { ExpandError::Assign(message) })
+        result.map_err(|message| {
+            if message.ends_with("readonly variable") {
+                ExpandError::Readonly(name.to_string())
+            } else {
+                ExpandError::Assign(message)
+            }
+        })
     }
 
     fn home_dir(&self, user: &str) -> Option<String> {

@@ -117,7 +117,13 @@ impl JobTable {
             .enumerate()
             .filter(|(_, j)| !j.reported)
             .map(|(i, j)| {
-                let marker = if i + 1 == last { '+' } else if i + 2 == last { '-' } else { ' ' };
+                let marker = if i + 1 == last {
+                    '+'
+                } else if i + 2 == last {
+                    '-'
+                } else {
+                    ' '
+                };
                 let state = match j.status {
                     None => "Running".to_string(),
                     Some(0) => "Done".to_string(),

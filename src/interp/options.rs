@@ -191,7 +191,8 @@ impl Options {
             "posix" => self.posix,
             "verbose" => self.verbose,
             "xtrace" => self.xtrace,
-            "emacs" | "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical" | "privileged" | "vi" => false,
+            "emacs" | "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical"
+            | "privileged" | "vi" => false,
             _ => return None,
         })
     }
@@ -213,7 +214,19 @@ impl Options {
             "posix" => &mut self.posix,
             "verbose" => &mut self.verbose,
             "xtrace" => &mut self.xtrace,
-            "emacs" | "histexpand" | "history" | "ignoreeof" | "interactive-comments" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical" | "privileged" | "vi" => return true,
+            "emacs"
+            | "histexpand"
+            | "history"
+            | "ignoreeof"
+            | "interactive-comments"
+            | "keyword"
+            | "monitor"
+            | "nolog"
+            | "notify"
+            | "onecmd"
+            | "physical"
+            | "privileged"
+            | "vi" => return true,
             _ => return false,
         };
         *slot = on;
@@ -293,7 +306,19 @@ impl Options {
     /// Every `shopt` name, sorted, with its value.
     pub fn all_shopts(&self) -> Vec<(String, bool)> {
         let mut all: Vec<(String, bool)> = self.other_shopts.clone();
-        for name in ["extglob", "nullglob", "failglob", "dotglob", "nocaseglob", "nocasematch", "globstar", "lastpipe", "expand_aliases", "xpg_echo", "inherit_errexit"] {
+        for name in [
+            "extglob",
+            "nullglob",
+            "failglob",
+            "dotglob",
+            "nocaseglob",
+            "nocasematch",
+            "globstar",
+            "lastpipe",
+            "expand_aliases",
+            "xpg_echo",
+            "inherit_errexit",
+        ] {
             all.push((name.to_string(), self.get_shopt(name).unwrap_or(false)));
         }
         all.sort();

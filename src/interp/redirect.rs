@@ -49,7 +49,12 @@ impl Shell {
 
     async fn apply_redirect(&mut self, redirect: &Redirect) -> Result<(), Outcome> {
         let default_fd = match redirect.op {
-            RedirectOp::Input | RedirectOp::ReadWrite | RedirectOp::DupInput | RedirectOp::HereDoc | RedirectOp::HereDocStrip | RedirectOp::HereString => 0,
+            RedirectOp::Input
+            | RedirectOp::ReadWrite
+            | RedirectOp::DupInput
+            | RedirectOp::HereDoc
+            | RedirectOp::HereDocStrip
+            | RedirectOp::HereString => 0,
             _ => 1,
         };
         let target_fd = match &redirect.fd {
@@ -132,7 +137,8 @@ impl Shell {
             RedirectOp::OutputBoth | RedirectOp::AppendBoth => {
                 let target = self.redirect_target(word).await?;
                 let mode = 0o666 & !self.umask;
-                let options = if redirect.op == RedirectOp::AppendBoth { OpenOptions::write_append(mode) } else { OpenOptions::write_truncate(mode) };
+                let options =
+                    if redirect.op == RedirectOp::AppendBoth { OpenOptions::write_append(mode) } else { OpenOptions::write_truncate(mode) };
                 let stream = self.open_for_redirect(&target, options, redirect.op == RedirectOp::OutputBoth).await?;
                 self.fds.set(1, stream.clone());
                 self.fds.set(2, stream);

@@ -20,7 +20,15 @@ impl Shell {
 
     /// Runs `script` as `bash -c` would, with the given streams. Per-run
     /// `env` and `cwd` apply to this run only. State persists across runs.
-    pub async fn run_top_level(&mut self, script: &str, stdin: Fd, stdout: Fd, stderr: Fd, env: Vec<(String, String)>, cwd: Option<String>) -> i32 {
+    pub async fn run_top_level(
+        &mut self,
+        script: &str,
+        stdin: Fd,
+        stdout: Fd,
+        stderr: Fd,
+        env: Vec<(String, String)>,
+        cwd: Option<String>,
+    ) -> i32 {
         let session = self.budget.session_commands.get();
         self.budget = Budget::new();
         self.budget.session_commands.set(session);

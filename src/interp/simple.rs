@@ -94,11 +94,7 @@ impl Shell {
                 },
             }
         }
-        let result = if args.is_empty() {
-            self.run_assignments_only(command).await
-        } else {
-            self.run_with_args(command, args).await
-        };
+        let result = if args.is_empty() { self.run_assignments_only(command).await } else { self.run_with_args(command, args).await };
         for fd in std::mem::take(&mut self.process_substitution_fds) {
             self.fds.close(fd);
         }

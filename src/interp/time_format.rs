@@ -16,7 +16,8 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 const WEEKDAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS: [&str; 12] =
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 /// Formats `seconds` since the epoch (UTC) with `format`'s `%` sequences.
 pub fn strftime(format: &str, seconds: i64) -> String {
@@ -57,7 +58,11 @@ pub fn strftime(format: &str, seconds: i64) -> String {
             Some('D') => out.push_str(&format!("{month:02}/{day:02}/{:02}", year % 100)),
             Some('T') => out.push_str(&format!("{hour:02}:{minute:02}:{second:02}")),
             Some('R') => out.push_str(&format!("{hour:02}:{minute:02}")),
-            Some('c') => out.push_str(&format!("{} {} {day:>2} {hour:02}:{minute:02}:{second:02} {year}", &WEEKDAYS[weekday][..3], &MONTHS[month as usize - 1][..3])),
+            Some('c') => out.push_str(&format!(
+                "{} {} {day:>2} {hour:02}:{minute:02}:{second:02} {year}",
+                &WEEKDAYS[weekday][..3],
+                &MONTHS[month as usize - 1][..3]
+            )),
             Some('z') => out.push_str("+0000"),
             Some('Z') => out.push_str("UTC"),
             Some('n') => out.push('\n'),

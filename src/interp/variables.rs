@@ -49,9 +49,22 @@ impl Shell {
         for (i, part) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"].iter().enumerate() {
             versinfo.insert(i as i64, part.to_string());
         }
-        self.vars.insert("BASH_VERSINFO", Variable { value: Some(Value::Indexed(versinfo)), attributes: Attributes { readonly: true, ..Default::default() } });
-        for (name, value) in ["UID", "EUID", "PPID"].iter().zip([crate::fs::layout::SANDBOX_UID.to_string(), crate::fs::layout::SANDBOX_UID.to_string(), "4241".to_string()]) {
-            self.vars.insert(name, Variable { value: Some(Value::Scalar(value)), attributes: Attributes { readonly: true, integer: true, ..Default::default() } });
+        self.vars.insert(
+            "BASH_VERSINFO",
+            Variable { value: Some(Value::Indexed(versinfo)), attributes: Attributes { readonly: true, ..Default::default() } },
+        );
+        for (name, value) in ["UID", "EUID", "PPID"].iter().zip([
+            crate::fs::layout::SANDBOX_UID.to_string(),
+            crate::fs::layout::SANDBOX_UID.to_string(),
+            "4241".to_string(),
+        ]) {
+            self.vars.insert(
+                name,
+                Variable {
+                    value: Some(Value::Scalar(value)),
+                    attributes: Attributes { readonly: true, integer: true, ..Default::default() },
+                },
+            );
         }
         for (name, value) in env {
             let mut var = Variable::scalar(value);

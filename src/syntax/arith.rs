@@ -131,10 +131,7 @@ impl Parser<'_> {
         self.enter()?;
         let left = self.arith_ternary()?;
         self.arith_blanks();
-        let assignment = ASSIGNMENTS
-            .iter()
-            .find(|(text, _)| self.looking_at(text) && !(*text == "=" && self.looking_at("==")))
-            .copied();
+        let assignment = ASSIGNMENTS.iter().find(|(text, _)| self.looking_at(text) && !(*text == "=" && self.looking_at("=="))).copied();
         let result = match assignment {
             Some((text, op)) => {
                 if !matches!(left, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
@@ -162,11 +159,7 @@ impl Parser<'_> {
         }
         let otherwise = self.arith_assign()?;
         self.leave();
-        Ok(ArithExpr::Conditional(
-            Box::new(condition),
-            Box::new(then),
-            Box::new(otherwise),
-        ))
+        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
     }
 
     /// Binary operators binding at least as tightly as `min`, by precedence climbing.
@@ -174,10 +167,7 @@ impl Parser<'_> {
         let mut left = self.arith_unary()?;
         loop {
             self.arith_blanks();
-            let found = BINARY
-                .iter()
-                .find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text))
-                .copied();
+            let found = BINARY.iter().find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text)).copied();
             let Some((text, op, precedence)) = found else {
                 return Ok(left);
             };
@@ -186,11 +176,7 @@ impl Parser<'_> {
             }
             self.pos += text.len();
             self.enter()?;
-            let next = if op == BinaryArithOp::Power {
-                precedence
-            } else {
-                precedence + 1
-            };
+            let next = if op == BinaryArithOp::Power { precedence } else { precedence + 1 };
             let right = self.arith_binary(next)?;
             self.leave();
             left = ArithExpr::Binary(op, Box::new(left), Box::new(right));
@@ -227,11 +213,7 @@ impl Parser<'_> {
                 if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
                     return Err(ArithFail::Syntax);
                 }
-                return Ok(ArithExpr::IncDec {
-                    increment,
-                    prefix: true,
-                    target: Box::new(target),
-                });
+                return Ok(ArithExpr::IncDec { increment, prefix: true, target: Box::new(target) });
             }
         }
         let op = match self.cur() {
@@ -254,11 +236,7 @@ impl Parser<'_> {
             for (text, increment) in [("++", true), ("--", false)] {
                 if self.looking_at(text) {
                     self.pos += 2;
-                    return Ok(ArithExpr::IncDec {
-                        increment,
-                        prefix: false,
-                        target: Box::new(primary),
-                    });
+                    return Ok(ArithExpr::IncDec { increment, prefix: false, target: Box::new(primary) });
                 }
             }
         }
@@ -286,9 +264,7 @@ impl Parser<'_> {
                     let rest = self.rest();
                     let length = rest
                         .iter()
-                        .position(|b| {
-                            !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@')
-                        })
+                        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@'))
                         .unwrap_or(rest.len());
                     let text = self.slice(self.pos, self.pos + length).to_string();
                     self.pos += length;
@@ -316,10 +292,7 @@ impl Parser<'_> {
             }
         }
         if expanded {
-            return Ok(ArithExpr::Expansion(Word {
-                parts,
-                span: self.span(start, self.pos),
-            }));
+            return Ok(ArithExpr::Expansion(Word { parts, span: self.span(start, self.pos) }));
         }
         let text = match parts.pop() {
             Some(WordPart::Literal(text)) => text,

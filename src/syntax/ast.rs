@@ -616,7 +616,7 @@ impl BinaryArithOp {
             BinaryArithOp::BitOr => "|",
             BinaryArithOp::LogicalAnd => "&&",
             BinaryArithOp::LogicalOr => "||",
-            }
+        }
     }
 }
 

@@ -20,9 +20,7 @@ struct Groups {
 impl Parser<'_> {
     /// Finds brace expansions in `parts`.
     pub(super) fn brace_expand(&mut self, parts: Vec<WordPart>) -> PResult<Vec<WordPart>> {
-        let has_brace = parts
-            .iter()
-            .any(|part| matches!(part, WordPart::Literal(text) if text.contains('{')));
+        let has_brace = parts.iter().any(|part| matches!(part, WordPart::Literal(text) if text.contains('{')));
         if !has_brace {
             return Ok(parts);
         }
@@ -40,28 +38,13 @@ impl Parser<'_> {
     }
 
     /// Builds the parts of `slots[from..to]`.
-    fn expand_range(
-        &mut self,
-        slots: &mut [Option<Item>],
-        groups: &Groups,
-        from: usize,
-        to: usize,
-    ) -> PResult<Vec<WordPart>> {
+    fn expand_range(&mut self, slots: &mut [Option<Item>], groups: &Groups, from: usize, to: usize) -> PResult<Vec<WordPart>> {
         let mut out: Vec<WordPart> = Vec::new();
         let mut index = from;
         while index < to {
             self.step()?;
             let open_here = matches!(slots.get(index), Some(Some(Item::Char('{'))));
-            let close = if open_here {
-                groups
-                    .close
-                    .get(index)
-                    .copied()
-                    .flatten()
-                    .filter(|c| *c < to)
-            } else {
-                None
-            };
+            let close = if open_here { groups.close.get(index).copied().flatten().filter(|c| *c < to) } else { None };
             if let Some(close) = close {
                 if groups.comma.get(index).copied().unwrap_or(false) {
                     self.enter()?;
@@ -72,20 +55,13 @@ impl Parser<'_> {
                         let at_comma = at == close || is_top_comma(slots, at);
                         if at_comma {
                             let parts = self.expand_range(slots, groups, start, at)?;
-                            alternatives.push(Word {
-                                parts,
-                                span: Span::default(),
-                            });
+                            alternatives.push(Word { parts, span: Span::default() });
                             start = at + 1;
                             at += 1;
                             continue;
                         }
                         at = match groups.close.get(at).copied().flatten() {
-                            Some(inner_close)
-                                if matches!(slots.get(at), Some(Some(Item::Char('{')))) =>
-                            {
-                                inner_close + 1
-                            }
+                            Some(inner_close) if matches!(slots.get(at), Some(Some(Item::Char('{')))) => inner_close + 1,
                             _ => at + 1,
                         };
                     }
@@ -176,11 +152,7 @@ fn range_part(slots: &[Option<Item>], from: usize, to: usize) -> Option<WordPart
             return None;
         }
     }
-    Some(WordPart::BraceRange {
-        start: start.to_string(),
-        end: end.to_string(),
-        step: step.map(str::to_string),
-    })
+    Some(WordPart::BraceRange { start: start.to_string(), end: end.to_string(), step: step.map(str::to_string) })
 }
 
 fn is_integer(text: &str) -> bool {

@@ -2,16 +2,15 @@
 //! redirections and function definitions written `name() body`).
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List,
-    ListItem, Pipeline, SimpleCommand, TimeFormat, Word, WordPart,
+    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem, Pipeline, SimpleCommand,
+    TimeFormat, Word, WordPart,
 };
 use super::lexer::{is_meta, is_name_byte, is_name_start};
 use super::parser::{PResult, Parser};
 use super::word::WordContext;
 
 /// Builtins whose `name=value` arguments are assignments.
-const DECLARATION_BUILTINS: [&str; 6] =
-    ["declare", "typeset", "local", "export", "readonly", "alias"];
+const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export", "readonly", "alias"];
 
 /// Reserved words that end a compound list.
 const LIST_ENDS: [&str; 8] = ["then", "elif", "else", "fi", "do", "done", "esac", "}"];
@@ -38,19 +37,11 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    list.items.push(ListItem {
-                        and_or,
-                        background: false,
-                        span: self.span(start, self.pos),
-                    });
+                    list.items.push(ListItem { and_or, background: false, span: self.span(start, self.pos) });
                     return self.end_top_line(list);
                 }
             };
-            list.items.push(ListItem {
-                and_or,
-                background,
-                span: self.span(start, self.pos),
-            });
+            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
                 return self.end_top_line(list);
@@ -90,9 +81,7 @@ impl Parser<'_> {
         match self.cur() {
             None | Some(b')') => true,
             Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
-            Some(_) => self
-                .plain_word()
-                .is_some_and(|word| LIST_ENDS.contains(&word)),
+            Some(_) => self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
         }
     }
 
@@ -117,11 +106,7 @@ impl Parser<'_> {
                 }
                 _ => self.cur() == Some(b'\n'),
             };
-            list.items.push(ListItem {
-                and_or,
-                background,
-                span: self.span(start, self.pos),
-            });
+            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
             if !terminated {
                 return Ok(list);
             }
@@ -185,13 +170,7 @@ impl Parser<'_> {
                 redirects: Vec::new(),
                 span: self.span(self.pos, self.pos),
             }));
-            return Ok(Pipeline {
-                negated,
-                timed,
-                commands,
-                pipe_stderr,
-                span: self.span(start, self.pos),
-            });
+            return Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) });
         }
         commands.push(self.command()?);
         loop {
@@ -207,19 +186,12 @@ impl Parser<'_> {
             self.skip_linebreaks()?;
             commands.push(self.command()?);
         }
-        Ok(Pipeline {
-            negated,
-            timed,
-            commands,
-            pipe_stderr,
-            span: self.span(start, self.pos),
-        })
+        Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) })
     }
 
     /// True where a bare `time` ends: a newline, `;`, `&` or the end.
     fn at_pipeline_end(&self) -> bool {
-        matches!(self.cur(), None | Some(b'\n'))
-            || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
+        matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
     }
 
     /// One command of a pipeline.
@@ -242,11 +214,7 @@ impl Parser<'_> {
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
-            return Ok(Command::Compound(
-                compound,
-                redirects,
-                self.span(start, self.pos),
-            ));
+            return Ok(Command::Compound(compound, redirects, self.span(start, self.pos)));
         }
         self.simple_command(start)
     }
@@ -265,12 +233,7 @@ impl Parser<'_> {
 
     /// `VAR=x cmd arg >file`, or `name() body`.
     fn simple_command(&mut self, start: usize) -> PResult<Command> {
-        let mut command = SimpleCommand {
-            assignments: Vec::new(),
-            words: Vec::new(),
-            redirects: Vec::new(),
-            span: Default::default(),
-        };
+        let mut command = SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
         let mut declaration = false;
         loop {
             self.skip_space();
@@ -298,21 +261,14 @@ impl Parser<'_> {
                 break;
             };
             if command.words.is_empty() {
-                declaration =
-                    literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
-                if command.assignments.is_empty()
-                    && command.redirects.is_empty()
-                    && self.at_function_parens()
-                {
+                declaration = literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
+                if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
             }
             command.words.push(Argument::Word(word));
         }
-        if command.words.is_empty()
-            && command.assignments.is_empty()
-            && command.redirects.is_empty()
-        {
+        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
@@ -364,11 +320,7 @@ impl Parser<'_> {
         let Some(word) = self.read_word(WordContext::Pattern)? else {
             return self.unexpected_word();
         };
-        if !word
-            .parts
-            .iter()
-            .all(|part| matches!(part, WordPart::Literal(_)))
-        {
+        if !word.parts.iter().all(|part| matches!(part, WordPart::Literal(_))) {
             self.pos = name_start;
             return self.unexpected();
         }
@@ -389,13 +341,7 @@ impl Parser<'_> {
             return self.unexpected();
         };
         let redirects = self.trailing_redirects()?;
-        Ok(Command::FunctionDef(FunctionDef {
-            name,
-            body: Box::new(body),
-            redirects,
-            keyword,
-            span: self.span(start, self.pos),
-        }))
+        Ok(Command::FunctionDef(FunctionDef { name, body: Box::new(body), redirects, keyword, span: self.span(start, self.pos) }))
     }
 
     /// `coproc [NAME] command`.
@@ -410,11 +356,7 @@ impl Parser<'_> {
         if let Some(word) = self.plain_word() {
             let compound_next = {
                 let after = &self.rest()[word.len()..];
-                let after = after
-                    .iter()
-                    .skip_while(|b| matches!(b, b' ' | b'\t'))
-                    .copied()
-                    .collect::<Vec<u8>>();
+                let after = after.iter().skip_while(|b| matches!(b, b' ' | b'\t')).copied().collect::<Vec<u8>>();
                 after.starts_with(b"{")
                     || after.starts_with(b"(")
                     || after.starts_with(b"while")
@@ -437,14 +379,7 @@ impl Parser<'_> {
             return self.unexpected();
         }
         let span = self.span(start, self.pos);
-        Ok(Command::Compound(
-            super::ast::CompoundCommand::Coproc {
-                name,
-                body: Box::new(body),
-            },
-            Vec::new(),
-            span,
-        ))
+        Ok(Command::Compound(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }, Vec::new(), span))
     }
 
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
@@ -455,10 +390,7 @@ impl Parser<'_> {
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);
         }
-        let name_length = rest
-            .iter()
-            .position(|b| !is_name_byte(*b))
-            .unwrap_or(rest.len());
+        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
         if !matches!(rest.get(name_length), Some(b'=' | b'+' | b'[')) {
             return Ok(None);
         }
@@ -493,18 +425,9 @@ impl Parser<'_> {
         } else {
             let value_start = self.pos;
             let parts = self.read_parts(WordContext::AssignValue)?;
-            AssignValue::Scalar(Word {
-                parts,
-                span: self.span(value_start, self.pos),
-            })
+            AssignValue::Scalar(Word { parts, span: self.span(value_start, self.pos) })
         };
-        Ok(Some(Assignment {
-            name,
-            index,
-            append,
-            value,
-            span: self.span(start, self.pos),
-        }))
+        Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))
     }
 
     /// Reads `(a b [k]=v)`.
@@ -515,12 +438,7 @@ impl Parser<'_> {
         loop {
             self.skip_linebreaks()?;
             match self.cur() {
-                None => {
-                    return Err(super::parser::Fail {
-                        kind: super::error::ParseErrorKind::UnterminatedQuote(')'),
-                        pos: open,
-                    })
-                }
+                None => return Err(super::parser::Fail { kind: super::error::ParseErrorKind::UnterminatedQuote(')'), pos: open }),
                 Some(b')') => {
                     self.pos += 1;
                     return Ok(elements);
@@ -528,23 +446,12 @@ impl Parser<'_> {
                 Some(_) => {}
             }
             let (index, append) = self.element_key()?;
-            let value = match self.read_word(if index.is_some() {
-                WordContext::AssignValue
-            } else {
-                WordContext::Normal
-            })? {
+            let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
                 Some(word) => word,
-                None if index.is_some() => Word {
-                    parts: Vec::new(),
-                    span: self.span(self.pos, self.pos),
-                },
+                None if index.is_some() => Word { parts: Vec::new(), span: self.span(self.pos, self.pos) },
                 None => return self.unexpected(),
             };
-            elements.push(ArrayElement {
-                index,
-                append,
-                value,
-            });
+            elements.push(ArrayElement { index, append, value });
         }
     }
 

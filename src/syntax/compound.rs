@@ -73,10 +73,7 @@ impl Parser<'_> {
                 self.token()?;
                 Ok(CompoundCommand::Arith(expr))
             }
-            None if self.paren_scan_hit_eof(start + 2) => Err(Fail {
-                kind: ParseErrorKind::UnterminatedQuote(')'),
-                pos: start,
-            }),
+            None if self.paren_scan_hit_eof(start + 2) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
             None => self.subshell(),
         }
     }
@@ -96,21 +93,14 @@ impl Parser<'_> {
                 else_body = Some(self.nonempty_list()?);
             }
             self.expect_reserved("fi")?;
-            return Ok(CompoundCommand::If {
-                branches,
-                else_body,
-            });
+            return Ok(CompoundCommand::If { branches, else_body });
         }
     }
 
     fn while_command(&mut self, until: bool) -> PResult<CompoundCommand> {
         let condition = self.nonempty_list()?;
         let body = self.do_group()?;
-        Ok(if until {
-            CompoundCommand::Until { condition, body }
-        } else {
-            CompoundCommand::While { condition, body }
-        })
+        Ok(if until { CompoundCommand::Until { condition, body } } else { CompoundCommand::While { condition, body } })
     }
 
     /// `do list done`, or `{ list }` as bash also accepts after `for`.
@@ -160,11 +150,7 @@ impl Parser<'_> {
             }
         }
         let body = self.do_group()?;
-        Ok(if select {
-            CompoundCommand::Select { name, words, body }
-        } else {
-            CompoundCommand::For { name, words, body }
-        })
+        Ok(if select { CompoundCommand::Select { name, words, body } } else { CompoundCommand::For { name, words, body } })
     }
 
     /// `for (( init; cond; step )); do ...; done`.
@@ -172,10 +158,7 @@ impl Parser<'_> {
         let start = self.pos;
         let Some(close) = self.arith_close(start + 2) else {
             if self.paren_scan_hit_eof(start + 2) {
-                return Err(Fail {
-                    kind: ParseErrorKind::UnterminatedQuote(')'),
-                    pos: start,
-                });
+                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start });
             }
             return self.unexpected();
         };
@@ -204,16 +187,9 @@ impl Parser<'_> {
                 self.skip_linebreaks()?;
             }
             self.do_group()?;
-            let message = if pieces.len() < 3 {
-                "syntax error: arithmetic expression required"
-            } else {
-                "syntax error: `;' unexpected"
-            };
+            let message = if pieces.len() < 3 { "syntax error: arithmetic expression required" } else { "syntax error: `;' unexpected" };
             return Err(Fail {
-                kind: ParseErrorKind::Detailed {
-                    message: message.to_string(),
-                    detail: format!("syntax error: `(({inner}))'"),
-                },
+                kind: ParseErrorKind::Detailed { message: message.to_string(), detail: format!("syntax error: `(({inner}))'") },
                 pos: start,
             });
         }
@@ -223,9 +199,7 @@ impl Parser<'_> {
             if text.trim().is_empty() {
                 exprs.push(None);
             } else {
-                exprs.push(Some(
-                    self.arith_range(inner_start + from, inner_start + to)?,
-                ));
+                exprs.push(Some(self.arith_range(inner_start + from, inner_start + to)?));
             }
         }
         self.pos = close + 2;
@@ -236,17 +210,8 @@ impl Parser<'_> {
         }
         let body = self.do_group()?;
         let mut exprs = exprs.into_iter();
-        let (init, condition, step) = (
-            exprs.next().flatten(),
-            exprs.next().flatten(),
-            exprs.next().flatten(),
-        );
-        Ok(CompoundCommand::ArithFor {
-            init,
-            condition,
-            step,
-            body,
-        })
+        let (init, condition, step) = (exprs.next().flatten(), exprs.next().flatten(), exprs.next().flatten());
+        Ok(CompoundCommand::ArithFor { init, condition, step, body })
     }
 
     /// `case word in pattern) list ;; ... esac`.
@@ -276,20 +241,12 @@ impl Parser<'_> {
             } else if self.eat_op(";&")? {
                 CaseTerminator::FallThrough
             } else if self.at_reserved("esac") {
-                clauses.push(CaseClause {
-                    patterns,
-                    body,
-                    terminator: CaseTerminator::Break,
-                });
+                clauses.push(CaseClause { patterns, body, terminator: CaseTerminator::Break });
                 continue;
             } else {
                 return self.unexpected();
             };
-            clauses.push(CaseClause {
-                patterns,
-                body,
-                terminator,
-            });
+            clauses.push(CaseClause { patterns, body, terminator });
         }
         Ok(CompoundCommand::Case { word, clauses })
     }

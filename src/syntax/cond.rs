@@ -9,14 +9,12 @@ use super::word::WordContext;
 
 /// Unary test operators.
 const UNARY: [&str; 26] = [
-    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x",
-    "-O", "-G", "-L", "-S", "-N", "-z", "-n", "-o", "-v", "-R",
+    "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-O", "-G", "-L", "-S", "-N", "-z",
+    "-n", "-o", "-v", "-R",
 ];
 
 /// Binary test operators spelled as words.
-const BINARY: [&str; 14] = [
-    "==", "=", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "<",
-];
+const BINARY: [&str; 14] = ["==", "=", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "<"];
 
 impl Parser<'_> {
     /// Reads the rest of `[[ ... ]]`, `[[` already read.
@@ -33,13 +31,10 @@ impl Parser<'_> {
         self.skip_blanks();
         if !self.eat_reserved("]]")? {
             if self.cur().is_none() {
-                return self.fail(ParseErrorKind::Other(
-                    "unexpected EOF while looking for `]]'".to_string(),
-                ));
+                return self.fail(ParseErrorKind::Other("unexpected EOF while looking for `]]'".to_string()));
             }
             if let Some(op) = self.peek_op() {
-                let message =
-                    format!("syntax error in conditional expression: unexpected token `{op}'");
+                let message = format!("syntax error in conditional expression: unexpected token `{op}'");
                 return self.fail(ParseErrorKind::Other(message));
             }
             return self.cond_unexpected();
@@ -54,12 +49,8 @@ impl Parser<'_> {
     /// Fails at the token here with bash's conditional-command wording.
     fn cond_unexpected<T>(&self) -> PResult<T> {
         match self.token_text() {
-            None => Err(Fail::at_end(ParseErrorKind::Other(
-                "unexpected token `EOF' in conditional command".to_string(),
-            ))),
-            Some(_) => self.fail(ParseErrorKind::Other(
-                "syntax error in conditional expression".to_string(),
-            )),
+            None => Err(Fail::at_end(ParseErrorKind::Other("unexpected token `EOF' in conditional command".to_string()))),
+            Some(_) => self.fail(ParseErrorKind::Other("syntax error in conditional expression".to_string())),
         }
     }
 
@@ -121,9 +112,9 @@ impl Parser<'_> {
             self.skip_blanks();
             if !self.eat_op(")")? {
                 return match self.token_text() {
-                    Some(token) if token != "newline" => self.fail(ParseErrorKind::Other(format!(
-                        "unexpected token `{token}', expected `)'"
-                    ))),
+                    Some(token) if token != "newline" => {
+                        self.fail(ParseErrorKind::Other(format!("unexpected token `{token}', expected `)'")))
+                    }
                     _ => self.fail(ParseErrorKind::Other("expected `)'".to_string())),
                 };
             }
@@ -132,26 +123,16 @@ impl Parser<'_> {
         if self.cond_at_end() {
             return self.cond_unexpected();
         }
-        if let Some(op) = self
-            .plain_word()
-            .filter(|w| UNARY.contains(w))
-            .map(str::to_string)
-        {
+        if let Some(op) = self.plain_word().filter(|w| UNARY.contains(w)).map(str::to_string) {
             let saved = self.pos;
             self.pos += op.len();
             self.skip_blanks();
-            if self.cur().is_some()
-                && !self.at_reserved("]]")
-                && !matches!(self.peek_op(), Some("&&" | "||" | ")"))
-            {
+            if self.cur().is_some() && !self.at_reserved("]]") && !matches!(self.peek_op(), Some("&&" | "||" | ")")) {
                 let operand = self.cond_word()?;
                 return Ok(CondExpr::Unary(op, operand));
             }
             if self.at_reserved("]]") || matches!(self.cur(), None | Some(b'\n')) {
-                let message = format!(
-                    "unexpected argument `{}' to conditional unary operator",
-                    self.cond_token()
-                );
+                let message = format!("unexpected argument `{}' to conditional unary operator", self.cond_token());
                 return self.fail(ParseErrorKind::Other(message));
             }
             self.pos = saved;
@@ -161,32 +142,22 @@ impl Parser<'_> {
         let op = match self.peek_op() {
             Some("<") => Some("<".to_string()),
             Some(">") => Some(">".to_string()),
-            _ => self
-                .plain_word()
-                .filter(|w| BINARY.contains(w))
-                .map(str::to_string),
+            _ => self.plain_word().filter(|w| BINARY.contains(w)).map(str::to_string),
         };
         let Some(op) = op else {
             if matches!(self.cur(), None | Some(b'\n')) {
-                return self.fail(ParseErrorKind::Other(
-                    "unexpected token `newline', conditional binary operator expected".to_string(),
-                ));
+                return self.fail(ParseErrorKind::Other("unexpected token `newline', conditional binary operator expected".to_string()));
             }
             if self.cond_at_end() {
                 return Ok(CondExpr::Word(left));
             }
-            return self.fail(ParseErrorKind::Other(
-                "conditional binary operator expected".to_string(),
-            ));
+            return self.fail(ParseErrorKind::Other("conditional binary operator expected".to_string()));
         };
         self.pos += op.len();
         self.token()?;
         self.skip_blanks();
         if self.at_reserved("]]") || matches!(self.cur(), None | Some(b'\n')) {
-            let message = format!(
-                "unexpected argument `{}' to conditional binary operator",
-                self.cond_token()
-            );
+            let message = format!("unexpected argument `{}' to conditional binary operator", self.cond_token());
             return self.fail(ParseErrorKind::Other(message));
         }
         if op == "=~" {

@@ -45,15 +45,8 @@ impl Parser<'_> {
             }
             let body_start = self.pos.saturating_sub(body.len());
             let word = if heredoc.quoted {
-                let parts = if body.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![WordPart::Literal(body)]
-                };
-                Word {
-                    parts,
-                    span: self.span(body_start, self.pos),
-                }
+                let parts = if body.is_empty() { Vec::new() } else { vec![WordPart::Literal(body)] };
+                Word { parts, span: self.span(body_start, self.pos) }
             } else {
                 let mut sub = self.sub_parser(&body, body_start + self.base);
                 let result = sub.heredoc_word();
@@ -98,20 +91,14 @@ impl Parser<'_> {
                 }
                 _ => {
                     let rest = self.rest();
-                    let length = rest
-                        .iter()
-                        .position(|b| matches!(b, b'\\' | b'$' | b'`'))
-                        .unwrap_or(rest.len());
+                    let length = rest.iter().position(|b| matches!(b, b'\\' | b'$' | b'`')).unwrap_or(rest.len());
                     out.text(self.slice(self.pos, self.pos + length));
                     self.pos += length;
                 }
             }
         }
         let parts = out.finish();
-        Ok(Word {
-            parts,
-            span: self.span(0, self.pos),
-        })
+        Ok(Word { parts, span: self.span(0, self.pos) })
     }
 
     /// Puts the bodies read into the here-documents of `list`.
@@ -119,9 +106,7 @@ impl Parser<'_> {
         if self.heredoc_bodies.is_empty() {
             return;
         }
-        let mut filler = Filler {
-            bodies: &mut self.heredoc_bodies,
-        };
+        let mut filler = Filler { bodies: &mut self.heredoc_bodies };
         walk_list(&mut filler, list);
     }
 }

@@ -7,10 +7,7 @@ use super::parser::{PResult, Parser};
 
 /// Bytes that end an unquoted word.
 pub(super) fn is_meta(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>'
-    )
+    matches!(byte, b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>')
 }
 
 /// `[A-Za-z_]`.
@@ -31,8 +28,8 @@ pub(super) fn is_name(text: &str) -> bool {
 
 /// Words that are reserved in command position.
 pub(super) const RESERVED: [&str; 22] = [
-    "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
-    "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]",
+    "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until",
+    "while", "{", "}", "[[", "]]",
 ];
 
 impl Parser<'_> {
@@ -72,9 +69,7 @@ impl Parser<'_> {
 
     /// The character at the read position (which must be on a char boundary).
     pub(super) fn cur_char(&self) -> Option<char> {
-        self.text
-            .get(self.pos..self.end)
-            .and_then(|rest| rest.chars().next())
+        self.text.get(self.pos..self.end).and_then(|rest| rest.chars().next())
     }
 
     /// Skips spaces, tabs and backslash-newline continuations.
@@ -181,10 +176,7 @@ impl Parser<'_> {
     /// or escapes), if the text there is one, for reserved-word tests.
     pub(super) fn plain_word(&self) -> Option<&str> {
         let rest = self.rest();
-        let length = rest
-            .iter()
-            .position(|b| is_meta(*b) || matches!(b, b'\'' | b'"' | b'\\' | b'$' | b'`'))
-            .unwrap_or(rest.len());
+        let length = rest.iter().position(|b| is_meta(*b) || matches!(b, b'\'' | b'"' | b'\\' | b'$' | b'`')).unwrap_or(rest.len());
         if length == 0 {
             return None;
         }

@@ -11,13 +11,7 @@ impl LineIndex {
     /// Indexes the lines of `source`.
     pub fn new(source: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(
-            source
-                .bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(source.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
         LineIndex { starts }
     }
 
@@ -36,16 +30,8 @@ impl LineIndex {
 
     /// The text of 1-based `line`, without its newline.
     pub fn line_text<'a>(&self, source: &'a str, line: usize) -> &'a str {
-        let start = self
-            .starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(source.len());
-        let end = self
-            .starts
-            .get(line)
-            .map(|next| next - 1)
-            .unwrap_or(source.len());
+        let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(source.len());
+        let end = self.starts.get(line).map(|next| next - 1).unwrap_or(source.len());
         source.get(start..end.max(start)).unwrap_or("")
     }
 }
@@ -53,8 +39,5 @@ impl LineIndex {
 /// The 1-based line of byte `offset` in `source` (for `LINENO`).
 pub fn line_number(source: &str, offset: usize) -> usize {
     let end = offset.min(source.len());
-    1 + source
-        .as_bytes()
-        .get(..end)
-        .map_or(0, |head| head.iter().filter(|b| **b == b'\n').count())
+    1 + source.as_bytes().get(..end).map_or(0, |head| head.iter().filter(|b| **b == b'\n').count())
 }

@@ -1,9 +1,7 @@
 //! `$`-expansions: `$name`, `$1`, `$@`, `${...}` with every operator,
 //! `$'...'`, `$"..."`; `$( )`, `$(( ))` and backquotes are in `subst`.
 
-use super::ast::{
-    CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart,
-};
+use super::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
 use super::error::ParseErrorKind;
 use super::lexer::{is_name_byte, is_name_start};
 use super::parser::{Fail, PResult, Parser};
@@ -71,21 +69,14 @@ impl Parser<'_> {
             b if is_name_start(b) => {
                 self.pos += 1;
                 let rest = self.rest();
-                let length = rest
-                    .iter()
-                    .position(|b| !is_name_byte(*b))
-                    .unwrap_or(rest.len());
+                let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
                 let name = self.slice(self.pos, self.pos + length).to_string();
                 self.pos += length;
                 Ok(Some(simple_param(Parameter::Named(name))))
             }
             b if b.is_ascii_digit() => {
                 self.pos += 2;
-                let param = if b == b'0' {
-                    Parameter::Special('0')
-                } else {
-                    Parameter::Positional(u32::from(b - b'0'))
-                };
+                let param = if b == b'0' { Parameter::Special('0') } else { Parameter::Positional(u32::from(b - b'0')) };
                 Ok(Some(simple_param(param)))
             }
             b if is_special(b) => {
@@ -108,9 +99,7 @@ impl Parser<'_> {
             Ok(None) => {
                 self.pos = start + 2;
                 self.skip_to_brace(start)?;
-                Ok(WordPart::BadSubstitution(
-                    self.slice(start, self.pos).to_string(),
-                ))
+                Ok(WordPart::BadSubstitution(self.slice(start, self.pos).to_string()))
             }
             Err(fail) => Err(fail),
         }
@@ -118,14 +107,8 @@ impl Parser<'_> {
 
     /// The inside of `${...}`; `None` when bash would report a bad substitution.
     fn braced_param_body(&mut self, start: usize, in_dquote: bool) -> PResult<Option<WordPart>> {
-        let mut expansion = ParamExpansion {
-            param: Parameter::Special('#'),
-            index: None,
-            indirect: false,
-            length: false,
-            op: None,
-            braced: true,
-        };
+        let mut expansion =
+            ParamExpansion { param: Parameter::Special('#'), index: None, indirect: false, length: false, op: None, braced: true };
         match (self.cur(), self.peek_at(1)) {
             (Some(b'#'), Some(b'}')) => {}
             (Some(b'#'), Some(b)) if is_name_start(b) || b.is_ascii_digit() || is_special(b) => {
@@ -184,10 +167,7 @@ impl Parser<'_> {
 
     /// The failure for a `${` that never closes.
     fn unclosed_brace<T>(&self, start: usize) -> PResult<T> {
-        Err(Fail {
-            kind: ParseErrorKind::UnterminatedQuote('}'),
-            pos: start,
-        })
+        Err(Fail { kind: ParseErrorKind::UnterminatedQuote('}'), pos: start })
     }
 
     /// The parameter right after `${`, `${#` or `${!`.
@@ -195,19 +175,13 @@ impl Parser<'_> {
         let byte = self.cur()?;
         if is_name_start(byte) {
             let rest = self.rest();
-            let length = rest
-                .iter()
-                .position(|b| !is_name_byte(*b))
-                .unwrap_or(rest.len());
+            let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
             let name = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
             Some(Parameter::Named(name))
         } else if byte.is_ascii_digit() {
             let rest = self.rest();
-            let length = rest
-                .iter()
-                .position(|b| !b.is_ascii_digit())
-                .unwrap_or(rest.len());
+            let length = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
             let digits = self.slice(self.pos, self.pos + length).to_string();
             self.pos += length;
             match digits.parse::<u32>() {
@@ -253,10 +227,7 @@ impl Parser<'_> {
         while self.cur().is_some() {
             self.brace_word_piece(&mut out, false, Stop::Brace, false)?;
         }
-        Ok(Word {
-            parts: out.finish(),
-            span: self.span(start, self.pos),
-        })
+        Ok(Word { parts: out.finish(), span: self.span(start, self.pos) })
     }
 
     /// The offset of the `]` matching the `[` at `open`, skipping quotes
@@ -275,20 +246,8 @@ impl Parser<'_> {
                     }
                 }
                 b'\\' => index += 1,
-                b'\'' => {
-                    index += bytes
-                        .get(index + 1..self.end)?
-                        .iter()
-                        .position(|b| *b == b'\'')?
-                        + 1
-                }
-                b'"' => {
-                    index += bytes
-                        .get(index + 1..self.end)?
-                        .iter()
-                        .position(|b| *b == b'"')?
-                        + 1
-                }
+                b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
+                b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
                 b'\n' => return None,
                 _ => {}
             }
@@ -357,11 +316,7 @@ impl Parser<'_> {
                 } else {
                     None
                 };
-                ParamOp::Replace {
-                    mode,
-                    pattern,
-                    replacement,
-                }
+                ParamOp::Replace { mode, pattern, replacement }
             }
             Some(b @ (b'^' | b',' | b'~')) => {
                 self.pos += 1;
@@ -375,11 +330,7 @@ impl Parser<'_> {
                     _ => CaseMode::Toggle,
                 };
                 let pattern = self.brace_word(start, in_dquote, Stop::Brace, false)?;
-                let pattern = if pattern.parts.is_empty() {
-                    None
-                } else {
-                    Some(pattern)
-                };
+                let pattern = if pattern.parts.is_empty() { None } else { Some(pattern) };
                 ParamOp::Case { mode, all, pattern }
             }
             Some(b'@') => match (self.peek_at(1), self.peek_at(2)) {
@@ -396,13 +347,7 @@ impl Parser<'_> {
 
     /// Reads a word inside `${ }` up to `stop`. In double quotes, single
     /// quotes are literal in the `-=?+` words (`quotes_literal`).
-    fn brace_word(
-        &mut self,
-        start: usize,
-        in_dquote: bool,
-        stop: Stop,
-        quotes_literal: bool,
-    ) -> PResult<Word> {
+    fn brace_word(&mut self, start: usize, in_dquote: bool, stop: Stop, quotes_literal: bool) -> PResult<Word> {
         let word_start = self.pos;
         let mut out = PartsBuilder::default();
         loop {
@@ -411,25 +356,14 @@ impl Parser<'_> {
                 Some(b'}') => break,
                 Some(b':') if stop == Stop::Colon => break,
                 Some(b'/') if stop == Stop::Slash => break,
-                Some(_) => {
-                    self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?
-                }
+                Some(_) => self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?,
             }
         }
-        Ok(Word {
-            parts: out.finish(),
-            span: self.span(word_start, self.pos),
-        })
+        Ok(Word { parts: out.finish(), span: self.span(word_start, self.pos) })
     }
 
     /// Reads one piece of a word inside `${ }` or a subscript.
-    fn brace_word_piece(
-        &mut self,
-        out: &mut PartsBuilder,
-        in_dquote: bool,
-        stop: Stop,
-        single_literal: bool,
-    ) -> PResult<()> {
+    fn brace_word_piece(&mut self, out: &mut PartsBuilder, in_dquote: bool, stop: Stop, single_literal: bool) -> PResult<()> {
         self.step()?;
         let Some(byte) = self.cur() else {
             return Ok(());
@@ -534,12 +468,5 @@ impl Parser<'_> {
 
 /// An unbraced `$name`, `$1` or `$?`.
 fn simple_param(param: Parameter) -> WordPart {
-    WordPart::Param(Box::new(ParamExpansion {
-        param,
-        index: None,
-        indirect: false,
-        length: false,
-        op: None,
-        braced: false,
-    }))
+    WordPart::Param(Box::new(ParamExpansion { param, index: None, indirect: false, length: false, op: None, braced: false }))
 }

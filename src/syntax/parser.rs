@@ -81,10 +81,7 @@ impl Fail {
     /// A failure blamed on the line after the last, as bash does for an
     /// unclosed `$(` (it has read its final newline by then).
     pub fn at_end(kind: ParseErrorKind) -> Self {
-        Fail {
-            kind,
-            pos: usize::MAX,
-        }
+        Fail { kind, pos: usize::MAX }
     }
 }
 
@@ -244,11 +241,7 @@ impl<'s> Parser<'s> {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
         if fail.pos == usize::MAX {
-            return ParseError {
-                line: self.eof_line(&index),
-                kind: fail.kind,
-                source_line: None,
-            };
+            return ParseError { line: self.eof_line(&index), kind: fail.kind, source_line: None };
         }
         let (line, source_line) = match &fail.kind {
             ParseErrorKind::UnexpectedToken(_) => {
@@ -258,11 +251,7 @@ impl<'s> Parser<'s> {
             ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
             _ => (index.line_of(pos), None),
         };
-        ParseError {
-            kind: fail.kind,
-            line,
-            source_line,
-        }
+        ParseError { kind: fail.kind, line, source_line }
     }
 
     /// The line bash blames for `unexpected end of file`: one past the
@@ -278,10 +267,7 @@ impl<'s> Parser<'s> {
 
     /// A failure at the current position.
     pub(super) fn fail<T>(&self, kind: ParseErrorKind) -> PResult<T> {
-        Err(Fail {
-            kind,
-            pos: self.pos,
-        })
+        Err(Fail { kind, pos: self.pos })
     }
 
     /// Counts one step against `max_iterations`.
@@ -300,10 +286,7 @@ impl<'s> Parser<'s> {
     pub(super) fn token(&mut self) -> PResult<()> {
         self.tokens += 1;
         if self.tokens > self.limits.max_tokens {
-            return self.fail(ParseErrorKind::LimitExceeded(format!(
-                "too many tokens (max_tokens: {})",
-                self.limits.max_tokens
-            )));
+            return self.fail(ParseErrorKind::LimitExceeded(format!("too many tokens (max_tokens: {})", self.limits.max_tokens)));
         }
         Ok(())
     }
@@ -319,10 +302,7 @@ impl<'s> Parser<'s> {
         }
         self.depth += 1;
         if self.depth > self.limits.max_depth {
-            return self.fail(ParseErrorKind::LimitExceeded(format!(
-                "nesting too deep (max_depth: {})",
-                self.limits.max_depth
-            )));
+            return self.fail(ParseErrorKind::LimitExceeded(format!("nesting too deep (max_depth: {})", self.limits.max_depth)));
         }
         Ok(())
     }
@@ -355,20 +335,13 @@ pub fn completeness(source: &str) -> Completeness {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(ParseError {
-                kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_),
-                ..
-            }) => {
+            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
                 return Completeness::Incomplete;
             }
             Err(_) => return Completeness::Complete,
         }
     }
-    if parser
-        .warnings
-        .iter()
-        .any(|w| w.contains("delimited by end-of-file"))
-    {
+    if parser.warnings.iter().any(|w| w.contains("delimited by end-of-file")) {
         Completeness::Incomplete
     } else {
         Completeness::Complete

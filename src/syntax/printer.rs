@@ -3,9 +3,8 @@
 //! commands, arithmetic fully parenthesized), not the original text.
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator,
-    Command, CompoundCommand, List, Pipeline, Redirect, RedirectFd, RedirectOp, RedirectTarget,
-    SimpleCommand, TimeFormat, Word, WordPart,
+    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, List, Pipeline,
+    Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::printer_expr::{arith_text, cond_text};
 
@@ -86,19 +85,12 @@ impl Printer {
         }
         for (index, command) in pipeline.commands.iter().enumerate() {
             if index > 0 {
-                let stderr = pipeline
-                    .pipe_stderr
-                    .get(index - 1)
-                    .copied()
-                    .unwrap_or(false);
+                let stderr = pipeline.pipe_stderr.get(index - 1).copied().unwrap_or(false);
                 self.out.push_str(if stderr { " |& " } else { " | " });
             }
             self.command(command);
         }
-        if self.out.ends_with(' ')
-            && (pipeline.timed.is_some() || pipeline.negated)
-            && pipeline.commands.iter().all(is_empty_command)
-        {
+        if self.out.ends_with(' ') && (pipeline.timed.is_some() || pipeline.negated) && pipeline.commands.iter().all(is_empty_command) {
             self.out.pop();
         }
     }
@@ -133,8 +125,8 @@ impl Printer {
             }
             first = false;
         };
-        let reserved_first = simple.assignments.is_empty()
-            && matches!(simple.words.first(), Some(Argument::Word(word)) if starts_reserved(word));
+        let reserved_first =
+            simple.assignments.is_empty() && matches!(simple.words.first(), Some(Argument::Word(word)) if starts_reserved(word));
         if reserved_first {
             for redirect in &simple.redirects {
                 separate(self);
@@ -239,8 +231,7 @@ impl Printer {
             self.word(index);
             self.out.push(']');
         }
-        self.out
-            .push_str(if assignment.append { "+=" } else { "=" });
+        self.out.push_str(if assignment.append { "+=" } else { "=" });
         match &assignment.value {
             AssignValue::Scalar(word) => self.word(word),
             AssignValue::Array(elements) => {
@@ -278,10 +269,7 @@ impl Printer {
                 self.flush_heredocs();
                 self.out.push_str(" )");
             }
-            CompoundCommand::If {
-                branches,
-                else_body,
-            } => {
+            CompoundCommand::If { branches, else_body } => {
                 for (index, (condition, body)) in branches.iter().enumerate() {
                     self.out.push_str(if index == 0 { "if " } else { "elif " });
                     self.list(condition, true);
@@ -294,13 +282,8 @@ impl Printer {
                 }
                 self.out.push_str("fi");
             }
-            CompoundCommand::For { name, words, body }
-            | CompoundCommand::Select { name, words, body } => {
-                let keyword = if matches!(compound, CompoundCommand::For { .. }) {
-                    "for "
-                } else {
-                    "select "
-                };
+            CompoundCommand::For { name, words, body } | CompoundCommand::Select { name, words, body } => {
+                let keyword = if matches!(compound, CompoundCommand::For { .. }) { "for " } else { "select " };
                 self.out.push_str(keyword);
                 self.out.push_str(name);
                 if let Some(words) = words {
@@ -314,12 +297,7 @@ impl Printer {
                 self.list(body, true);
                 self.out.push_str("done");
             }
-            CompoundCommand::ArithFor {
-                init,
-                condition,
-                step,
-                body,
-            } => {
+            CompoundCommand::ArithFor { init, condition, step, body } => {
                 self.out.push_str("for ((");
                 for (index, expr) in [init, condition, step].into_iter().enumerate() {
                     if index > 0 {
@@ -340,13 +318,8 @@ impl Printer {
                 self.list(body, true);
                 self.out.push_str("done");
             }
-            CompoundCommand::While { condition, body }
-            | CompoundCommand::Until { condition, body } => {
-                let keyword = if matches!(compound, CompoundCommand::While { .. }) {
-                    "while "
-                } else {
-                    "until "
-                };
+            CompoundCommand::While { condition, body } | CompoundCommand::Until { condition, body } => {
+                let keyword = if matches!(compound, CompoundCommand::While { .. }) { "while " } else { "until " };
                 self.out.push_str(keyword);
                 self.list(condition, true);
                 self.out.push_str("do ");
@@ -455,18 +428,12 @@ impl Printer {
                 self.out.push('"');
             }
             WordPart::Param(param) => self.param(param, in_dquote),
-            WordPart::CommandSub {
-                body,
-                backtick: false,
-            } => {
+            WordPart::CommandSub { body, backtick: false } => {
                 self.out.push_str("$(");
                 self.nested(body);
                 self.out.push(')');
             }
-            WordPart::CommandSub {
-                body,
-                backtick: true,
-            } => {
+            WordPart::CommandSub { body, backtick: true } => {
                 let inner = print(body);
                 self.out.push('`');
                 for c in inner.chars() {
@@ -579,9 +546,7 @@ fn is_empty_command(command: &Command) -> bool {
 fn starts_reserved(word: &Word) -> bool {
     match word.parts.first() {
         Some(WordPart::Literal(text)) => {
-            word.parts.len() == 1 && super::lexer::RESERVED.contains(&text.as_str())
-                || text.starts_with("((")
-                || text.starts_with('(')
+            word.parts.len() == 1 && super::lexer::RESERVED.contains(&text.as_str()) || text.starts_with("((") || text.starts_with('(')
         }
         _ => false,
     }

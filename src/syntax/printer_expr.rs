@@ -1,10 +1,7 @@
 //! The printer's expression half: parameter expansions, arithmetic (fully
 //! parenthesized, so precedence never changes) and `[[ ]]` expressions.
 
-use super::ast::{
-    ArithExpr, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode,
-    Subscript, UnaryArithOp,
-};
+use super::ast::{ArithExpr, CaseMode, CondExpr, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, UnaryArithOp};
 use super::printer::{print_word, Printer};
 
 impl Printer {
@@ -69,11 +66,7 @@ impl Printer {
                 self.out.push_str(if *longest { "%%" } else { "%" });
                 self.word(pattern);
             }
-            ParamOp::Replace {
-                mode,
-                pattern,
-                replacement,
-            } => {
+            ParamOp::Replace { mode, pattern, replacement } => {
                 self.out.push_str(match mode {
                     ReplaceMode::First => "/",
                     ReplaceMode::All => "//",
@@ -126,9 +119,7 @@ pub(super) fn arith_text(expr: &ArithExpr) -> String {
 
 fn arith(out: &mut String, expr: &ArithExpr) {
     match expr {
-        ArithExpr::Number(text) | ArithExpr::Variable(text) | ArithExpr::Invalid(text) => {
-            out.push_str(text)
-        }
+        ArithExpr::Number(text) | ArithExpr::Variable(text) | ArithExpr::Invalid(text) => out.push_str(text),
         ArithExpr::Element(name, index) => {
             out.push_str(name);
             out.push('[');
@@ -145,11 +136,7 @@ fn arith(out: &mut String, expr: &ArithExpr) {
             });
             grouped(out, operand);
         }
-        ArithExpr::IncDec {
-            increment,
-            prefix,
-            target,
-        } => {
+        ArithExpr::IncDec { increment, prefix, target } => {
             let op = if *increment { "++" } else { "--" };
             if *prefix {
                 out.push_str(op);
@@ -190,10 +177,7 @@ fn arith(out: &mut String, expr: &ArithExpr) {
 /// Writes an operand, in parentheses unless it is atomic.
 fn grouped(out: &mut String, expr: &ArithExpr) {
     match expr {
-        ArithExpr::Number(_)
-        | ArithExpr::Variable(_)
-        | ArithExpr::Element(..)
-        | ArithExpr::Expansion(_) => arith(out, expr),
+        ArithExpr::Number(_) | ArithExpr::Variable(_) | ArithExpr::Element(..) | ArithExpr::Expansion(_) => arith(out, expr),
         _ => {
             out.push('(');
             arith(out, expr);

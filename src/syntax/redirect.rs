@@ -27,15 +27,10 @@ impl Parser<'_> {
     fn fd_prefix_length(&self) -> Option<usize> {
         let rest = self.rest();
         let length = match rest.first()? {
-            b'0'..=b'9' => rest
-                .iter()
-                .position(|b| !b.is_ascii_digit())
-                .unwrap_or(rest.len()),
+            b'0'..=b'9' => rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len()),
             b'{' => {
                 let inner = rest.get(1..)?.iter().position(|b| !is_name_byte(*b))?;
-                if rest.get(1 + inner) != Some(&b'}')
-                    || !is_name(self.slice(self.pos + 1, self.pos + 1 + inner))
-                {
+                if rest.get(1 + inner) != Some(&b'}') || !is_name(self.slice(self.pos + 1, self.pos + 1 + inner)) {
                     return None;
                 }
                 inner + 2
@@ -65,20 +60,14 @@ impl Parser<'_> {
             Some(length) => {
                 let text = self.slice(self.pos, self.pos + length).to_string();
                 self.pos += length;
-                Some(
-                    match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
-                        Some(name) => RedirectFd::Variable(name.to_string()),
-                        None => RedirectFd::Number(text.parse().unwrap_or(u32::MAX)),
-                    },
-                )
+                Some(match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+                    Some(name) => RedirectFd::Variable(name.to_string()),
+                    None => RedirectFd::Number(text.parse().unwrap_or(u32::MAX)),
+                })
             }
             None => None,
         };
-        let Some((text, op)) = REDIRECT_OPS
-            .iter()
-            .copied()
-            .find(|(text, _)| self.looking_at(text))
-        else {
+        let Some((text, op)) = REDIRECT_OPS.iter().copied().find(|(text, _)| self.looking_at(text)) else {
             return self.unexpected();
         };
         self.pos += text.len();
@@ -86,22 +75,12 @@ impl Parser<'_> {
         self.skip_blanks();
         if matches!(op, RedirectOp::HereDoc | RedirectOp::HereDocStrip) {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;
-            return Ok(Redirect {
-                fd,
-                op,
-                target,
-                span: self.span(start, self.pos),
-            });
+            return Ok(Redirect { fd, op, target, span: self.span(start, self.pos) });
         }
         let Some(word) = self.read_word(WordContext::Pattern)? else {
             return self.unexpected_word();
         };
-        Ok(Redirect {
-            fd,
-            op,
-            target: RedirectTarget::Word(word),
-            span: self.span(start, self.pos),
-        })
+        Ok(Redirect { fd, op, target: RedirectTarget::Word(word), span: self.span(start, self.pos) })
     }
 
     /// Reads the delimiter after `<<` and queues the body for the next newline.
@@ -115,23 +94,11 @@ impl Parser<'_> {
         let delimiter = unquote_delimiter(&raw);
         let id = self.heredoc_bodies.len();
         self.heredoc_bodies.push(None);
-        self.pending.push(PendingHereDoc {
-            id,
-            delimiter: delimiter.clone(),
-            strip_tabs,
-            quoted,
-            operator_pos: start,
-        });
+        self.pending.push(PendingHereDoc { id, delimiter: delimiter.clone(), strip_tabs, quoted, operator_pos: start });
         Ok(RedirectTarget::HereDoc(HereDoc {
             delimiter,
             quoted,
-            body: Word {
-                parts: Vec::new(),
-                span: Span {
-                    start: u32::MAX,
-                    end: id as u32,
-                },
-            },
+            body: Word { parts: Vec::new(), span: Span { start: u32::MAX, end: id as u32 } },
         }))
     }
 }

@@ -12,10 +12,7 @@ impl Parser<'_> {
         self.enter()?;
         let body = self.nested_list_until_paren()?;
         self.leave();
-        Ok(WordPart::CommandSub {
-            body: Box::new(body),
-            backtick: false,
-        })
+        Ok(WordPart::CommandSub { body: Box::new(body), backtick: false })
     }
 
     /// Reads a list up to and including its closing `)`.
@@ -43,15 +40,9 @@ impl Parser<'_> {
                 self.token()?;
                 Ok(WordPart::Arith(expr))
             }
-            None if self.paren_scan_hit_eof(start + 3) => Err(Fail {
-                kind: ParseErrorKind::UnterminatedQuote(')'),
-                pos: start,
-            }),
+            None if self.paren_scan_hit_eof(start + 3) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
             None => self.command_substitution().map_err(|fail| match fail.kind {
-                ParseErrorKind::UnterminatedQuote(')') if fail.pos == usize::MAX => Fail {
-                    kind: fail.kind,
-                    pos: start,
-                },
+                ParseErrorKind::UnterminatedQuote(')') if fail.pos == usize::MAX => Fail { kind: fail.kind, pos: start },
                 _ => fail,
             }),
         }
@@ -61,10 +52,7 @@ impl Parser<'_> {
     pub(super) fn bracket_arith(&mut self) -> PResult<WordPart> {
         let start = self.pos;
         let Some(close) = self.matching_bracket(start + 1) else {
-            return Err(Fail {
-                kind: ParseErrorKind::UnterminatedQuote(']'),
-                pos: start,
-            });
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
         };
         let expr = self.arith_range(start + 2, close)?;
         self.pos = close + 1;
@@ -82,27 +70,11 @@ impl Parser<'_> {
                 b'(' => depth += 1,
                 b')' if depth > 0 => depth -= 1,
                 b')' => {
-                    return if index + 1 < self.end && bytes.get(index + 1) == Some(&b')') {
-                        Some(index)
-                    } else {
-                        None
-                    };
+                    return if index + 1 < self.end && bytes.get(index + 1) == Some(&b')') { Some(index) } else { None };
                 }
                 b'\\' => index += 1,
-                b'\'' => {
-                    index += bytes
-                        .get(index + 1..self.end)?
-                        .iter()
-                        .position(|b| *b == b'\'')?
-                        + 1
-                }
-                b'"' => {
-                    index += bytes
-                        .get(index + 1..self.end)?
-                        .iter()
-                        .position(|b| *b == b'"')?
-                        + 1
-                }
+                b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
+                b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
                 _ => {}
             }
             index += 1;
@@ -122,17 +94,11 @@ impl Parser<'_> {
                 Some(b')') if depth > 0 => depth -= 1,
                 Some(b')') => return false,
                 Some(b'\\') => index += 1,
-                Some(b'\'') => match bytes
-                    .get(index + 1..self.end)
-                    .and_then(|r| r.iter().position(|b| *b == b'\''))
-                {
+                Some(b'\'') => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == b'\'')) {
                     Some(length) => index += length + 1,
                     None => return true,
                 },
-                Some(b'"') => match bytes
-                    .get(index + 1..self.end)
-                    .and_then(|r| r.iter().position(|b| *b == b'"'))
-                {
+                Some(b'"') => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == b'"')) {
                     Some(length) => index += length + 1,
                     None => return true,
                 },
@@ -153,10 +119,7 @@ impl Parser<'_> {
         loop {
             let rest = self.rest();
             let Some(length) = rest.iter().position(|b| *b == b'`' || *b == b'\\') else {
-                return Err(Fail {
-                    kind: ParseErrorKind::UnterminatedQuote('`'),
-                    pos: start,
-                });
+                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote('`'), pos: start });
             };
             text.push_str(self.slice(self.pos, self.pos + length));
             self.pos += length;
@@ -177,12 +140,7 @@ impl Parser<'_> {
                     text.push('\\');
                     self.pos += 1;
                 }
-                None => {
-                    return Err(Fail {
-                        kind: ParseErrorKind::UnterminatedQuote('`'),
-                        pos: start,
-                    })
-                }
+                None => return Err(Fail { kind: ParseErrorKind::UnterminatedQuote('`'), pos: start }),
             }
         }
         self.token()?;
@@ -191,14 +149,8 @@ impl Parser<'_> {
         let result = sub.parse_to_end();
         self.absorb(&sub);
         self.leave();
-        let body = result.map_err(|fail| Fail {
-            kind: fail.kind,
-            pos: start,
-        })?;
-        Ok(WordPart::CommandSub {
-            body: Box::new(body),
-            backtick: true,
-        })
+        let body = result.map_err(|fail| Fail { kind: fail.kind, pos: start })?;
+        Ok(WordPart::CommandSub { body: Box::new(body), backtick: true })
     }
 
     /// Decodes `'...'` after `$` into bytes, applying every escape bash knows.
@@ -208,10 +160,7 @@ impl Parser<'_> {
         let mut out = Vec::new();
         loop {
             let Some(byte) = self.cur() else {
-                return Err(Fail {
-                    kind: ParseErrorKind::UnterminatedQuote('\''),
-                    pos: start,
-                });
+                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote('\''), pos: start });
             };
             self.pos += 1;
             match byte {

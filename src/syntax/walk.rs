@@ -3,8 +3,8 @@
 //! trees are compared.
 
 use super::ast::{
-    Argument, ArithExpr, AssignValue, Assignment, Command, CompoundCommand, CondExpr, List,
-    ParamOp, Redirect, RedirectTarget, Span, Subscript, Word, WordPart,
+    Argument, ArithExpr, AssignValue, Assignment, Command, CompoundCommand, CondExpr, List, ParamOp, Redirect, RedirectTarget, Span,
+    Subscript, Word, WordPart,
 };
 
 /// What a walk does at the nodes it visits; every method defaults to nothing.
@@ -20,8 +20,7 @@ pub fn walk_list<V: VisitMut>(visitor: &mut V, list: &mut List) {
     for item in &mut list.items {
         visitor.span(&mut item.span);
         let and_or = &mut item.and_or;
-        let pipelines =
-            std::iter::once(&mut and_or.first).chain(and_or.rest.iter_mut().map(|(_, p)| p));
+        let pipelines = std::iter::once(&mut and_or.first).chain(and_or.rest.iter_mut().map(|(_, p)| p));
         for pipeline in pipelines {
             visitor.span(&mut pipeline.span);
             for command in &mut pipeline.commands {
@@ -61,13 +60,8 @@ fn walk_command<V: VisitMut>(visitor: &mut V, command: &mut Command) {
 
 fn walk_compound<V: VisitMut>(visitor: &mut V, compound: &mut CompoundCommand) {
     match compound {
-        CompoundCommand::BraceGroup(list) | CompoundCommand::Subshell(list) => {
-            walk_list(visitor, list)
-        }
-        CompoundCommand::If {
-            branches,
-            else_body,
-        } => {
+        CompoundCommand::BraceGroup(list) | CompoundCommand::Subshell(list) => walk_list(visitor, list),
+        CompoundCommand::If { branches, else_body } => {
             for (condition, body) in branches {
                 walk_list(visitor, condition);
                 walk_list(visitor, body);
@@ -82,12 +76,7 @@ fn walk_compound<V: VisitMut>(visitor: &mut V, compound: &mut CompoundCommand) {
             }
             walk_list(visitor, body);
         }
-        CompoundCommand::ArithFor {
-            init,
-            condition,
-            step,
-            body,
-        } => {
+        CompoundCommand::ArithFor { init, condition, step, body } => {
             for expr in [init, condition, step].into_iter().flatten() {
                 walk_arith(visitor, expr);
             }
@@ -167,9 +156,7 @@ pub fn walk_word<V: VisitMut>(visitor: &mut V, word: &mut Word) {
 fn walk_parts<V: VisitMut>(visitor: &mut V, parts: &mut [WordPart]) {
     for part in parts {
         match part {
-            WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => {
-                walk_parts(visitor, inner)
-            }
+            WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => walk_parts(visitor, inner),
             WordPart::Param(param) => {
                 if let Some(Subscript::Expr(word)) = &mut param.index {
                     walk_word(visitor, word);
@@ -178,14 +165,9 @@ fn walk_parts<V: VisitMut>(visitor: &mut V, parts: &mut [WordPart]) {
                     walk_param_op(visitor, op);
                 }
             }
-            WordPart::CommandSub { body, .. } | WordPart::ProcessSub { body, .. } => {
-                walk_list(visitor, body)
-            }
+            WordPart::CommandSub { body, .. } | WordPart::ProcessSub { body, .. } => walk_list(visitor, body),
             WordPart::Arith(expr) => walk_arith(visitor, expr),
-            WordPart::BraceList(words)
-            | WordPart::ExtGlob {
-                patterns: words, ..
-            } => {
+            WordPart::BraceList(words) | WordPart::ExtGlob { patterns: words, .. } => {
                 for word in words {
                     walk_word(visitor, word);
                 }
@@ -203,11 +185,7 @@ fn walk_param_op<V: VisitMut>(visitor: &mut V, op: &mut ParamOp) {
         | ParamOp::Alternative { word, .. }
         | ParamOp::RemovePrefix { pattern: word, .. }
         | ParamOp::RemoveSuffix { pattern: word, .. } => walk_word(visitor, word),
-        ParamOp::Replace {
-            pattern,
-            replacement,
-            ..
-        } => {
+        ParamOp::Replace { pattern, replacement, .. } => {
             walk_word(visitor, pattern);
             if let Some(word) = replacement {
                 walk_word(visitor, word);
@@ -233,9 +211,7 @@ fn walk_arith<V: VisitMut>(visitor: &mut V, expr: &mut ArithExpr) {
         ArithExpr::Expansion(word) => walk_word(visitor, word),
         ArithExpr::Element(_, inner) | ArithExpr::Unary(_, inner) => walk_arith(visitor, inner),
         ArithExpr::IncDec { target, .. } => walk_arith(visitor, target),
-        ArithExpr::Binary(_, left, right)
-        | ArithExpr::Assign(_, left, right)
-        | ArithExpr::Comma(left, right) => {
+        ArithExpr::Binary(_, left, right) | ArithExpr::Assign(_, left, right) | ArithExpr::Comma(left, right) => {
             walk_arith(visitor, left);
             walk_arith(visitor, right);
         }

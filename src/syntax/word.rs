@@ -49,8 +49,7 @@ impl PartsBuilder {
 
     fn flush(&mut self) {
         if !self.literal.is_empty() {
-            self.parts
-                .push(WordPart::Literal(std::mem::take(&mut self.literal)));
+            self.parts.push(WordPart::Literal(std::mem::take(&mut self.literal)));
         }
     }
 
@@ -79,15 +78,8 @@ impl Parser<'_> {
             return Ok(None);
         }
         self.token()?;
-        let parts = if context == WordContext::Normal {
-            self.brace_expand(parts)?
-        } else {
-            parts
-        };
-        Ok(Some(Word {
-            parts,
-            span: self.span(start, self.pos),
-        }))
+        let parts = if context == WordContext::Normal { self.brace_expand(parts)? } else { parts };
+        Ok(Some(Word { parts, span: self.span(start, self.pos) }))
     }
 
     /// A span in the original source.
@@ -145,17 +137,11 @@ impl Parser<'_> {
                         out.char('~');
                     }
                 }
-                b'<' | b'>'
-                    if self.pos == word_start
-                        && self.peek_at(1) == Some(b'(')
-                        && context != WordContext::Regex =>
-                {
+                b'<' | b'>' if self.pos == word_start && self.peek_at(1) == Some(b'(') && context != WordContext::Regex => {
                     let part = self.process_substitution()?;
                     out.part(part);
                 }
-                b'@' | b'*' | b'+' | b'?' | b'!'
-                    if self.peek_at(1) == Some(b'(') && self.extglob_on(context) =>
-                {
+                b'@' | b'*' | b'+' | b'?' | b'!' if self.peek_at(1) == Some(b'(') && self.extglob_on(context) => {
                     let part = self.extglob_group()?;
                     out.part(part);
                 }
@@ -164,9 +150,7 @@ impl Parser<'_> {
                         break;
                     }
                     if byte == b'=' && !assign_like && context == WordContext::Normal {
-                        assign_like = out.all_literal().is_some_and(|text| {
-                            is_name(text) || text.strip_suffix('+').is_some_and(is_name)
-                        });
+                        assign_like = out.all_literal().is_some_and(|text| is_name(text) || text.strip_suffix('+').is_some_and(is_name));
                     }
                     self.literal_run(&mut out, context);
                 }
@@ -212,20 +196,7 @@ impl Parser<'_> {
         let mut length = 1;
         while let Some(&b) = rest.get(length) {
             let ordinary = b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'-' | b'.'
-                        | b'/'
-                        | b','
-                        | b'_'
-                        | b':'
-                        | b'%'
-                        | b'^'
-                        | b'['
-                        | b']'
-                        | b'{'
-                        | b'}'
-                )
+                || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b':' | b'%' | b'^' | b'[' | b']' | b'{' | b'}')
                 || b >= 0x80;
             if !ordinary || (context == WordContext::AssignValue && b == b':') {
                 break;
@@ -233,21 +204,13 @@ impl Parser<'_> {
             length += 1;
         }
         let end = self.pos + length;
-        let end = (end..=self.end)
-            .find(|&e| self.text.is_char_boundary(e))
-            .unwrap_or(self.end);
+        let end = (end..=self.end).find(|&e| self.text.is_char_boundary(e)).unwrap_or(self.end);
         out.text(self.slice(self.pos, end));
         self.pos = end;
     }
 
     /// True when a `~` here starts a tilde prefix.
-    fn tilde_allowed(
-        &self,
-        out: &PartsBuilder,
-        word_start: usize,
-        context: WordContext,
-        assign_like: bool,
-    ) -> bool {
+    fn tilde_allowed(&self, out: &PartsBuilder, word_start: usize, context: WordContext, assign_like: bool) -> bool {
         if self.pos == word_start {
             return matches!(context, WordContext::Normal | WordContext::AssignValue);
         }
@@ -255,8 +218,7 @@ impl Parser<'_> {
             return false;
         }
         let before = self.text.as_bytes().get(self.pos.wrapping_sub(1)).copied();
-        matches!(before, Some(b'=' | b':')) && out.all_literal().is_some()
-            || matches!(before, Some(b':'))
+        matches!(before, Some(b'=' | b':')) && out.all_literal().is_some() || matches!(before, Some(b':'))
     }
 
     /// Reads `~`, `~user`, `~+`, `~-` when what follows ends the prefix.
@@ -297,10 +259,7 @@ impl Parser<'_> {
             }
             None => {
                 self.pos = self.end;
-                Err(super::parser::Fail {
-                    kind: ParseErrorKind::UnterminatedQuote('\''),
-                    pos: start,
-                })
+                Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote('\''), pos: start })
             }
         }
     }
@@ -313,10 +272,7 @@ impl Parser<'_> {
         loop {
             self.step()?;
             let Some(byte) = self.cur() else {
-                return Err(super::parser::Fail {
-                    kind: ParseErrorKind::UnterminatedQuote('"'),
-                    pos: start,
-                });
+                return Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote('"'), pos: start });
             };
             match byte {
                 b'"' => {
@@ -347,10 +303,7 @@ impl Parser<'_> {
                 }
                 _ => {
                     let rest = self.rest();
-                    let length = rest
-                        .iter()
-                        .position(|b| matches!(b, b'"' | b'\\' | b'$' | b'`'))
-                        .unwrap_or(rest.len());
+                    let length = rest.iter().position(|b| matches!(b, b'"' | b'\\' | b'$' | b'`')).unwrap_or(rest.len());
                     out.text(self.slice(self.pos, self.pos + length));
                     self.pos += length;
                 }
@@ -366,10 +319,7 @@ impl Parser<'_> {
         self.enter()?;
         let body = self.nested_list_until_paren()?;
         self.leave();
-        Ok(WordPart::ProcessSub {
-            input,
-            body: Box::new(body),
-        })
+        Ok(WordPart::ProcessSub { input, body: Box::new(body) })
     }
 
     /// Reads `@(a|b)` and the other extglob groups.
@@ -382,22 +332,14 @@ impl Parser<'_> {
         loop {
             let pattern_start = self.pos;
             let parts = self.read_parts(WordContext::ExtGlob)?;
-            patterns.push(Word {
-                parts,
-                span: self.span(pattern_start, self.pos),
-            });
+            patterns.push(Word { parts, span: self.span(pattern_start, self.pos) });
             match self.cur() {
                 Some(b'|') => self.pos += 1,
                 Some(b')') => {
                     self.pos += 1;
                     break;
                 }
-                _ => {
-                    return Err(super::parser::Fail {
-                        kind: ParseErrorKind::UnterminatedQuote(')'),
-                        pos: start,
-                    })
-                }
+                _ => return Err(super::parser::Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
             }
         }
         self.leave();

@@ -24,11 +24,7 @@ impl SandboxInput {
     /// The engine's options.
     pub fn into_options(self) -> SandboxOptions {
         SandboxOptions {
-            files: self
-                .files
-                .into_iter()
-                .map(|(path, bytes)| (path, bytes.into_vec()))
-                .collect(),
+            files: self.files.into_iter().map(|(path, bytes)| (path, bytes.into_vec())).collect(),
             env: self.env,
             cwd: self.cwd,
             ..SandboxOptions::default()
@@ -77,14 +73,11 @@ struct ExecOutput {
 }
 
 /// Reads an options object; `undefined` and `null` mean all defaults.
-pub fn options_from_js<T: for<'de> Deserialize<'de> + Default>(
-    value: JsValue,
-) -> Result<T, JsValue> {
+pub fn options_from_js<T: for<'de> Deserialize<'de> + Default>(value: JsValue) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|error| js_error(INVALID_OPTIONS, &format!("invalid options: {error}")))
+    serde_wasm_bindgen::from_value(value).map_err(|error| js_error(INVALID_OPTIONS, &format!("invalid options: {error}")))
 }
 
 /// Builds the JS result object of a run.

@@ -22,10 +22,7 @@ pub fn js_error(code: &str, message: &str) -> JsValue {
 /// `ENOENT: No such file or directory, open '/x'` with `code` `ENOENT`.
 pub fn fs_error(error: FsError, operation: &str, path: &str) -> JsValue {
     let code = errno_name(error);
-    js_error(
-        code,
-        &format!("{code}: {}, {operation} '{path}'", error.message()),
-    )
+    js_error(code, &format!("{code}: {}, {operation} '{path}'", error.message()))
 }
 
 /// The symbolic errno name of a filesystem error.

@@ -65,12 +65,7 @@ impl Run {
             id
         });
         let waker = Waker::from(Arc::new(RunWaker { id }));
-        Run {
-            id,
-            future: Some(Box::pin(future)),
-            outcome: None,
-            waker,
-        }
+        Run { id, future: Some(Box::pin(future)), outcome: None, waker }
     }
 
     /// A run that has already finished with `outcome`.
@@ -109,11 +104,6 @@ impl Run {
     /// The value of a finished run; throws its error (a JS `Error` with a
     /// `code`) when it failed, or when it has not finished yet.
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
-        self.outcome.take().unwrap_or_else(|| {
-            Err(super::error::js_error(
-                super::error::INTERNAL,
-                "run has not finished",
-            ))
-        })
+        self.outcome.take().unwrap_or_else(|| Err(super::error::js_error(super::error::INTERNAL, "run has not finished")))
     }
 }

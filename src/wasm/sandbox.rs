@@ -31,19 +31,11 @@ impl WasmSandbox {
             Err(error) => return Run::settled(Err(error)),
         };
         let options = input.into_options();
-        let cwd = options
-            .cwd
-            .clone()
-            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
         Run::new(async move {
             let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
             let fs = sandbox.fs().clone();
-            Ok(WasmSandbox {
-                session: Rc::new(RefCell::new(Some(sandbox))),
-                fs,
-                cwd,
-            }
-            .into())
+            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd }.into())
         })
     }
 
@@ -68,10 +60,7 @@ impl WasmSandbox {
 
     /// The session's working directory; `undefined` while a run holds the session.
     pub fn cwd(&self) -> Option<String> {
-        self.session
-            .borrow()
-            .as_ref()
-            .map(|sandbox| sandbox.shell().cwd().to_string())
+        self.session.borrow().as_ref().map(|sandbox| sandbox.shell().cwd().to_string())
     }
 
     /// Reads a whole file as bytes (with the host's full rights).
@@ -79,10 +68,7 @@ impl WasmSandbox {
     pub fn read_file(&self, path: String) -> Run {
         let (fs, path) = self.resolve_as_root(&path);
         Run::new(async move {
-            let bytes = fs
-                .read_file(&path)
-                .await
-                .map_err(|error| fs_error(error, "open", &path))?;
+            let bytes = fs.read_file(&path).await.map_err(|error| fs_error(error, "open", &path))?;
             Ok(js_sys::Uint8Array::from(bytes.as_slice()).into())
         })
     }
@@ -94,9 +80,7 @@ impl WasmSandbox {
     pub fn write_file(&self, path: String, data: Vec<u8>) -> Run {
         let (fs, path) = self.resolve(&path);
         Run::new(async move {
-            layout::try_write_with_parents(&fs, &path, &data)
-                .await
-                .map_err(|error| fs_error(error, "open", &path))?;
+            layout::try_write_with_parents(&fs, &path, &data).await.map_err(|error| fs_error(error, "open", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -105,9 +89,7 @@ impl WasmSandbox {
     pub fn mkdir(&self, path: String) -> Run {
         let (fs, path) = self.resolve(&path);
         Run::new(async move {
-            layout::try_create_dir_with_parents(&fs, &path)
-                .await
-                .map_err(|error| fs_error(error, "mkdir", &path))?;
+            layout::try_create_dir_with_parents(&fs, &path).await.map_err(|error| fs_error(error, "mkdir", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -123,10 +105,7 @@ impl WasmSandbox {
     pub fn read_dir(&self, path: String) -> Run {
         let (fs, path) = self.resolve_as_root(&path);
         Run::new(async move {
-            let entries = fs
-                .read_dir(&path)
-                .await
-                .map_err(|error| fs_error(error, "scandir", &path))?;
+            let entries = fs.read_dir(&path).await.map_err(|error| fs_error(error, "scandir", &path))?;
             let names = js_sys::Array::new();
             for entry in entries {
                 names.push(&JsValue::from_str(&entry.name));
@@ -139,17 +118,10 @@ impl WasmSandbox {
 impl WasmSandbox {
     /// Creates a sandbox (the Rust side of `create`, for Rust callers and tests).
     pub async fn build(options: SandboxOptions, host: JsHost) -> WasmSandbox {
-        let cwd = options
-            .cwd
-            .clone()
-            .unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
         let sandbox = Sandbox::new(options, Rc::new(host)).await;
         let fs = sandbox.fs().clone();
-        WasmSandbox {
-            session: Rc::new(RefCell::new(Some(sandbox))),
-            fs,
-            cwd,
-        }
+        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd }
     }
 
     /// The filesystem (the sandbox user's view) and `path` made absolute
@@ -160,9 +132,6 @@ impl WasmSandbox {
 
     /// Like [`WasmSandbox::resolve`], with the host's full rights.
     fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
-        (
-            self.fs.with_credentials(Credentials::ROOT),
-            path::normalize(&self.cwd, relative),
-        )
+        (self.fs.with_credentials(Credentials::ROOT), path::normalize(&self.cwd, relative))
     }
 }

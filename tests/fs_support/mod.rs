@@ -9,15 +9,9 @@ use wabash::fs::{Credentials, Fs, FsResult, MemoryFs, OpenOptions};
 use wabash::host::{FixedHost, Host};
 
 /// The sandbox user.
-pub const USER: Credentials = Credentials {
-    uid: 1000,
-    gid: 1000,
-};
+pub const USER: Credentials = Credentials { uid: 1000, gid: 1000 };
 /// Another unprivileged user.
-pub const OTHER: Credentials = Credentials {
-    uid: 1001,
-    gid: 1001,
-};
+pub const OTHER: Credentials = Credentials { uid: 1001, gid: 1001 };
 
 /// A host whose clock the test advances.
 pub fn host() -> Rc<FixedHost> {
@@ -63,8 +57,5 @@ pub fn read(fs: &dyn Fs, path: &str) -> FsResult<Vec<u8>> {
 
 /// The names in a directory.
 pub fn names(fs: &dyn Fs, path: &str) -> FsResult<Vec<String>> {
-    Ok(block_on(fs.read_dir(path))?
-        .into_iter()
-        .map(|e| e.name)
-        .collect())
+    Ok(block_on(fs.read_dir(path))?.into_iter().map(|e| e.name).collect())
 }

@@ -23,10 +23,7 @@ pub fn read_cases(path: &str) -> Vec<Case> {
     let mut current: Option<(Vec<&str>, Option<Vec<&str>>)> = None;
     let mut finish = |current: Option<(Vec<&str>, Option<Vec<&str>>)>| {
         if let Some((source, expected)) = current {
-            cases.push(Case {
-                source: source.join("\n"),
-                expected: expected.unwrap_or_default().join("\n"),
-            });
+            cases.push(Case { source: source.join("\n"), expected: expected.unwrap_or_default().join("\n") });
         }
     };
     for line in text.lines() {
@@ -65,10 +62,7 @@ pub fn write_cases(path: &str, cases: &[Case]) {
 pub fn outcome(source: &str) -> String {
     match parse(source, &ParseOptions::default()) {
         Ok(list) => print(&list).trim_end_matches('\n').to_string(),
-        Err(error) => format!(
-            "!error: {}",
-            error.render("bash: -c").lines().next().unwrap_or("")
-        ),
+        Err(error) => format!("!error: {}", error.render("bash: -c").lines().next().unwrap_or("")),
     }
 }
 
@@ -90,25 +84,16 @@ pub fn round_trip_with(source: &str, options: &ParseOptions) -> Result<(), Strin
     let printed = print(&first);
     let mut second = match parse(&printed, options) {
         Ok(list) => list,
-        Err(error) => {
-            return Err(format!(
-                "printed form {printed:?} fails: {}",
-                error.render("bash: -c")
-            ))
-        }
+        Err(error) => return Err(format!("printed form {printed:?} fails: {}", error.render("bash: -c"))),
     };
     clear_spans(&mut first);
     clear_spans(&mut second);
     if first != second {
-        return Err(format!(
-            "printed form {printed:?} parses differently:\n{first:?}\n{second:?}"
-        ));
+        return Err(format!("printed form {printed:?} parses differently:\n{first:?}\n{second:?}"));
     }
     let reprinted = print(&second);
     if reprinted != printed {
-        return Err(format!(
-            "printing is not stable: {printed:?} then {reprinted:?}"
-        ));
+        return Err(format!("printing is not stable: {printed:?} then {reprinted:?}"));
     }
     Ok(())
 }

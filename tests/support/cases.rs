@@ -49,7 +49,8 @@ pub fn parse(path: &Path, text: &str) -> Vec<Case> {
     let mut current: Option<(String, bool, Vec<String>)> = None;
     let flush = |cases: &mut Vec<Case>, current: &mut Option<(String, bool, Vec<String>)>| {
         if let (Some(case), Some((header, no_newline, body))) = (cases.last_mut(), current.take()) {
-            let (kind, arg) = header.split_once(' ').map(|(k, a)| (k.to_string(), a.to_string())).unwrap_or((header.clone(), String::new()));
+            let (kind, arg) =
+                header.split_once(' ').map(|(k, a)| (k.to_string(), a.to_string())).unwrap_or((header.clone(), String::new()));
             let mut text = body.join("\n");
             if !body.is_empty() && !no_newline {
                 text.push('\n');
@@ -100,7 +101,8 @@ pub fn run(case: &Case) -> Result<(), String> {
     let host: Rc<dyn wabash::host::Host> = Rc::new(wabash::host::FixedHost::default());
     let script = case.section("script").map(|s| s.body.trim_end_matches('\n').to_string()).unwrap_or_default();
     let stdin = case.section("stdin").map(|s| s.body.clone()).unwrap_or_default();
-    let files: Vec<(String, Vec<u8>)> = case.sections.iter().filter(|s| s.kind == "file").map(|s| (s.arg.clone(), s.body.clone().into_bytes())).collect();
+    let files: Vec<(String, Vec<u8>)> =
+        case.sections.iter().filter(|s| s.kind == "file").map(|s| (s.arg.clone(), s.body.clone().into_bytes())).collect();
     let (result, file_contents) = wabash::executor::block_on(async {
         let mut sandbox = Sandbox::new(SandboxOptions { files, ..Default::default() }, host).await;
         let result = sandbox.exec(&script, ExecOptions { stdin: stdin.into_bytes(), ..Default::default() }).await;

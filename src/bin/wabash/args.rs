@@ -38,28 +38,16 @@ pub struct Invocation {
 
 /// Parses the arguments after the program name.
 pub fn parse(mut arguments: impl Iterator<Item = String>) -> Result<Invocation, String> {
-    let mut invocation = Invocation {
-        help: false,
-        cwd: None,
-        env: Vec::new(),
-        mounts: Vec::new(),
-        source: Source::Stdin,
-        args: Vec::new(),
-    };
+    let mut invocation =
+        Invocation { help: false, cwd: None, env: Vec::new(), mounts: Vec::new(), source: Source::Stdin, args: Vec::new() };
     while let Some(argument) = arguments.next() {
-        let mut value = |name: &str| {
-            arguments
-                .next()
-                .ok_or_else(|| format!("{name}: option requires an argument"))
-        };
+        let mut value = |name: &str| arguments.next().ok_or_else(|| format!("{name}: option requires an argument"));
         match argument.as_str() {
             "-h" | "--help" => invocation.help = true,
             "--cwd" => invocation.cwd = Some(value("--cwd")?),
             "--env" => {
                 let pair = value("--env")?;
-                let (name, text) = pair
-                    .split_once('=')
-                    .ok_or_else(|| format!("--env {pair}: expected NAME=VALUE"))?;
+                let (name, text) = pair.split_once('=').ok_or_else(|| format!("--env {pair}: expected NAME=VALUE"))?;
                 invocation.env.push((name.to_string(), text.to_string()));
             }
             "--mount" => invocation.mounts.push(value("--mount")?),
@@ -71,9 +59,7 @@ pub fn parse(mut arguments: impl Iterator<Item = String>) -> Result<Invocation, 
                 return Ok(invocation);
             }
             "--" => break,
-            option if option.starts_with('-') && option.len() > 1 => {
-                return Err(format!("{option}: invalid option"))
-            }
+            option if option.starts_with('-') && option.len() > 1 => return Err(format!("{option}: invalid option")),
             _ => {
                 invocation.source = Source::File(argument);
                 invocation.args = arguments.collect();
@@ -101,9 +87,7 @@ mod tests {
 
     #[test]
     fn reads_options_then_command() {
-        let invocation = parse_all(&[
-            "--cwd", "/tmp", "--env", "A=1=2", "-c", "echo $1", "name", "x", "y",
-        ]);
+        let invocation = parse_all(&["--cwd", "/tmp", "--env", "A=1=2", "-c", "echo $1", "name", "x", "y"]);
         assert_eq!(invocation.cwd.as_deref(), Some("/tmp"));
         assert_eq!(invocation.env, vec![("A".to_string(), "1=2".to_string())]);
         assert_eq!(invocation.source, Source::Command("echo $1".into()));

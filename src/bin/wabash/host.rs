@@ -11,20 +11,12 @@ pub struct SystemHost;
 
 impl Host for SystemHost {
     fn now_millis(&self) -> f64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|elapsed| elapsed.as_secs_f64() * 1000.0)
-            .unwrap_or(0.0)
+        SystemTime::now().duration_since(UNIX_EPOCH).map(|elapsed| elapsed.as_secs_f64() * 1000.0).unwrap_or(0.0)
     }
 
     fn random_seed(&self) -> u64 {
         let mut hasher = RandomState::new().build_hasher();
-        hasher.write_u128(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0),
-        );
+        hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
         hasher.finish()
     }
 

@@ -20,19 +20,12 @@ pub struct LoadedMount {
 
 /// Reads the host directory named by `spec` (`HOSTDIR:SANDBOXDIR`).
 pub fn load(spec: &str) -> Result<LoadedMount, String> {
-    let (host, sandbox) = spec
-        .rsplit_once(':')
-        .ok_or_else(|| format!("--mount {spec}: expected HOSTDIR:SANDBOXDIR"))?;
+    let (host, sandbox) = spec.rsplit_once(':').ok_or_else(|| format!("--mount {spec}: expected HOSTDIR:SANDBOXDIR"))?;
     if !sandbox.starts_with('/') {
-        return Err(format!(
-            "--mount {spec}: the sandbox directory must be absolute"
-        ));
+        return Err(format!("--mount {spec}: the sandbox directory must be absolute"));
     }
     let root = path::normalize("/", sandbox);
-    let mut loaded = LoadedMount {
-        directories: vec![root.clone()],
-        files: Vec::new(),
-    };
+    let mut loaded = LoadedMount { directories: vec![root.clone()], files: Vec::new() };
     let mut total = 0u64;
     let mut pending: Vec<(PathBuf, String)> = vec![(PathBuf::from(host), root)];
     while let Some((host_dir, sandbox_dir)) = pending.pop() {
@@ -41,20 +34,15 @@ pub fn load(spec: &str) -> Result<LoadedMount, String> {
         for entry in entries {
             let name = entry.file_name().to_string_lossy().into_owned();
             let target = path::join(&sandbox_dir, &name);
-            let kind = entry
-                .file_type()
-                .map_err(|error| format!("{}: {error}", entry.path().display()))?;
+            let kind = entry.file_type().map_err(|error| format!("{}: {error}", entry.path().display()))?;
             if kind.is_dir() {
                 loaded.directories.push(target.clone());
                 pending.push((entry.path(), target));
             } else if kind.is_file() {
-                let bytes = std::fs::read(entry.path())
-                    .map_err(|error| format!("{}: {error}", entry.path().display()))?;
+                let bytes = std::fs::read(entry.path()).map_err(|error| format!("{}: {error}", entry.path().display()))?;
                 total += bytes.len() as u64;
                 if loaded.files.len() >= MAX_FILES || total > MAX_BYTES {
-                    return Err(format!(
-                        "--mount {spec}: more than {MAX_FILES} files or {MAX_BYTES} bytes"
-                    ));
+                    return Err(format!("--mount {spec}: more than {MAX_FILES} files or {MAX_BYTES} bytes"));
                 }
                 loaded.files.push((target, bytes));
             }
@@ -65,9 +53,7 @@ pub fn load(spec: &str) -> Result<LoadedMount, String> {
 
 fn read_dir(dir: &Path) -> Result<Vec<std::fs::DirEntry>, String> {
     let iterator = std::fs::read_dir(dir).map_err(|error| format!("{}: {error}", dir.display()))?;
-    iterator
-        .collect::<Result<_, _>>()
-        .map_err(|error| format!("{}: {error}", dir.display()))
+    iterator.collect::<Result<_, _>>().map_err(|error| format!("{}: {error}", dir.display()))
 }
 
 impl LoadedMount {
@@ -75,14 +61,10 @@ impl LoadedMount {
     /// the host's rights, owned by the sandbox user.
     pub async fn copy_into(&self, fs: &MemoryFs) -> Result<(), String> {
         for directory in &self.directories {
-            layout::try_create_dir_with_parents(fs, directory)
-                .await
-                .map_err(|error| format!("{directory}: {error}"))?;
+            layout::try_create_dir_with_parents(fs, directory).await.map_err(|error| format!("{directory}: {error}"))?;
         }
         for (file, bytes) in &self.files {
-            layout::try_write_with_parents(fs, file, bytes)
-                .await
-                .map_err(|error| format!("{file}: {error}"))?;
+            layout::try_write_with_parents(fs, file, bytes).await.map_err(|error| format!("{file}: {error}"))?;
         }
         Ok(())
     }

@@ -6,17 +6,9 @@ use crate::interp::Invocation;
 
 /// Creates or truncates `path` (absolute) and writes `data`; a created file
 /// gets `mode` less the shell's umask.
-pub async fn write_whole(
-    ctx: &Invocation<'_>,
-    path: &str,
-    data: &[u8],
-    mode: u32,
-) -> Result<(), FsError> {
+pub async fn write_whole(ctx: &Invocation<'_>, path: &str, data: &[u8], mode: u32) -> Result<(), FsError> {
     let mask = ctx.shell.umask();
-    let handle = ctx
-        .fs
-        .open(path, OpenOptions::write_truncate(mode & !mask & 0o7777))
-        .await?;
+    let handle = ctx.fs.open(path, OpenOptions::write_truncate(mode & !mask & 0o7777)).await?;
     handle.write_at(0, data).await?;
     Ok(())
 }

@@ -81,11 +81,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let invoked = ctx.name().rsplit('/').next().unwrap_or("gzip").to_string();
         let mut settings = Settings {
-            mode: if invoked == "gzip" {
-                Mode::Compress
-            } else {
-                Mode::Decompress
-            },
+            mode: if invoked == "gzip" { Mode::Compress } else { Mode::Decompress },
             to_stdout: invoked == "zcat",
             force: false,
             keep: false,
@@ -113,11 +109,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         let mut status = Status::default();
-        let operands = if parsed.operands.is_empty() {
-            vec!["-".to_string()]
-        } else {
-            parsed.operands.clone()
-        };
+        let operands = if parsed.operands.is_empty() { vec!["-".to_string()] } else { parsed.operands.clone() };
         let mut totals = (0u64, 0u64, 0usize, 0u64);
         for operand in &operands {
             let result = if settings.mode == Mode::List {
@@ -143,10 +135,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 
 /// gzip's own usage hint, with its old-style quotes.
 async fn report_usage(ctx: &Invocation<'_>, error: &OptionError) {
-    let text = format!(
-        "gzip: {}\nTry `gzip --help' for more information.\n",
-        error.message()
-    );
+    let text = format!("gzip: {}\nTry `gzip --help' for more information.\n", error.message());
     let _ = ctx.stderr.write(text.as_bytes()).await;
 }
 
@@ -165,18 +154,11 @@ fn ratio(uncompressed: u64, compressed_body: i64) -> String {
 
 fn list_line(compressed: u64, uncompressed: u64, overhead: u64, name: &str) -> String {
     let body = compressed as i64 - overhead as i64;
-    format!(
-        "{compressed:>19} {uncompressed:>19} {} {name}\n",
-        ratio(uncompressed, body)
-    )
+    format!("{compressed:>19} {uncompressed:>19} {} {name}\n", ratio(uncompressed, body))
 }
 
 /// Compresses or expands standard input to standard output.
-async fn stdin_one(
-    ctx: &Invocation<'_>,
-    settings: &Settings,
-    status: &mut Status,
-) -> Result<(), i32> {
+async fn stdin_one(ctx: &Invocation<'_>, settings: &Settings, status: &mut Status) -> Result<(), i32> {
     let data = match ctx.stdin.read_to_end().await {
         Ok(data) => data,
         Err(error) => {
@@ -189,23 +171,15 @@ async fn stdin_one(
         Mode::Compress => {
             let packed = compress(&data, settings.level, None, 0);
             if settings.verbose {
-                say(
-                    ctx,
-                    &format!(
-                        "stdin:\t{} -- replaced with stdout\n",
-                        ratio(data.len() as u64, packed.len() as i64 - 18).trim_start()
-                    ),
-                )
-                .await;
+                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18).trim_start()))
+                    .await;
             }
             ctx.write_out(&packed).await.map_err(write_failure_status)
         }
         _ => {
             let output = expand(ctx, settings, &data, "stdin", status).await;
             match (settings.mode, output) {
-                (Mode::Decompress, Some(bytes)) => {
-                    ctx.write_out(&bytes).await.map_err(write_failure_status)
-                }
+                (Mode::Decompress, Some(bytes)) => ctx.write_out(&bytes).await.map_err(write_failure_status),
                 (Mode::Test, Some(_)) if settings.verbose => {
                     say(ctx, "stdin:\t OK\n").await;
                     Ok(())
@@ -218,24 +192,14 @@ async fn stdin_one(
 
 /// Expands `data`, reporting errors as gzip does. `None` after an error
 /// (its partial output is written first when going to standard output).
-async fn expand(
-    ctx: &Invocation<'_>,
-    settings: &Settings,
-    data: &[u8],
-    shown: &str,
-    status: &mut Status,
-) -> Option<Vec<u8>> {
+async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &str, status: &mut Status) -> Option<Vec<u8>> {
     if settings.force && settings.to_stdout && !is_gzip(data) && settings.mode == Mode::Decompress {
         return Some(data.to_vec());
     }
     match decompress(data) {
         Ok(result) => {
             if result.trailing_garbage && !settings.quiet {
-                say(
-                    ctx,
-                    &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n"),
-                )
-                .await;
+                say(ctx, &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n")).await;
             }
             if result.trailing_garbage {
                 status.warning();
@@ -268,16 +232,9 @@ fn trailer_size(data: &[u8]) -> Option<u32> {
 /// The name `name` expands to, or `None` without a known suffix.
 fn expanded_name(name: &str, suffix: &str) -> Option<String> {
     let base = name.rsplit('/').next().unwrap_or(name);
-    for (ending, replacement) in [
-        (suffix, ""),
-        (".gz", ""),
-        ("-gz", ""),
-        (".z", ""),
-        ("-z", ""),
-        ("_z", ""),
-        (".tgz", ".tar"),
-        (".taz", ".tar"),
-    ] {
+    for (ending, replacement) in
+        [(suffix, ""), (".gz", ""), ("-gz", ""), (".z", ""), ("-z", ""), ("_z", ""), (".tgz", ".tar"), (".taz", ".tar")]
+    {
         if !ending.is_empty() && base.len() > ending.len() && name.ends_with(ending) {
             let stem = name.get(..name.len() - ending.len())?;
             return Some(format!("{stem}{replacement}"));
@@ -287,11 +244,7 @@ fn expanded_name(name: &str, suffix: &str) -> Option<String> {
 }
 
 /// Finds the file a decompressing operand names: itself, or with `.gz` added.
-async fn locate(
-    ctx: &Invocation<'_>,
-    operand: &str,
-    suffix: &str,
-) -> Result<String, (String, FsError)> {
+async fn locate(ctx: &Invocation<'_>, operand: &str, suffix: &str) -> Result<String, (String, FsError)> {
     match ctx.fs.metadata(&ctx.resolve(operand)).await {
         Ok(_) => Ok(operand.to_string()),
         Err(FsError::NotFound) if expanded_name(operand, suffix).is_none() => {
@@ -306,12 +259,7 @@ async fn locate(
 }
 
 /// Compresses, expands or tests one named file.
-async fn file_one(
-    ctx: &Invocation<'_>,
-    settings: &Settings,
-    operand: &str,
-    status: &mut Status,
-) -> Result<(), i32> {
+async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, status: &mut Status) -> Result<(), i32> {
     let name = if settings.mode == Mode::Compress {
         operand.to_string()
     } else {
@@ -344,14 +292,7 @@ async fn file_one(
     let target = match settings.mode {
         Mode::Compress if in_place && name.ends_with(&settings.suffix) => {
             if !settings.quiet {
-                say(
-                    ctx,
-                    &format!(
-                        "gzip: {name} already has {} suffix -- unchanged\n",
-                        settings.suffix
-                    ),
-                )
-                .await;
+                say(ctx, &format!("gzip: {name} already has {} suffix -- unchanged\n", settings.suffix)).await;
             }
             return Ok(());
         }
@@ -379,11 +320,7 @@ async fn file_one(
     let (output, ratio_text) = if settings.mode == Mode::Compress {
         let base = name.rsplit('/').next().unwrap_or(&name);
         let stored = settings.save_name.then_some(base);
-        let mtime = if settings.save_name {
-            (metadata.mtime / 1000.0).floor().max(0.0) as u32
-        } else {
-            0
-        };
+        let mtime = if settings.save_name { (metadata.mtime / 1000.0).floor().max(0.0) as u32 } else { 0 };
         let packed = compress(&data, settings.level, stored, mtime);
         let header = 10 + stored.map_or(0, |s| s.len() + 1);
         let text = ratio(data.len() as u64, packed.len() as i64 - header as i64 - 8);
@@ -404,14 +341,7 @@ async fn file_one(
     }
     if !in_place {
         if settings.verbose {
-            say(
-                ctx,
-                &format!(
-                    "{name}:\t{} -- replaced with stdout\n",
-                    ratio_text.trim_start()
-                ),
-            )
-            .await;
+            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text.trim_start())).await;
         }
         return ctx.write_out(&output).await.map_err(write_failure_status);
     }
@@ -432,11 +362,7 @@ async fn file_one(
     };
     let target_path = ctx.resolve(&target);
     if !settings.force && ctx.fs.symlink_metadata(&target_path).await.is_ok() {
-        say(
-            ctx,
-            &format!("gzip: {target} already exists;\tnot overwritten\n"),
-        )
-        .await;
+        say(ctx, &format!("gzip: {target} already exists;\tnot overwritten\n")).await;
         status.warning();
         return Ok(());
     }
@@ -448,29 +374,12 @@ async fn file_one(
     }
     let _ = ctx.fs.set_mode(&target_path, metadata.mode).await;
     let mtime = match (settings.restore_name, settings.mode) {
-        (true, Mode::Decompress) => parse_header(&data)
-            .ok()
-            .filter(|h| h.mtime != 0)
-            .map(|h| h.mtime as f64 * 1000.0),
+        (true, Mode::Decompress) => parse_header(&data).ok().filter(|h| h.mtime != 0).map(|h| h.mtime as f64 * 1000.0),
         _ => None,
     };
-    let _ = ctx
-        .fs
-        .set_times(
-            &target_path,
-            Some(metadata.atime),
-            Some(mtime.unwrap_or(metadata.mtime)),
-        )
-        .await;
+    let _ = ctx.fs.set_times(&target_path, Some(metadata.atime), Some(mtime.unwrap_or(metadata.mtime))).await;
     if settings.verbose {
-        say(
-            ctx,
-            &format!(
-                "{name}:\t{} -- replaced with {target}\n",
-                ratio_text.trim_start()
-            ),
-        )
-        .await;
+        say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text.trim_start())).await;
     }
     if !settings.keep {
         if let Err(error) = ctx.fs.remove_file(&path).await {
@@ -490,10 +399,7 @@ async fn list_one(
     totals: &mut (u64, u64, usize, u64),
 ) -> Result<(), i32> {
     let (name, data) = if operand == "-" {
-        (
-            "stdout".to_string(),
-            ctx.stdin.read_to_end().await.unwrap_or_default(),
-        )
+        ("stdout".to_string(), ctx.stdin.read_to_end().await.unwrap_or_default())
     } else {
         let name = match locate(ctx, operand, &settings.suffix).await {
             Ok(name) => name,
@@ -521,11 +427,7 @@ async fn list_one(
         }
     };
     let uncompressed = trailer_size(&data).unwrap_or(0) as u64;
-    let shown = if operand == "-" {
-        String::new()
-    } else {
-        expanded_name(&name, &settings.suffix).unwrap_or_else(|| name.clone())
-    };
+    let shown = if operand == "-" { String::new() } else { expanded_name(&name, &settings.suffix).unwrap_or_else(|| name.clone()) };
     let mut text = String::new();
     if totals.2 == 0 {
         text.push_str(if settings.verbose {
@@ -535,32 +437,15 @@ async fn list_one(
         });
     }
     if settings.verbose {
-        let crc = data
-            .len()
-            .checked_sub(8)
-            .and_then(|at| data.get(at..at + 4))
-            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let crc = data.len().checked_sub(8).and_then(|at| data.get(at..at + 4)).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let when = civil::from_timestamp(header.mtime as i64, 0, 0);
-        text.push_str(&format!(
-            "defla {crc:08x} {} {:>2} {:02}:{:02} ",
-            civil::month_abbrev(when.month),
-            when.day,
-            when.hour,
-            when.minute
-        ));
+        text.push_str(&format!("defla {crc:08x} {} {:>2} {:02}:{:02} ", civil::month_abbrev(when.month), when.day, when.hour, when.minute));
     }
-    text.push_str(&list_line(
-        data.len() as u64,
-        uncompressed,
-        header.len as u64 + 8,
-        &shown,
-    ));
+    text.push_str(&list_line(data.len() as u64, uncompressed, header.len as u64 + 8, &shown));
     // GNU subtracts only the last file's header from the totals.
     totals.3 = header.len as u64 + 8;
     totals.0 += data.len() as u64;
     totals.1 += uncompressed;
     totals.2 += 1;
-    ctx.write_out(text.as_bytes())
-        .await
-        .map_err(write_failure_status)
+    ctx.write_out(text.as_bytes()).await.map_err(write_failure_status)
 }

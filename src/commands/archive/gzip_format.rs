@@ -106,9 +106,7 @@ pub fn inflate(data: &[u8]) -> Result<(Vec<u8>, usize), GzipError> {
         match decompressor.decompress_vec(input, &mut out, FlushDecompress::None) {
             Ok(Status::StreamEnd) => return Ok((out, decompressor.total_in() as usize)),
             Ok(_) => {
-                if (decompressor.total_in(), decompressor.total_out()) == before
-                    && out.capacity() > out.len()
-                {
+                if (decompressor.total_in(), decompressor.total_out()) == before && out.capacity() > out.len() {
                     return Err(GzipError::UnexpectedEnd);
                 }
             }
@@ -130,28 +128,19 @@ pub fn parse_header(data: &[u8]) -> Result<Header, GzipError> {
     let mtime = u32::from_le_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]);
     let mut position = 10;
     if flags & FLAG_EXTRA != 0 {
-        let length = data
-            .get(position..position + 2)
-            .ok_or(GzipError::UnexpectedEnd)?;
+        let length = data.get(position..position + 2).ok_or(GzipError::UnexpectedEnd)?;
         position += 2 + u16::from_le_bytes([length[0], length[1]]) as usize;
     }
     let mut name = None;
     if flags & FLAG_NAME != 0 {
         let rest = data.get(position..).ok_or(GzipError::UnexpectedEnd)?;
-        let end = rest
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or(GzipError::UnexpectedEnd)?;
+        let end = rest.iter().position(|&b| b == 0).ok_or(GzipError::UnexpectedEnd)?;
         name = Some(String::from_utf8_lossy(&rest[..end]).into_owned());
         position += end + 1;
     }
     if flags & FLAG_COMMENT != 0 {
         let rest = data.get(position..).ok_or(GzipError::UnexpectedEnd)?;
-        position += rest
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or(GzipError::UnexpectedEnd)?
-            + 1;
+        position += rest.iter().position(|&b| b == 0).ok_or(GzipError::UnexpectedEnd)? + 1;
     }
     if flags & FLAG_HCRC != 0 {
         position += 2;
@@ -159,11 +148,7 @@ pub fn parse_header(data: &[u8]) -> Result<Header, GzipError> {
     if position > data.len() {
         return Err(GzipError::UnexpectedEnd);
     }
-    Ok(Header {
-        name,
-        mtime,
-        len: position,
-    })
+    Ok(Header { name, mtime, len: position })
 }
 
 /// What decompressing a whole gzip file produced.
@@ -184,19 +169,11 @@ pub fn decompress(data: &[u8]) -> Result<Decompressed, (Vec<u8>, GzipError)> {
     loop {
         let rest = data.get(position..).unwrap_or(&[]);
         if !first && (rest.is_empty() || rest.iter().all(|&b| b == 0)) {
-            return Ok(Decompressed {
-                data: out,
-                trailing_garbage: false,
-            });
+            return Ok(Decompressed { data: out, trailing_garbage: false });
         }
         let header = match parse_header(rest) {
             Ok(header) => header,
-            Err(GzipError::NotGzip) if !first => {
-                return Ok(Decompressed {
-                    data: out,
-                    trailing_garbage: true,
-                })
-            }
+            Err(GzipError::NotGzip) if !first => return Ok(Decompressed { data: out, trailing_garbage: true }),
             Err(error) => return Err((out, error)),
         };
         first = false;
@@ -248,17 +225,11 @@ mod tests {
     fn reports_gnu_errors() {
         assert_eq!(decompress(b"junk").unwrap_err().1, GzipError::NotGzip);
         let packed = compress(b"hello\n", 6, None, 0);
-        assert_eq!(
-            decompress(&packed[..packed.len() - 3]).unwrap_err().1,
-            GzipError::UnexpectedEnd
-        );
+        assert_eq!(decompress(&packed[..packed.len() - 3]).unwrap_err().1, GzipError::UnexpectedEnd);
         let mut bad = packed.clone();
         let crc_at = bad.len() - 8;
         bad[crc_at] ^= 1;
-        assert_eq!(
-            decompress(&bad).unwrap_err(),
-            (b"hello\n".to_vec(), GzipError::Crc)
-        );
+        assert_eq!(decompress(&bad).unwrap_err(), (b"hello\n".to_vec(), GzipError::Crc));
         let mut two = packed.clone();
         two.extend_from_slice(&packed);
         assert_eq!(decompress(&two).unwrap().data, b"hello\nhello\n");

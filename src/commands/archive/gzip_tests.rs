@@ -26,10 +26,7 @@ fn read(fs: &MemoryFs, name: &str) -> Option<Vec<u8>> {
 #[test]
 fn gzip_replaces_file_and_gunzip_restores_it() {
     let fs = fs_with(&[("g.txt", b"hello\n")]);
-    assert_eq!(
-        run(&fs, &["gzip", "g.txt"], b""),
-        (String::new(), String::new(), 0)
-    );
+    assert_eq!(run(&fs, &["gzip", "g.txt"], b""), (String::new(), String::new(), 0));
     assert!(read(&fs, "g.txt").is_none());
     let packed = read(&fs, "g.txt.gz").unwrap();
     assert_eq!(packed.len(), 32);
@@ -49,10 +46,7 @@ fn keep_stdout_and_no_name() {
     assert_eq!(status, 0);
     assert_eq!(out, compress(b"hello\n", 6, None, 0));
     assert_eq!(run(&fs, &["zcat", "g.txt.gz"], b"").0, "hello\n");
-    assert_eq!(
-        run(&fs, &["zcat", "g.txt"], b"").1,
-        "\ngzip: g.txt: not in gzip format\n"
-    );
+    assert_eq!(run(&fs, &["zcat", "g.txt"], b"").1, "\ngzip: g.txt: not in gzip format\n");
     block_on(fs.remove_file("/home/user/g.txt")).unwrap();
     assert_eq!(run(&fs, &["zcat", "g.txt"], b"").0, "hello\n");
     assert_eq!(run(&fs, &["gunzip", "-c", "g.txt.gz"], b"").0, "hello\n");
@@ -77,10 +71,7 @@ fn stdin_to_stdout_round_trip() {
     assert_eq!(run(&fs, &["gzip", "-d"], &packed).0, "hi\n");
     assert_eq!(run(&fs, &["zcat"], &packed).0, "hi\n");
     let (_, err, status) = run(&fs, &["gzip", "-d"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("\ngzip: stdin: unexpected end of file\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("\ngzip: stdin: unexpected end of file\n", 1));
     assert_eq!(run(&fs, &["gzip", "-d", "-f", "-c"], b"x").0, "x");
 }
 
@@ -88,66 +79,33 @@ fn stdin_to_stdout_round_trip() {
 fn warnings_give_status_two() {
     let fs = fs_with(&[("g.txt", b"hello\n"), ("g.txt.gz", b"old")]);
     let (_, err, status) = run(&fs, &["gzip", "g.txt"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: g.txt.gz already exists;\tnot overwritten\n", 2)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: g.txt.gz already exists;\tnot overwritten\n", 2));
     assert_eq!(run(&fs, &["gzip", "-f", "g.txt"], b"").2, 0);
     let (_, err, status) = run(&fs, &["gzip", "g.txt.gz"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: g.txt.gz already has .gz suffix -- unchanged\n", 0)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: g.txt.gz already has .gz suffix -- unchanged\n", 0));
     block_on(fs.create_dir("/home/user/dd", 0o755)).unwrap();
     let (_, err, status) = run(&fs, &["gzip", "dd"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: dd is a directory -- ignored\n", 2)
-    );
-    assert_eq!(
-        run(&fs, &["gzip", "-q", "dd"], b""),
-        (String::new(), String::new(), 2)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: dd is a directory -- ignored\n", 2));
+    assert_eq!(run(&fs, &["gzip", "-q", "dd"], b""), (String::new(), String::new(), 2));
     block_on(fs.write_file("/home/user/plain", b"x")).unwrap();
     let (_, err, status) = run(&fs, &["gunzip", "plain"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: plain: unknown suffix -- ignored\n", 2)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: plain: unknown suffix -- ignored\n", 2));
 }
 
 #[test]
 fn errors_give_status_one() {
     let fs = fs_with(&[("j.gz", b"junk")]);
     let (_, err, status) = run(&fs, &["gzip", "missing"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: missing: No such file or directory\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: missing: No such file or directory\n", 1));
     let (_, err, status) = run(&fs, &["zcat", "missing"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("gzip: missing.gz: No such file or directory\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("gzip: missing.gz: No such file or directory\n", 1));
     let (_, err, status) = run(&fs, &["gunzip", "j.gz"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("\ngzip: j.gz: not in gzip format\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("\ngzip: j.gz: not in gzip format\n", 1));
     assert!(read(&fs, "j.gz").is_some() && read(&fs, "j").is_none());
     let (_, err, status) = run(&fs, &["gzip", "-t", "j.gz"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("\ngzip: j.gz: not in gzip format\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("\ngzip: j.gz: not in gzip format\n", 1));
     let (_, err, status) = run(&fs, &["gzip", "-Q"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        (
-            "gzip: invalid option -- 'Q'\nTry `gzip --help' for more information.\n",
-            1
-        )
-    );
+    assert_eq!((err.as_str(), status), ("gzip: invalid option -- 'Q'\nTry `gzip --help' for more information.\n", 1));
 }
 
 #[test]
@@ -160,28 +118,12 @@ fn corrupt_members() {
     garbage.extend_from_slice(b"garbage");
     let fs = fs_with(&[("tr.gz", &truncated), ("crc.gz", &crc), ("tg.gz", &garbage)]);
     let (_, err, status) = run(&fs, &["zcat", "tr.gz"], b"");
-    assert_eq!(
-        (err.as_str(), status),
-        ("\ngzip: tr.gz: unexpected end of file\n", 1)
-    );
+    assert_eq!((err.as_str(), status), ("\ngzip: tr.gz: unexpected end of file\n", 1));
     let (out, err, status) = run(&fs, &["zcat", "crc.gz"], b"");
-    assert_eq!(
-        (out.as_str(), err.as_str(), status),
-        (
-            "hello\n",
-            "\ngzip: crc.gz: invalid compressed data--crc error\n",
-            1
-        )
-    );
+    assert_eq!((out.as_str(), err.as_str(), status), ("hello\n", "\ngzip: crc.gz: invalid compressed data--crc error\n", 1));
     let (out, err, status) = run(&fs, &["zcat", "tg.gz"], b"");
     assert_eq!(out, "hello\n");
-    assert_eq!(
-        (err.as_str(), status),
-        (
-            "\ngzip: tg.gz: decompression OK, trailing garbage ignored\n",
-            2
-        )
-    );
+    assert_eq!((err.as_str(), status), ("\ngzip: tg.gz: decompression OK, trailing garbage ignored\n", 2));
 }
 
 #[test]

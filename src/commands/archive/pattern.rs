@@ -21,9 +21,7 @@ fn match_from(pattern: &[char], text: &[char]) -> bool {
             }
             Some('?') => Some(p + 1),
             Some('[') => match_class(pattern, p, text.get(t).copied().unwrap_or('\0')),
-            Some('\\') if pattern.get(p + 1).is_some() => {
-                (pattern.get(p + 1) == text.get(t)).then_some(p + 2)
-            }
+            Some('\\') if pattern.get(p + 1).is_some() => (pattern.get(p + 1) == text.get(t)).then_some(p + 2),
             Some(c) => (Some(c) == text.get(t)).then_some(p + 1),
             None => None,
         };
@@ -60,9 +58,7 @@ fn match_class(pattern: &[char], start: usize, c: char) -> Option<usize> {
             break;
         }
         first = false;
-        if pattern.get(index + 1) == Some(&'-')
-            && pattern.get(index + 2).is_some_and(|&end| end != ']')
-        {
+        if pattern.get(index + 1) == Some(&'-') && pattern.get(index + 2).is_some_and(|&end| end != ']') {
             let end = *pattern.get(index + 2)?;
             if current <= c && c <= end {
                 matched = true;

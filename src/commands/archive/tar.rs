@@ -138,11 +138,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 return 64;
             }
         };
-        let mut options = TarOptions {
-            file: "-".into(),
-            operands: parsed.operands.clone(),
-            ..Default::default()
-        };
+        let mut options = TarOptions { file: "-".into(), operands: parsed.operands.clone(), ..Default::default() };
         let mut mode: Option<char> = None;
         let mut modes = 0;
         let mut files_from = Vec::new();
@@ -194,11 +190,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 2;
         }
         let Some(mode) = mode else {
-            usage_error(
-                ctx,
-                "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options",
-            )
-            .await;
+            usage_error(ctx, "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options").await;
             return 2;
         };
         if let Some(program) = compressor {
@@ -212,15 +204,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let data = match crate::commands::hash::source::read_operand(ctx, &name).await {
                 Ok(data) => data,
                 Err(error) => {
-                    let _ = ctx.stderr.write(format!("tar: {name}: Cannot open: {error}\ntar: Error is not recoverable: exiting now\n").as_bytes()).await;
+                    let _ = ctx
+                        .stderr
+                        .write(format!("tar: {name}: Cannot open: {error}\ntar: Error is not recoverable: exiting now\n").as_bytes())
+                        .await;
                     return 2;
                 }
             };
-            let names = String::from_utf8_lossy(&data)
-                .lines()
-                .filter(|l| !l.is_empty())
-                .map(str::to_string)
-                .collect::<Vec<_>>();
+            let names = String::from_utf8_lossy(&data).lines().filter(|l| !l.is_empty()).map(str::to_string).collect::<Vec<_>>();
             if exclude {
                 options.excludes.extend(names);
             } else {

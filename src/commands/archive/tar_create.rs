@@ -46,12 +46,7 @@ pub fn strip_unsafe_prefix(name: &str) -> (String, &str) {
             break;
         }
     }
-    (
-        name.get(..name.len() - rest.len())
-            .unwrap_or("")
-            .to_string(),
-        rest,
-    )
+    (name.get(..name.len() - rest.len()).unwrap_or("").to_string(), rest)
 }
 
 async fn say(ctx: &Invocation<'_>, text: &str) {
@@ -69,11 +64,7 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
     let mut archive_id = None;
     if !to_stdout {
         let mode = 0o666 & !ctx.shell.umask();
-        match ctx
-            .fs
-            .open(&archive_path, OpenOptions::write_truncate(mode))
-            .await
-        {
+        match ctx.fs.open(&archive_path, OpenOptions::write_truncate(mode)).await {
             Ok(handle) => archive_id = handle.metadata().await.ok().map(|m| (m.dev, m.ino)),
             Err(error) => {
                 say(ctx, &format!("tar: {}: Cannot open: {error}\ntar: Error is not recoverable: exiting now\n", options.file)).await;
@@ -87,12 +78,7 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
     };
     if let Some(dir) = &options.directory {
         if !ctx.fs.metadata(&base).await.is_ok_and(|m| m.is_dir()) {
-            let error = ctx
-                .fs
-                .metadata(&base)
-                .await
-                .err()
-                .unwrap_or(crate::fs::FsError::NotADirectory);
+            let error = ctx.fs.metadata(&base).await.err().unwrap_or(crate::fs::FsError::NotADirectory);
             say(ctx, &format!("tar: {dir}: Cannot open: {error}\ntar: Error is not recoverable: exiting now\n")).await;
             return 2;
         }
@@ -110,21 +96,13 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
         added: Vec::new(),
     };
     for operand in &options.operands {
-        let trimmed = if operand.len() > 1 {
-            operand.trim_end_matches('/')
-        } else {
-            operand.as_str()
-        };
+        let trimmed = if operand.len() > 1 { operand.trim_end_matches('/') } else { operand.as_str() };
         let name = if options.absolute {
             trimmed.to_string()
         } else {
             let (prefix, rest) = strip_unsafe_prefix(trimmed);
             if !prefix.is_empty() && !writer.removed_prefixes.contains(&prefix) {
-                say(
-                    ctx,
-                    &format!("tar: Removing leading `{prefix}' from member names\n"),
-                )
-                .await;
+                say(ctx, &format!("tar: Removing leading `{prefix}' from member names\n")).await;
                 writer.removed_prefixes.push(prefix);
             }
             if rest.is_empty() {
@@ -140,9 +118,7 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
     }
     let mut bytes = std::mem::take(&mut writer.archive);
     finish(&mut bytes);
-    let compress = options.gzip
-        || (options.auto_compress
-            && (options.file.ends_with(".tgz") || options.file.ends_with(".tar.gz")));
+    let compress = options.gzip || (options.auto_compress && (options.file.ends_with(".tgz") || options.file.ends_with(".tar.gz")));
     if compress {
         bytes = super::gzip_format::compress(&bytes, 6, None, 0);
     }
@@ -151,31 +127,16 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
             return write_failure_status(error);
         }
     } else if let Err(error) = super::files::write_whole(ctx, &archive_path, &bytes, 0o666).await {
-        say(
-            ctx,
-            &format!(
-                "tar: {}: Cannot write: {error}\ntar: Error is not recoverable: exiting now\n",
-                options.file
-            ),
-        )
-        .await;
+        say(ctx, &format!("tar: {}: Cannot write: {error}\ntar: Error is not recoverable: exiting now\n", options.file)).await;
         return 2;
     }
     if options.remove_files && !writer.failed {
         for (path, is_dir) in writer.added.iter().rev() {
-            let _ = if *is_dir {
-                ctx.fs.remove_dir(path).await
-            } else {
-                ctx.fs.remove_file(path).await
-            };
+            let _ = if *is_dir { ctx.fs.remove_dir(path).await } else { ctx.fs.remove_file(path).await };
         }
     }
     if writer.failed {
-        say(
-            ctx,
-            "tar: Exiting with failure status due to previous errors\n",
-        )
-        .await;
+        say(ctx, "tar: Exiting with failure status due to previous errors\n").await;
         return 2;
     }
     0
@@ -183,22 +144,12 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
 
 /// Adds `path` as member `name` (and, for a directory, everything below).
 /// `Err(status)` when standard output failed.
-async fn add_path(
-    ctx: &Invocation<'_>,
-    writer: &mut Writer<'_>,
-    path: &str,
-    name: &str,
-    shown: &str,
-) -> Result<(), i32> {
+async fn add_path(ctx: &Invocation<'_>, writer: &mut Writer<'_>, path: &str, name: &str, shown: &str) -> Result<(), i32> {
     let member_name = name;
     if excluded(&writer.options.excludes, member_name) {
         return Ok(());
     }
-    let metadata = if writer.options.dereference {
-        ctx.fs.metadata(path).await
-    } else {
-        ctx.fs.symlink_metadata(path).await
-    };
+    let metadata = if writer.options.dereference { ctx.fs.metadata(path).await } else { ctx.fs.symlink_metadata(path).await };
     let metadata = match metadata {
         Ok(metadata) => metadata,
         Err(error) => {
@@ -208,11 +159,7 @@ async fn add_path(
         }
     };
     if writer.archive_id == Some((metadata.dev, metadata.ino)) {
-        say(
-            ctx,
-            &format!("tar: {shown}: file is the archive; not dumped\n"),
-        )
-        .await;
+        say(ctx, &format!("tar: {shown}: file is the archive; not dumped\n")).await;
         return Ok(());
     }
     let mut entry = base_entry(member_name, &metadata);
@@ -256,21 +203,14 @@ async fn add_path(
     writer.added.push((path.to_string(), metadata.is_dir()));
     if writer.options.verbose > 0 {
         let line = if writer.options.verbose > 1 {
-            long_line(
-                &entry,
-                &mut writer.width,
-                super::tar_list::local_offset(ctx),
-                false,
-            )
+            long_line(&entry, &mut writer.width, super::tar_list::local_offset(ctx), false)
         } else {
             format!("{}\n", entry.name)
         };
         if writer.verbose_to_stderr {
             say(ctx, &line).await;
         } else {
-            ctx.write_out(line.as_bytes())
-                .await
-                .map_err(write_failure_status)?;
+            ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)?;
         }
     }
     if !metadata.is_dir() || writer.options.no_recursion {
@@ -288,14 +228,7 @@ async fn add_path(
         let child_path = crate::fs::path::join(path, &child.name);
         let child_name = format!("{}/{}", member_name.trim_end_matches('/'), child.name);
         let child_shown = format!("{}/{}", shown.trim_end_matches('/'), child.name);
-        Box::pin(add_path(
-            ctx,
-            writer,
-            &child_path,
-            &child_name,
-            &child_shown,
-        ))
-        .await?;
+        Box::pin(add_path(ctx, writer, &child_path, &child_name, &child_shown)).await?;
     }
     Ok(())
 }

@@ -41,33 +41,18 @@ async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32
         match result {
             Ok(data) => data,
             Err(FsError::IsADirectory) => {
-                say(
-                    ctx,
-                    &format!(
-                        "tar: {}: Cannot read: Is a directory\n{FATAL}",
-                        options.file
-                    ),
-                )
-                .await;
+                say(ctx, &format!("tar: {}: Cannot read: Is a directory\n{FATAL}", options.file)).await;
                 return Err(2);
             }
             Err(error) => {
-                say(
-                    ctx,
-                    &format!("tar: {}: Cannot open: {error}\n{FATAL}", options.file),
-                )
-                .await;
+                say(ctx, &format!("tar: {}: Cannot open: {error}\n{FATAL}", options.file)).await;
                 return Err(2);
             }
         }
     };
     if is_gzip(&data) {
         if from_stdin && !options.gzip {
-            say(
-                ctx,
-                &format!("tar: Archive is compressed. Use -z option\n{FATAL}"),
-            )
-            .await;
+            say(ctx, &format!("tar: Archive is compressed. Use -z option\n{FATAL}")).await;
             return Err(2);
         }
         return match decompress(&data) {
@@ -75,21 +60,13 @@ async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32
             // A cut stream still yields the members before the cut, as with GNU's pipe.
             Err((partial, GzipError::UnexpectedEnd)) => Ok(partial),
             Err((_, error)) => {
-                say(
-                    ctx,
-                    &format!("\ngzip: stdin: {error}\ntar: Child returned status 1\n{FATAL}"),
-                )
-                .await;
+                say(ctx, &format!("\ngzip: stdin: {error}\ntar: Child returned status 1\n{FATAL}")).await;
                 Err(2)
             }
         };
     }
     if options.gzip {
-        say(
-            ctx,
-            &format!("\ngzip: stdin: not in gzip format\ntar: Child returned status 1\n{FATAL}"),
-        )
-        .await;
+        say(ctx, &format!("\ngzip: stdin: not in gzip format\ntar: Child returned status 1\n{FATAL}")).await;
         return Err(2);
     }
     Ok(data)
@@ -99,11 +76,7 @@ async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32
 fn selects(operand: &str, name: &str, wildcards: bool) -> bool {
     let operand = operand.trim_end_matches('/');
     let name = name.trim_end_matches('/');
-    if operand == name
-        || name
-            .strip_prefix(operand)
-            .is_some_and(|rest| rest.starts_with('/'))
-    {
+    if operand == name || name.strip_prefix(operand).is_some_and(|rest| rest.starts_with('/')) {
         return true;
     }
     wildcards
@@ -141,12 +114,7 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         Some(dir) => {
             let path = ctx.resolve(dir);
             if !ctx.fs.metadata(&path).await.is_ok_and(|m| m.is_dir()) {
-                let error = ctx
-                    .fs
-                    .metadata(&path)
-                    .await
-                    .err()
-                    .unwrap_or(FsError::NotADirectory);
+                let error = ctx.fs.metadata(&path).await.err().unwrap_or(FsError::NotADirectory);
                 say(ctx, &format!("tar: {dir}: Cannot open: {error}\n{FATAL}")).await;
                 return 2;
             }
@@ -164,13 +132,7 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         failed = true;
     }
     let mut matched = vec![false; options.operands.len()];
-    let mut extractor = Extractor {
-        base,
-        width: 19,
-        directories: Vec::new(),
-        removed_prefixes: Vec::new(),
-        failed: false,
-    };
+    let mut extractor = Extractor { base, width: 19, directories: Vec::new(), removed_prefixes: Vec::new(), failed: false };
     for entry in &entries {
         if excluded(&options.excludes, &entry.name) {
             continue;
@@ -197,9 +159,7 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
                 } else {
                     format!("{}\n", entry.name)
                 };
-                ctx.write_out(line.as_bytes())
-                    .await
-                    .map_err(write_failure_status)
+                ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)
             }
             ExtractMode::Extract => extractor.extract(ctx, options, entry, &name).await,
         };
@@ -222,11 +182,8 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         }
         _ => {}
     }
-    let patterns_unmatched = options
-        .operands
-        .iter()
-        .zip(&matched)
-        .any(|(op, seen)| !seen && !options.wildcards && op.contains(['*', '?', '[']));
+    let patterns_unmatched =
+        options.operands.iter().zip(&matched).any(|(op, seen)| !seen && !options.wildcards && op.contains(['*', '?', '[']));
     if patterns_unmatched {
         say(ctx, "tar: Pattern matching characters used in file names\ntar: Use --wildcards to enable pattern matching, or --no-wildcards to suppress this warning\n").await;
     }
@@ -237,11 +194,7 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         }
     }
     if failed {
-        say(
-            ctx,
-            "tar: Exiting with failure status due to previous errors\n",
-        )
-        .await;
+        say(ctx, "tar: Exiting with failure status due to previous errors\n").await;
         return 2;
     }
     0
@@ -263,34 +216,17 @@ impl Extractor {
     }
 
     /// Extracts one member as `name`. `Err(status)` when standard output failed.
-    async fn extract(
-        &mut self,
-        ctx: &Invocation<'_>,
-        options: &TarOptions,
-        entry: &Entry,
-        name: &str,
-    ) -> Result<(), i32> {
+    async fn extract(&mut self, ctx: &Invocation<'_>, options: &TarOptions, entry: &Entry, name: &str) -> Result<(), i32> {
         let name = if options.absolute {
             name.to_string()
         } else {
             let (prefix, rest) = strip_unsafe_prefix(name);
-            if prefix.contains('/')
-                && !prefix.contains("..")
-                && !self.removed_prefixes.contains(&prefix)
-            {
-                say(
-                    ctx,
-                    &format!("tar: Removing leading `{prefix}' from member names\n"),
-                )
-                .await;
+            if prefix.contains('/') && !prefix.contains("..") && !self.removed_prefixes.contains(&prefix) {
+                say(ctx, &format!("tar: Removing leading `{prefix}' from member names\n")).await;
                 self.removed_prefixes.push(prefix.clone());
             }
             if prefix.contains("..") || rest.split('/').any(|part| part == "..") {
-                self.fail(
-                    ctx,
-                    format!("tar: {}: Member name contains '..'\n", entry.name),
-                )
-                .await;
+                self.fail(ctx, format!("tar: {}: Member name contains '..'\n", entry.name)).await;
                 return Ok(());
             }
             rest.to_string()
@@ -299,33 +235,21 @@ impl Extractor {
             return Ok(());
         }
         if options.verbose > 0 {
-            let line = if options.verbose > 1 {
-                long_line(entry, &mut self.width, local_offset(ctx), false)
-            } else {
-                format!("{}\n", entry.name)
-            };
-            ctx.write_out(line.as_bytes())
-                .await
-                .map_err(write_failure_status)?;
+            let line =
+                if options.verbose > 1 { long_line(entry, &mut self.width, local_offset(ctx), false) } else { format!("{}\n", entry.name) };
+            ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)?;
         }
         if options.to_stdout {
             if entry.kind == Kind::File {
-                ctx.write_out(&entry.data)
-                    .await
-                    .map_err(write_failure_status)?;
+                ctx.write_out(&entry.data).await.map_err(write_failure_status)?;
             }
             return Ok(());
         }
         let path = crate::fs::path::join(&self.base, name.trim_end_matches('/'));
         let umask = ctx.shell.umask();
-        let mode = if options.preserve {
-            entry.mode
-        } else {
-            entry.mode & !umask
-        };
+        let mode = if options.preserve { entry.mode } else { entry.mode & !umask };
         if let Err(error) = create_dirs(ctx.fs.as_ref(), parent_of(&path), umask).await {
-            self.fail(ctx, format!("tar: {name}: Cannot open: {error}\n"))
-                .await;
+            self.fail(ctx, format!("tar: {name}: Cannot open: {error}\n")).await;
             return Ok(());
         }
         let existing = ctx.fs.symlink_metadata(&path).await.ok();
@@ -333,8 +257,7 @@ impl Extractor {
             match existing {
                 Some(metadata) if metadata.is_dir() => {}
                 Some(_) if options.keep_old => {
-                    self.fail(ctx, format!("tar: {name}: Cannot mkdir: File exists\n"))
-                        .await;
+                    self.fail(ctx, format!("tar: {name}: Cannot mkdir: File exists\n")).await;
                     return Ok(());
                 }
                 other => {
@@ -342,8 +265,7 @@ impl Extractor {
                         let _ = ctx.fs.remove_file(&path).await;
                     }
                     if let Err(error) = ctx.fs.create_dir(&path, 0o700).await {
-                        self.fail(ctx, format!("tar: {name}: Cannot mkdir: {error}\n"))
-                            .await;
+                        self.fail(ctx, format!("tar: {name}: Cannot mkdir: {error}\n")).await;
                         return Ok(());
                     }
                 }
@@ -357,18 +279,12 @@ impl Extractor {
                     Kind::Symlink(target) => format!("Cannot create symlink to '{target}'"),
                     _ => "Cannot open".to_string(),
                 };
-                self.fail(ctx, format!("tar: {name}: {what}: File exists\n"))
-                    .await;
+                self.fail(ctx, format!("tar: {name}: {what}: File exists\n")).await;
                 return Ok(());
             }
-            let removed = if metadata.is_dir() {
-                ctx.fs.remove_dir(&path).await
-            } else {
-                ctx.fs.remove_file(&path).await
-            };
+            let removed = if metadata.is_dir() { ctx.fs.remove_dir(&path).await } else { ctx.fs.remove_file(&path).await };
             if let Err(error) = removed {
-                self.fail(ctx, format!("tar: {name}: Cannot unlink: {error}\n"))
-                    .await;
+                self.fail(ctx, format!("tar: {name}: Cannot unlink: {error}\n")).await;
                 return Ok(());
             }
         }
@@ -384,9 +300,9 @@ impl Extractor {
                 }
                 Err(error) => Err(format!("tar: {name}: Cannot open: {error}\n")),
             },
-            Kind::Symlink(target) => ctx.fs.symlink(target, &path).await.map_err(|error| {
-                format!("tar: {name}: Cannot create symlink to '{target}': {error}\n")
-            }),
+            Kind::Symlink(target) => {
+                ctx.fs.symlink(target, &path).await.map_err(|error| format!("tar: {name}: Cannot create symlink to '{target}': {error}\n"))
+            }
             Kind::HardLink(target) => {
                 let (_, stripped) = strip_unsafe_prefix(target);
                 let stripped = strip_components(stripped, options.strip).unwrap_or_default();
@@ -394,14 +310,9 @@ impl Extractor {
                 ctx.fs
                     .hard_link(&target_path, &path)
                     .await
-                    .map_err(|error| {
-                        format!("tar: {name}: Cannot hard link to '{target}': {error}\n")
-                    })
+                    .map_err(|error| format!("tar: {name}: Cannot hard link to '{target}': {error}\n"))
             }
-            _ => Err(format!(
-                "tar: {name}: Cannot mknod: {}\n",
-                FsError::NotPermitted
-            )),
+            _ => Err(format!("tar: {name}: Cannot mknod: {}\n", FsError::NotPermitted)),
         };
         if let Err(text) = result {
             self.fail(ctx, text).await;

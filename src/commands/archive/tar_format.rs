@@ -112,11 +112,7 @@ fn put_number(field: &mut [u8], value: i64) {
     let fill = if value < 0 { 0xff } else { 0 };
     for (index, slot) in field.iter_mut().enumerate() {
         let from_end = width - 1 - index;
-        *slot = if from_end < 8 {
-            bytes[7 - from_end]
-        } else {
-            fill
-        };
+        *slot = if from_end < 8 { bytes[7 - from_end] } else { fill };
     }
     if let Some(first) = field.first_mut() {
         *first = if value < 0 { 0xff } else { 0x80 };
@@ -170,13 +166,7 @@ fn long_link(out: &mut Vec<u8>, flag: u8, text: &str) {
         mtime: 0,
         data: Vec::new(),
     };
-    out.extend_from_slice(&header_block(
-        "././@LongLink",
-        &holder,
-        flag,
-        text.len() as u64 + 1,
-        "",
-    ));
+    out.extend_from_slice(&header_block("././@LongLink", &holder, flag, text.len() as u64 + 1, ""));
     out.extend_from_slice(text.as_bytes());
     out.push(0);
     pad_to_block(out);
@@ -193,11 +183,7 @@ pub fn write_entry(out: &mut Vec<u8>, entry: &Entry) {
     }
     let name = truncate_field(&entry.name);
     let link = truncate_field(link);
-    let size = if entry.kind == Kind::File {
-        entry.data.len() as u64
-    } else {
-        0
-    };
+    let size = if entry.kind == Kind::File { entry.data.len() as u64 } else { 0 };
     out.extend_from_slice(&header_block(name, entry, entry.type_flag(), size, link));
     if entry.kind == Kind::File {
         out.extend_from_slice(&entry.data);
@@ -253,28 +239,8 @@ fn checksum_ok(block: &[u8]) -> bool {
     let Some(stored) = block.get(148..156).and_then(get_number) else {
         return false;
     };
-    let sum: i64 = block
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            if (148..156).contains(&i) {
-                32
-            } else {
-                i64::from(b)
-            }
-        })
-        .sum();
-    let signed: i64 = block
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            if (148..156).contains(&i) {
-                32
-            } else {
-                i64::from(b as i8)
-            }
-        })
-        .sum();
+    let sum: i64 = block.iter().enumerate().map(|(i, &b)| if (148..156).contains(&i) { 32 } else { i64::from(b) }).sum();
+    let signed: i64 = block.iter().enumerate().map(|(i, &b)| if (148..156).contains(&i) { 32 } else { i64::from(b as i8) }).sum();
     stored == sum || stored == signed
 }
 
@@ -283,10 +249,7 @@ fn pax_records(data: &[u8]) -> Vec<(String, String)> {
     let mut records = Vec::new();
     let mut rest = data;
     while let Some(space) = rest.iter().position(|&b| b == b' ') {
-        let Some(length) = std::str::from_utf8(rest.get(..space).unwrap_or(&[]))
-            .ok()
-            .and_then(|s| s.parse::<usize>().ok())
-        else {
+        let Some(length) = std::str::from_utf8(rest.get(..space).unwrap_or(&[])).ok().and_then(|s| s.parse::<usize>().ok()) else {
             break;
         };
         let Some(record) = rest.get(space + 1..length) else {
@@ -323,11 +286,7 @@ pub fn read_archive(data: &[u8]) -> Result<Vec<Entry>, (Vec<Entry>, TarError)> {
             return Ok(entries);
         }
         if !checksum_ok(block) {
-            let error = if position == 0 {
-                TarError::NotTar
-            } else {
-                TarError::BadHeader
-            };
+            let error = if position == 0 { TarError::NotTar } else { TarError::BadHeader };
             return Err((entries, error));
         }
         let flag = block[156];
@@ -372,13 +331,7 @@ pub fn read_archive(data: &[u8]) -> Result<Vec<Entry>, (Vec<Entry>, TarError)> {
             match key.as_str() {
                 "path" => name = value,
                 "linkpath" => link = value,
-                "mtime" => {
-                    mtime = value
-                        .split('.')
-                        .next()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(mtime)
-                }
+                "mtime" => mtime = value.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(mtime),
                 _ => {}
             }
         }
@@ -392,11 +345,7 @@ pub fn read_archive(data: &[u8]) -> Result<Vec<Entry>, (Vec<Entry>, TarError)> {
             b'6' => Kind::Fifo,
             other => Kind::Other(other),
         };
-        let data = if kind == Kind::File {
-            body.to_vec()
-        } else {
-            Vec::new()
-        };
+        let data = if kind == Kind::File { body.to_vec() } else { Vec::new() };
         entries.push(Entry {
             name,
             kind,
@@ -463,10 +412,7 @@ mod tests {
         assert_eq!(read_archive(&[7u8; 600]).unwrap_err().1, TarError::NotTar);
         let mut out = Vec::new();
         write_entry(&mut out, &file("big", &[1u8; 2000]));
-        assert_eq!(
-            read_archive(&out[..1024]).unwrap_err().1,
-            TarError::UnexpectedEof
-        );
+        assert_eq!(read_archive(&out[..1024]).unwrap_err().1, TarError::UnexpectedEof);
         let mut base = [0u8; 2];
         put_number(&mut base, 0);
         assert_eq!(&base, b"0\0");

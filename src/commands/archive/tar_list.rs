@@ -35,16 +35,8 @@ pub fn mode_text(entry: &Entry) -> String {
 /// The long listing line of a member. `width` is GNU tar's growing column
 /// width for owner, group and size (starting at 19).
 pub fn long_line(entry: &Entry, width: &mut usize, offset: i64, numeric: bool) -> String {
-    let owner = if entry.uname.is_empty() || numeric {
-        entry.uid.to_string()
-    } else {
-        entry.uname.clone()
-    };
-    let group = if entry.gname.is_empty() || numeric {
-        entry.gid.to_string()
-    } else {
-        entry.gname.clone()
-    };
+    let owner = if entry.uname.is_empty() || numeric { entry.uid.to_string() } else { entry.uname.clone() };
+    let group = if entry.gname.is_empty() || numeric { entry.gid.to_string() } else { entry.gname.clone() };
     let size = match entry.kind {
         Kind::File => entry.data.len().to_string(),
         Kind::CharDevice => "0,0".to_string(),

@@ -11,13 +11,7 @@ use std::rc::Rc;
 struct Shell;
 
 impl ShellServices for Shell {
-    fn run_command<'a>(
-        &'a mut self,
-        _argv: Vec<String>,
-        _stdin: Fd,
-        _stdout: Fd,
-        _stderr: Fd,
-    ) -> LocalFuture<'a, i32> {
+    fn run_command<'a>(&'a mut self, _argv: Vec<String>, _stdin: Fd, _stdout: Fd, _stderr: Fd) -> LocalFuture<'a, i32> {
         Box::pin(async { 127 })
     }
 
@@ -56,11 +50,7 @@ pub fn run_bytes(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String
         shell: &mut shell,
     };
     let status = crate::executor::block_on((utility.run)(&mut invocation));
-    (
-        stdout.take(),
-        String::from_utf8_lossy(&stderr.take()).into_owned(),
-        status,
-    )
+    (stdout.take(), String::from_utf8_lossy(&stderr.take()).into_owned(), status)
 }
 
 /// A fresh filesystem holding `files` (relative to `/home/user`; a name

@@ -54,11 +54,7 @@ fn parse_args(args: &[String]) -> Result<UnzipOptions, char> {
                 'a' | 'b' | 'X' | 'K' | 'D' | 'u' | 'f' | 'C' | 'L' => {}
                 'd' => {
                     let rest: String = letters.get(index + 1..).unwrap_or(&[]).iter().collect();
-                    options.directory = if rest.is_empty() {
-                        words.next().cloned()
-                    } else {
-                        Some(rest)
-                    };
+                    options.directory = if rest.is_empty() { words.next().cloned() } else { Some(rest) };
                     break;
                 }
                 'x' => {
@@ -75,10 +71,7 @@ fn parse_args(args: &[String]) -> Result<UnzipOptions, char> {
 
 fn date_time(mtime: i64, offset: i64) -> String {
     let when = civil::from_timestamp(mtime, 0, offset);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}",
-        when.year, when.month, when.day, when.hour, when.minute
-    )
+    format!("{:04}-{:02}-{:02} {:02}:{:02}", when.year, when.month, when.day, when.hour, when.minute)
 }
 
 fn files_word(count: usize) -> &'static str {
@@ -108,24 +101,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 0;
         };
         let mut data = None;
-        for candidate in [
-            archive.clone(),
-            format!("{archive}.zip"),
-            format!("{archive}.ZIP"),
-        ] {
+        for candidate in [archive.clone(), format!("{archive}.zip"), format!("{archive}.ZIP")] {
             if let Ok(bytes) = ctx.fs.read_file(&ctx.resolve(&candidate)).await {
                 data = Some((candidate, bytes));
                 break;
             }
         }
         let Some((archive, data)) = data else {
-            say(
-                ctx,
-                &format!(
-                    "unzip:  cannot find or open {archive}, {archive}.zip or {archive}.ZIP.\n"
-                ),
-            )
-            .await;
+            say(ctx, &format!("unzip:  cannot find or open {archive}, {archive}.zip or {archive}.ZIP.\n")).await;
             return 9;
         };
         let offset = local_offset(ctx);
@@ -142,11 +125,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let selected: Vec<&ZipEntry> = entries
             .iter()
             .filter(|entry| {
-                if options
-                    .excludes
-                    .iter()
-                    .any(|p| wildcard_match(p, &entry.name))
-                {
+                if options.excludes.iter().any(|p| wildcard_match(p, &entry.name)) {
                     return false;
                 }
                 if options.members.is_empty() {
@@ -194,12 +173,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         if let Err(error) = ctx.write_out(out.as_bytes()).await {
             return write_failure_status(error);
         }
-        let mut missing = options
-            .members
-            .iter()
-            .zip(&matched)
-            .filter(|(_, seen)| !**seen)
-            .peekable();
+        let mut missing = options.members.iter().zip(&matched).filter(|(_, seen)| !**seen).peekable();
         if missing.peek().is_some() {
             for (pattern, _) in missing {
                 say(ctx, &format!("caution: filename not matched:  {pattern}\n")).await;
@@ -217,12 +191,7 @@ fn list_plain(out: &mut String, archive: &str, entries: &[&ZipEntry], offset: i6
     let mut total = 0;
     for entry in entries {
         total += entry.size;
-        out.push_str(&format!(
-            "{:>9}  {}   {}\n",
-            entry.size,
-            date_time(entry.mtime, offset),
-            entry.name
-        ));
+        out.push_str(&format!("{:>9}  {}   {}\n", entry.size, date_time(entry.mtime, offset), entry.name));
     }
     if quiet < 2 {
         out.push_str(&format!(
@@ -288,26 +257,17 @@ fn test(out: &mut String, archive: &str, entries: &[&ZipEntry], quiet: u32) -> i
         return 2;
     }
     if quiet < 2 {
-        out.push_str(&format!(
-            "No errors detected in compressed data of {archive}.\n"
-        ));
+        out.push_str(&format!("No errors detected in compressed data of {archive}.\n"));
     }
     0
 }
 
 /// Extracts the selected members. `Err(status)` when standard output failed.
-async fn extract(
-    ctx: &Invocation<'_>,
-    options: &UnzipOptions,
-    archive: &str,
-    entries: &[&ZipEntry],
-) -> Result<i32, i32> {
+async fn extract(ctx: &Invocation<'_>, options: &UnzipOptions, archive: &str, entries: &[&ZipEntry]) -> Result<i32, i32> {
     let quiet = options.quiet > 0;
     let write = |text: String| async move {
         if !quiet {
-            ctx.write_out(text.as_bytes())
-                .await
-                .map_err(write_failure_status)?;
+            ctx.write_out(text.as_bytes()).await.map_err(write_failure_status)?;
         }
         Ok::<(), i32>(())
     };
@@ -331,22 +291,11 @@ async fn extract(
     let mut directories = Vec::new();
     let mut links = Vec::new();
     for entry in entries {
-        let relative = if options.junk_paths {
-            entry.name.rsplit('/').next().unwrap_or("").to_string()
-        } else {
-            entry.name.clone()
-        };
+        let relative = if options.junk_paths { entry.name.rsplit('/').next().unwrap_or("").to_string() } else { entry.name.clone() };
         let relative = relative.trim_start_matches('/').to_string();
         if relative.is_empty() || relative.split('/').any(|part| part == "..") {
             if !relative.is_empty() {
-                say(
-                    ctx,
-                    &format!(
-                        "warning:  skipped \"../\" path component(s) in {}\n",
-                        entry.name
-                    ),
-                )
-                .await;
+                say(ctx, &format!("warning:  skipped \"../\" path component(s) in {}\n", entry.name)).await;
             }
             continue;
         }
@@ -354,11 +303,7 @@ async fn extract(
         let path = crate::fs::path::join(&base.0, relative.trim_end_matches('/'));
         if entry.is_dir() {
             if let Err(error) = create_dirs(ctx.fs.as_ref(), &path, umask).await {
-                say(
-                    ctx,
-                    &format!("checkdir error:  cannot create {shown}\n                 {error}\n"),
-                )
-                .await;
+                say(ctx, &format!("checkdir error:  cannot create {shown}\n                 {error}\n")).await;
                 status = 1;
                 continue;
             }
@@ -390,10 +335,7 @@ async fn extract(
                             continue;
                         }
                         _ => {
-                            write(format!(
-                                "{prompt} NULL\n(EOF or read error, treating as \"[N]one\" ...)\n"
-                            ))
-                            .await?;
+                            write(format!("{prompt} NULL\n(EOF or read error, treating as \"[N]one\" ...)\n")).await?;
                             overwrite = Some(false);
                             status = 1;
                             continue;
@@ -406,21 +348,13 @@ async fn extract(
         let data = match entry.data() {
             Ok(data) => data,
             Err(_) => {
-                say(
-                    ctx,
-                    &format!("  error:  invalid compressed data to inflate {shown}\n"),
-                )
-                .await;
+                say(ctx, &format!("  error:  invalid compressed data to inflate {shown}\n")).await;
                 status = 2;
                 continue;
             }
         };
         if let Err(error) = create_dirs(ctx.fs.as_ref(), parent_of(&path), umask).await {
-            say(
-                ctx,
-                &format!("checkdir error:  cannot create {shown}\n                 {error}\n"),
-            )
-            .await;
+            say(ctx, &format!("checkdir error:  cannot create {shown}\n                 {error}\n")).await;
             status = 1;
             continue;
         }
@@ -429,28 +363,16 @@ async fn extract(
             write(format!("    linking: {shown:<23} -> {target} \n")).await?;
             links.push(format!("  {shown:<22} -> {target}\n"));
             if let Err(error) = ctx.fs.symlink(&target, &path).await {
-                say(
-                    ctx,
-                    &format!("error:  cannot create {shown}\n        {error}\n"),
-                )
-                .await;
+                say(ctx, &format!("error:  cannot create {shown}\n        {error}\n")).await;
                 status = 1;
             }
             continue;
         }
-        let verb = if entry.method == Method::Deflated {
-            "  inflating"
-        } else {
-            " extracting"
-        };
+        let verb = if entry.method == Method::Deflated { "  inflating" } else { " extracting" };
         write(format!("{verb}: {shown:<23} \n")).await?;
         let mode = entry.unix_mode.map_or(0o644, |m| m & 0o7777);
         if let Err(error) = write_whole(ctx, &path, &data, mode).await {
-            say(
-                ctx,
-                &format!("error:  cannot create {shown}\n        {error}\n"),
-            )
-            .await;
+            say(ctx, &format!("error:  cannot create {shown}\n        {error}\n")).await;
             status = 1;
             continue;
         }
@@ -459,11 +381,7 @@ async fn extract(
         let _ = ctx.fs.set_times(&path, Some(millis), Some(millis)).await;
     }
     if !links.is_empty() {
-        write(format!(
-            "finishing deferred symbolic links:\n{}",
-            links.concat()
-        ))
-        .await?;
+        write(format!("finishing deferred symbolic links:\n{}", links.concat())).await?;
     }
     for (path, mode, mtime) in directories.iter().rev() {
         if let Some(mode) = mode {

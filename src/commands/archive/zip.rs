@@ -25,10 +25,7 @@ struct ZipOptions {
 }
 
 fn parse_args(args: &[String]) -> Result<ZipOptions, String> {
-    let mut options = ZipOptions {
-        level: 6,
-        ..Default::default()
-    };
+    let mut options = ZipOptions { level: 6, ..Default::default() };
     let mut words = args.iter().peekable();
     let mut only_operands = false;
     while let Some(word) = words.next() {
@@ -68,11 +65,7 @@ fn parse_args(args: &[String]) -> Result<ZipOptions, String> {
                         }
                         digit @ '0'..='9' => options.level = digit.to_digit(10).unwrap_or(6),
                         'v' | 'T' | 'X' | 'D' => {}
-                        other => {
-                            return Err(format!(
-                                "Invalid command arguments (no such option: {other})"
-                            ))
-                        }
+                        other => return Err(format!("Invalid command arguments (no such option: {other})")),
                     }
                 }
             }
@@ -96,11 +89,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         };
         let Some(mut archive) = options.archive.clone() else {
-            say(
-                ctx,
-                "\nzip error: Invalid command arguments (nothing to select from)\n",
-            )
-            .await;
+            say(ctx, "\nzip error: Invalid command arguments (nothing to select from)\n").await;
             return 16;
         };
         if !archive.rsplit('/').next().unwrap_or("").contains('.') && archive != "-" {
@@ -122,10 +111,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         if options.delete {
             let before = entries.len();
             entries.retain(|entry| {
-                let hit = options
-                    .files
-                    .iter()
-                    .any(|pattern| wildcard_match(pattern, &entry.name));
+                let hit = options.files.iter().any(|pattern| wildcard_match(pattern, &entry.name));
                 if hit {
                     log.push_str(&format!("deleting: {}\n", entry.name));
                 }
@@ -141,13 +127,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 if file == "-" {
                     let data = ctx.stdin.read_to_end().await.unwrap_or_default();
                     let now = (ctx.host.now_millis() / 1000.0).floor() as i64;
-                    added.push(ZipEntry::new(
-                        "-".into(),
-                        &data,
-                        options.level,
-                        now,
-                        0o100600,
-                    ));
+                    added.push(ZipEntry::new("-".into(), &data, options.level, now, 0o100600));
                     continue;
                 }
                 if !collect(ctx, &options, &ctx.resolve(file), file, &mut added).await {
@@ -166,16 +146,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     }
                     None => "  adding",
                 };
-                let how = if entry.method == Method::Deflated {
-                    "deflated"
-                } else {
-                    "stored"
-                };
-                log.push_str(&format!(
-                    "{verb}: {} ({how} {}%)\n",
-                    entry.name,
-                    entry.ratio()
-                ));
+                let how = if entry.method == Method::Deflated { "deflated" } else { "stored" };
+                log.push_str(&format!("{verb}: {} ({how} {}%)\n", entry.name, entry.ratio()));
                 entries.push(entry);
             }
         }
@@ -185,11 +157,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         if let Err(error) = write_whole(ctx, &path, &write_archive(&entries, offset), 0o644).await {
-            say(
-                ctx,
-                &format!("\nzip error: Could not create output file ({archive}): {error}\n"),
-            )
-            .await;
+            say(ctx, &format!("\nzip error: Could not create output file ({archive}): {error}\n")).await;
             return 15;
         }
         0
@@ -198,32 +166,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 
 /// Adds `path` (named `name` on the command line) and, with `-r`, what is
 /// below it. False when it does not exist.
-async fn collect(
-    ctx: &Invocation<'_>,
-    options: &ZipOptions,
-    path: &str,
-    name: &str,
-    out: &mut Vec<ZipEntry>,
-) -> bool {
-    let metadata = if options.symlinks {
-        ctx.fs.symlink_metadata(path).await
-    } else {
-        ctx.fs.metadata(path).await
-    };
+async fn collect(ctx: &Invocation<'_>, options: &ZipOptions, path: &str, name: &str, out: &mut Vec<ZipEntry>) -> bool {
+    let metadata = if options.symlinks { ctx.fs.symlink_metadata(path).await } else { ctx.fs.metadata(path).await };
     let Ok(metadata) = metadata else {
         return false;
     };
     let trimmed = name.trim_start_matches("./").trim_start_matches('/');
-    let member = if options.junk_paths {
-        trimmed.rsplit('/').next().unwrap_or(trimmed).to_string()
-    } else {
-        trimmed.to_string()
-    };
-    if options
-        .excludes
-        .iter()
-        .any(|pattern| wildcard_match(pattern, &member))
-    {
+    let member = if options.junk_paths { trimmed.rsplit('/').next().unwrap_or(trimmed).to_string() } else { trimmed.to_string() };
+    if options.excludes.iter().any(|pattern| wildcard_match(pattern, &member)) {
         return true;
     }
     let mtime = (metadata.mtime / 1000.0).floor() as i64;
@@ -232,13 +182,7 @@ async fn collect(
             if !options.junk_paths {
                 let dir_name = format!("{}/", member.trim_end_matches('/'));
                 if dir_name != "/" && dir_name != "./" {
-                    out.push(ZipEntry::new(
-                        dir_name,
-                        b"",
-                        0,
-                        mtime,
-                        0o40000 | metadata.mode,
-                    ));
+                    out.push(ZipEntry::new(dir_name, b"", 0, mtime, 0o40000 | metadata.mode));
                 }
             }
             if options.recurse {
@@ -251,23 +195,11 @@ async fn collect(
         }
         FileType::Symlink => {
             let target = ctx.fs.read_link(path).await.unwrap_or_default();
-            out.push(ZipEntry::new(
-                member,
-                target.as_bytes(),
-                0,
-                mtime,
-                0o120000 | 0o777,
-            ));
+            out.push(ZipEntry::new(member, target.as_bytes(), 0, mtime, 0o120000 | 0o777));
         }
         _ => {
             let data = ctx.fs.read_file(path).await.unwrap_or_default();
-            out.push(ZipEntry::new(
-                member,
-                &data,
-                options.level,
-                mtime,
-                0o100000 | metadata.mode,
-            ));
+            out.push(ZipEntry::new(member, &data, options.level, mtime, 0o100000 | metadata.mode));
         }
     }
     true

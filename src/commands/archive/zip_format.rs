@@ -57,15 +57,7 @@ impl ZipEntry {
                 (Method::Stored, data.to_vec())
             }
         };
-        ZipEntry {
-            name,
-            method,
-            raw,
-            size: data.len() as u64,
-            crc,
-            mtime,
-            unix_mode: Some(unix_mode),
-        }
+        ZipEntry { name, method, raw, size: data.len() as u64, crc, mtime, unix_mode: Some(unix_mode) }
     }
 
     /// True for directory members.
@@ -75,17 +67,14 @@ impl ZipEntry {
 
     /// True for symbolic-link members (Unix mode says so).
     pub fn is_symlink(&self) -> bool {
-        self.unix_mode
-            .is_some_and(|mode| mode & 0o170000 == 0o120000)
+        self.unix_mode.is_some_and(|mode| mode & 0o170000 == 0o120000)
     }
 
     /// The expanded data, checked against the CRC.
     pub fn data(&self) -> Result<Vec<u8>, ZipError> {
         let data = match self.method {
             Method::Stored => self.raw.clone(),
-            Method::Deflated => inflate(&self.raw)
-                .map(|(data, _)| data)
-                .map_err(|_| ZipError::Corrupt)?,
+            Method::Deflated => inflate(&self.raw).map(|(data, _)| data).map_err(|_| ZipError::Corrupt)?,
             Method::Other(_) => return Err(ZipError::Unsupported),
         };
         if crc32fast::hash(&data) != self.crc {
@@ -124,8 +113,7 @@ pub enum ZipError {
 fn dos_time(mtime: i64, offset: i64) -> (u16, u16) {
     let when = civil::from_timestamp(mtime.max(315_532_800), 0, offset);
     let time = ((when.hour << 11) | (when.minute << 5) | (when.second / 2)) as u16;
-    let date =
-        ((((when.year - 1980).clamp(0, 127) as u32) << 9) | (when.month << 5) | when.day) as u16;
+    let date = ((((when.year - 1980).clamp(0, 127) as u32) << 9) | (when.month << 5) | when.day) as u16;
     (time, date)
 }
 
@@ -133,11 +121,7 @@ fn from_dos_time(time: u16, date: u16, offset: i64) -> i64 {
     let year = 1980 + i64::from(date >> 9);
     let month = u32::from((date >> 5) & 15).clamp(1, 12);
     let day = u32::from(date & 31).max(1);
-    let (hour, minute, second) = (
-        u32::from(time >> 11),
-        u32::from((time >> 5) & 63),
-        u32::from(time & 31) * 2,
-    );
+    let (hour, minute, second) = (u32::from(time >> 11), u32::from((time >> 5) & 63), u32::from(time & 31) * 2);
     civil::to_timestamp(year, month, day, hour, minute, second, offset)
 }
 
@@ -161,11 +145,7 @@ pub fn write_archive(entries: &[ZipEntry], offset: i64) -> Vec<u8> {
             Method::Deflated => 8,
             Method::Other(n) => n,
         };
-        let needed: u16 = if method == 8 || entry.is_dir() {
-            20
-        } else {
-            10
-        };
+        let needed: u16 = if method == 8 || entry.is_dir() { 20 } else { 10 };
         let mtime = entry.mtime.clamp(0, u32::MAX as i64) as u32;
         let mut local_extra = vec![0x55, 0x54, 9, 0, 3];
         local_extra.extend_from_slice(&mtime.to_le_bytes());
@@ -174,8 +154,7 @@ pub fn write_archive(entries: &[ZipEntry], offset: i64) -> Vec<u8> {
         local_extra.extend_from_slice(&owner);
         let mut central_extra = vec![0x55, 0x54, 5, 0, 3];
         central_extra.extend_from_slice(&mtime.to_le_bytes());
-        central_extra
-            .extend_from_slice(&[0x75, 0x78, 11, 0, 1, 4, 0xe8, 3, 0, 0, 4, 0xe8, 3, 0, 0]);
+        central_extra.extend_from_slice(&[0x75, 0x78, 11, 0, 1, 4, 0xe8, 3, 0, 0, 4, 0xe8, 3, 0, 0]);
         let header = |sig: u32, extra_len: usize, buf: &mut Vec<u8>| {
             push32(buf, sig);
             if sig == CENTRAL_SIGNATURE {
@@ -200,9 +179,7 @@ pub fn write_archive(entries: &[ZipEntry], offset: i64) -> Vec<u8> {
         push16(&mut central, 0);
         push16(&mut central, 0);
         push16(&mut central, 0);
-        let mode = entry
-            .unix_mode
-            .unwrap_or(if entry.is_dir() { 0o40755 } else { 0o100644 });
+        let mode = entry.unix_mode.unwrap_or(if entry.is_dir() { 0o40755 } else { 0o100644 });
         push32(&mut central, (mode << 16) | u32::from(entry.is_dir()) << 4);
         push32(&mut central, local_at);
         central.extend_from_slice(entry.name.as_bytes());
@@ -267,11 +244,7 @@ pub fn read_archive(data: &[u8], offset: i64) -> Result<Vec<ZipEntry>, ZipError>
             8 => Method::Deflated,
             other => Method::Other(other),
         };
-        let method = if flags & 1 != 0 {
-            Method::Other(99)
-        } else {
-            method
-        };
+        let method = if flags & 1 != 0 { Method::Other(99) } else { method };
         let (time, date) = (u16_at(data, at + 12)?, u16_at(data, at + 14)?);
         let crc = u32_at(data, at + 16)?;
         let stored = u32_at(data, at + 20)? as usize;
@@ -281,33 +254,17 @@ pub fn read_archive(data: &[u8], offset: i64) -> Result<Vec<ZipEntry>, ZipError>
         let comment_len = u16_at(data, at + 32)? as usize;
         let external = u32_at(data, at + 38)?;
         let local = u32_at(data, at + 42)? as usize;
-        let name_bytes = data
-            .get(at + 46..at + 46 + name_len)
-            .ok_or(ZipError::Corrupt)?;
-        let extra = data
-            .get(at + 46 + name_len..at + 46 + name_len + extra_len)
-            .ok_or(ZipError::Corrupt)?;
+        let name_bytes = data.get(at + 46..at + 46 + name_len).ok_or(ZipError::Corrupt)?;
+        let extra = data.get(at + 46 + name_len..at + 46 + name_len + extra_len).ok_or(ZipError::Corrupt)?;
         let name = String::from_utf8_lossy(name_bytes).into_owned();
         if u32_at(data, local)? != LOCAL_SIGNATURE {
             return Err(ZipError::Corrupt);
         }
-        let data_at =
-            local + 30 + u16_at(data, local + 26)? as usize + u16_at(data, local + 28)? as usize;
-        let raw = data
-            .get(data_at..data_at + stored)
-            .ok_or(ZipError::Corrupt)?
-            .to_vec();
+        let data_at = local + 30 + u16_at(data, local + 26)? as usize + u16_at(data, local + 28)? as usize;
+        let raw = data.get(data_at..data_at + stored).ok_or(ZipError::Corrupt)?.to_vec();
         let unix_mode = (made_by >> 8 == 3 && external >> 16 != 0).then_some(external >> 16);
         let mtime = extended_time(extra).unwrap_or_else(|| from_dos_time(time, date, offset));
-        entries.push(ZipEntry {
-            name,
-            method,
-            raw,
-            size,
-            crc,
-            mtime,
-            unix_mode,
-        });
+        entries.push(ZipEntry { name, method, raw, size, crc, mtime, unix_mode });
         at += 46 + name_len + extra_len + comment_len;
     }
     Ok(entries)
@@ -319,9 +276,7 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let text: Vec<u8> = (0..2000)
-            .flat_map(|i: i32| format!("{i}\n").into_bytes())
-            .collect();
+        let text: Vec<u8> = (0..2000).flat_map(|i: i32| format!("{i}\n").into_bytes()).collect();
         let entries = vec![
             ZipEntry::new("d/".into(), b"", 6, 1_704_067_200, 0o40755),
             ZipEntry::new("d/f.txt".into(), b"hello\n", 6, 1_704_067_200, 0o100644),

@@ -8,11 +8,7 @@ use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 use base64::Engine;
 
-const LONGS: &[Long] = &[
-    Long::flag("decode", "d"),
-    Long::flag("ignore-garbage", "i"),
-    Long::required("wrap", "w"),
-];
+const LONGS: &[Long] = &[Long::flag("decode", "d"), Long::flag("ignore-garbage", "i"), Long::required("wrap", "w")];
 const SPEC: Spec = Spec::new("diw:", LONGS);
 
 /// Runs `base64 [-d] [-i] [-w COLS] [FILE]`.
@@ -27,8 +23,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(text) => match text.parse::<usize>() {
                 Ok(cols) => cols,
                 Err(_) => {
-                    ctx.report(&format!("invalid wrap size: {}", quote_value(text)))
-                        .await;
+                    ctx.report(&format!("invalid wrap size: {}", quote_value(text))).await;
                     return 1;
                 }
             },
@@ -41,8 +36,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let data = match read_operand(ctx, operand).await {
             Ok(data) => data,
             Err(error) => {
-                ctx.report(&format!("{}: {error}", quote_name(operand)))
-                    .await;
+                ctx.report(&format!("{}: {error}", quote_name(operand))).await;
                 return 1;
             }
         };
@@ -95,11 +89,8 @@ fn value_of(byte: u8) -> Option<u8> {
 /// with `ignore_garbage` every byte outside the alphabet), padded groups may
 /// follow one another. Returns the bytes decoded and whether input was valid.
 pub fn decode(data: &[u8], ignore_garbage: bool) -> (Vec<u8>, bool) {
-    let symbols: Vec<u8> = data
-        .iter()
-        .copied()
-        .filter(|&b| b != b'\n' && (!ignore_garbage || b == b'=' || value_of(b).is_some()))
-        .collect();
+    let symbols: Vec<u8> =
+        data.iter().copied().filter(|&b| b != b'\n' && (!ignore_garbage || b == b'=' || value_of(b).is_some())).collect();
     let mut out = Vec::with_capacity(symbols.len() / 4 * 3);
     for group in symbols.chunks(4) {
         let mut values = [0u8; 4];

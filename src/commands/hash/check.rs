@@ -46,27 +46,14 @@ pub fn parse_line(algorithm: Algorithm, line: &str) -> Option<CheckLine> {
         let hex = line.get(..algorithm.hex_len())?;
         let rest = line.get(algorithm.hex_len()..)?;
         let rest = rest.strip_prefix(' ')?;
-        let name = rest
-            .strip_prefix(' ')
-            .or_else(|| rest.strip_prefix('*'))
-            .unwrap_or(rest);
+        let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*')).unwrap_or(rest);
         (hex, name)
     };
-    if hex.len() != algorithm.hex_len()
-        || !hex.bytes().all(|b| b.is_ascii_hexdigit())
-        || name.is_empty()
-    {
+    if hex.len() != algorithm.hex_len() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
         return None;
     }
-    let name = if escaped {
-        unescape(name)?
-    } else {
-        name.to_string()
-    };
-    Some(CheckLine {
-        hex: hex.to_ascii_lowercase(),
-        name,
-    })
+    let name = if escaped { unescape(name)? } else { name.to_string() };
+    Some(CheckLine { hex: hex.to_ascii_lowercase(), name })
 }
 
 fn unescape(name: &str) -> Option<String> {
@@ -97,27 +84,16 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 
 /// Checks every line of the checksum file `operand`. `Ok(true)` when all
 /// listed files matched; `Err(status)` when standard output failed.
-pub async fn check_file(
-    ctx: &Invocation<'_>,
-    algorithm: Algorithm,
-    operand: &str,
-    options: &CheckOptions,
-) -> Result<bool, i32> {
-    let shown = if operand == "-" {
-        "'standard input'".to_string()
-    } else {
-        quote_name(operand)
-    };
+pub async fn check_file(ctx: &Invocation<'_>, algorithm: Algorithm, operand: &str, options: &CheckOptions) -> Result<bool, i32> {
+    let shown = if operand == "-" { "'standard input'".to_string() } else { quote_name(operand) };
     let text = match read_operand(ctx, operand).await {
         Ok(text) => text,
         Err(error) => {
-            ctx.report(&format!("{}: {error}", quote_name(operand)))
-                .await;
+            ctx.report(&format!("{}: {error}", quote_name(operand))).await;
             return Ok(false);
         }
     };
-    let (mut bad_lines, mut unreadable, mut mismatched, mut verified, mut properly) =
-        (0, 0, 0, 0, 0);
+    let (mut bad_lines, mut unreadable, mut mismatched, mut verified, mut properly) = (0, 0, 0, 0, 0);
     let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     if lines.last().is_some_and(|last| last.is_empty()) {
         lines.pop();
@@ -127,21 +103,13 @@ pub async fn check_file(
         let Some(entry) = parse_line(algorithm, &line) else {
             bad_lines += 1;
             if options.warn {
-                ctx.report(&format!(
-                    "{shown}: {}: improperly formatted {} checksum line",
-                    number + 1,
-                    algorithm.tag()
-                ))
-                .await;
+                ctx.report(&format!("{shown}: {}: improperly formatted {} checksum line", number + 1, algorithm.tag())).await;
             }
             continue;
         };
         properly += 1;
         let digest = match open_operand(ctx, &entry.name).await {
-            Ok(stream) => algorithm
-                .digest_stream(&stream)
-                .await
-                .map_err(super::source::ReadError::Io),
+            Ok(stream) => algorithm.digest_stream(&stream).await.map_err(super::source::ReadError::Io),
             Err(error) => Err(error),
         };
         let verdict = match digest {
@@ -154,14 +122,9 @@ pub async fn check_file(
                 mismatched += 1;
                 "FAILED"
             }
-            Err(super::source::ReadError::Fs(crate::fs::FsError::NotFound))
-                if options.ignore_missing =>
-            {
-                continue
-            }
+            Err(super::source::ReadError::Fs(crate::fs::FsError::NotFound)) if options.ignore_missing => continue,
             Err(error) => {
-                ctx.report(&format!("{}: {error}", quote_name(&entry.name)))
-                    .await;
+                ctx.report(&format!("{}: {error}", quote_name(&entry.name))).await;
                 unreadable += 1;
                 "FAILED open or read"
             }
@@ -169,42 +132,22 @@ pub async fn check_file(
         let quiet_ok = verdict == "OK" && options.quiet;
         if !options.status_only && !quiet_ok {
             let line = format!("{}: {verdict}\n", entry.name);
-            ctx.write_out(line.as_bytes())
-                .await
-                .map_err(write_failure_status)?;
+            ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)?;
         }
     }
     if properly == 0 {
-        ctx.report(&format!(
-            "{shown}: no properly formatted checksum lines found"
-        ))
-        .await;
+        ctx.report(&format!("{shown}: no properly formatted checksum lines found")).await;
         return Ok(false);
     }
     if !options.status_only {
         if bad_lines > 0 {
-            ctx.report(&plural(
-                bad_lines,
-                "line is improperly formatted",
-                "lines are improperly formatted",
-            ))
-            .await;
+            ctx.report(&plural(bad_lines, "line is improperly formatted", "lines are improperly formatted")).await;
         }
         if unreadable > 0 {
-            ctx.report(&plural(
-                unreadable,
-                "listed file could not be read",
-                "listed files could not be read",
-            ))
-            .await;
+            ctx.report(&plural(unreadable, "listed file could not be read", "listed files could not be read")).await;
         }
         if mismatched > 0 {
-            ctx.report(&plural(
-                mismatched,
-                "computed checksum did NOT match",
-                "computed checksums did NOT match",
-            ))
-            .await;
+            ctx.report(&plural(mismatched, "computed checksum did NOT match", "computed checksums did NOT match")).await;
         }
     }
     if options.ignore_missing && verified == 0 && unreadable == 0 {

@@ -23,9 +23,7 @@ const LONGS: &[Long] = &[
     Long::flag("warn", "w"),
 ];
 const SPEC: Spec = Spec::new("a:cwz", LONGS);
-const ALGORITHMS: &[&str] = &[
-    "bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3",
-];
+const ALGORITHMS: &[&str] = &["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"];
 
 /// The CRC table for the POSIX polynomial 0x04C11DB7, most significant bit first.
 const fn crc_table() -> [u32; 256] {
@@ -35,11 +33,7 @@ const fn crc_table() -> [u32; 256] {
         let mut crc = (index as u32) << 24;
         let mut bit = 0;
         while bit < 8 {
-            crc = if crc & 0x8000_0000 != 0 {
-                (crc << 1) ^ 0x04C1_1DB7
-            } else {
-                crc << 1
-            };
+            crc = if crc & 0x8000_0000 != 0 { (crc << 1) ^ 0x04C1_1DB7 } else { crc << 1 };
             bit += 1;
         }
         table[index] = crc;
@@ -110,10 +104,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let name = parsed.value("a").unwrap_or("crc");
         if !ALGORITHMS.contains(&name) {
-            let mut text = format!(
-                "invalid argument {} for '--algorithm'\nValid arguments are:\n",
-                quote_value(name)
-            );
+            let mut text = format!("invalid argument {} for '--algorithm'\nValid arguments are:\n", quote_value(name));
             for valid in ALGORITHMS {
                 text.push_str(&format!("  - '{valid}'\n"));
             }
@@ -123,22 +114,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         }
         let algorithm = digest_algorithm(name);
         if parsed.has("c") && algorithm.is_none() {
-            ctx.report("--check is not supported with --algorithm={bsd,sysv,crc}")
-                .await;
+            ctx.report("--check is not supported with --algorithm={bsd,sysv,crc}").await;
             return 1;
         }
         if algorithm.is_none() && name != "crc" {
-            ctx.report(&format!(
-                "the {name} algorithm is not supported in this sandbox"
-            ))
-            .await;
+            ctx.report(&format!("the {name} algorithm is not supported in this sandbox")).await;
             return 1;
         }
-        let operands = if parsed.operands.is_empty() {
-            vec!["-".to_string()]
-        } else {
-            parsed.operands.clone()
-        };
+        let operands = if parsed.operands.is_empty() { vec!["-".to_string()] } else { parsed.operands.clone() };
         let options = CheckOptions {
             ignore_missing: parsed.has("ignore-missing"),
             quiet: parsed.has("quiet"),
@@ -159,25 +142,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let stream = match open_operand(ctx, operand).await {
                 Ok(stream) => stream,
                 Err(error) => {
-                    ctx.report(&format!("{}: {error}", quote_name(operand)))
-                        .await;
+                    ctx.report(&format!("{}: {error}", quote_name(operand))).await;
                     status = 1;
                     continue;
                 }
             };
             let line = match algorithm {
                 Some(algorithm) => match algorithm.digest_stream(&stream).await {
-                    Ok(hex) => format_line(
-                        algorithm,
-                        &hex,
-                        operand,
-                        !parsed.has("untagged"),
-                        false,
-                        parsed.has("z"),
-                    ),
+                    Ok(hex) => format_line(algorithm, &hex, operand, !parsed.has("untagged"), false, parsed.has("z")),
                     Err(error) => {
-                        ctx.report(&format!("{}: {error}", quote_name(operand)))
-                            .await;
+                        ctx.report(&format!("{}: {error}", quote_name(operand))).await;
                         status = 1;
                         continue;
                     }
@@ -188,8 +162,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     }
                     Ok((crc, length)) => format!("{crc} {length} {operand}\n"),
                     Err(error) => {
-                        ctx.report(&format!("{}: {error}", quote_name(operand)))
-                            .await;
+                        ctx.report(&format!("{}: {error}", quote_name(operand))).await;
                         status = 1;
                         continue;
                     }

@@ -36,9 +36,7 @@ pub fn input_for(operand: &str) -> Input {
 
 /// Opens an operand as a stream (directories give EISDIR).
 pub async fn open_operand(ctx: &Invocation<'_>, operand: &str) -> Result<Fd, ReadError> {
-    open_input(ctx, &input_for(operand))
-        .await
-        .map_err(ReadError::Fs)
+    open_input(ctx, &input_for(operand)).await.map_err(ReadError::Fs)
 }
 
 /// Reads an operand whole.
@@ -51,9 +49,7 @@ pub async fn read_operand(ctx: &Invocation<'_>, operand: &str) -> Result<Vec<u8>
 /// locale: unchanged when every byte is safe, else in single quotes with
 /// embedded quotes written `'\''`.
 pub fn quote_name(name: &str) -> String {
-    let safe = |c: char| {
-        c.is_ascii_alphanumeric() || "_./%+,:=@^-".contains(c) || (!c.is_ascii() && !c.is_control())
-    };
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_./%+,:=@^-".contains(c) || (!c.is_ascii() && !c.is_control());
     if !name.is_empty() && name.chars().all(safe) {
         return name.to_string();
     }

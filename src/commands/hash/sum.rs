@@ -31,12 +31,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let algorithm = Algorithm::for_command(ctx.name());
         let check = parsed.has("c");
-        let binary = parsed
-            .options
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == "b" || *k == "t")
-            .map(|(k, _)| *k == "b");
+        let binary = parsed.options.iter().rev().find(|(k, _)| *k == "b" || *k == "t").map(|(k, _)| *k == "b");
         let options = CheckOptions {
             ignore_missing: parsed.has("ignore-missing"),
             quiet: parsed.has("quiet"),
@@ -48,25 +43,13 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             report_usage(ctx, &message).await;
             return 1;
         }
-        let operands = if parsed.operands.is_empty() {
-            vec!["-".to_string()]
-        } else {
-            parsed.operands.clone()
-        };
+        let operands = if parsed.operands.is_empty() { vec!["-".to_string()] } else { parsed.operands.clone() };
         let mut status = 0;
         for operand in &operands {
             let result = if check {
                 check_file(ctx, algorithm, operand, &options).await
             } else {
-                print_digest(
-                    ctx,
-                    algorithm,
-                    operand,
-                    parsed.has("tag"),
-                    binary == Some(true),
-                    parsed.has("z"),
-                )
-                .await
+                print_digest(ctx, algorithm, operand, parsed.has("tag"), binary == Some(true), parsed.has("z")).await
             };
             match result {
                 Ok(true) => {}
@@ -79,36 +62,23 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 }
 
 /// The usage error GNU reports for options that do not fit the mode.
-fn conflict(
-    parsed: &crate::commands::options::Parsed,
-    check: bool,
-    binary_or_text: bool,
-) -> Option<String> {
+fn conflict(parsed: &crate::commands::options::Parsed, check: bool, binary_or_text: bool) -> Option<String> {
     if check {
         if parsed.has("tag") {
             return Some("the --tag option is meaningless when verifying checksums".into());
         }
         if binary_or_text {
-            return Some(
-                "the --binary and --text options are meaningless when verifying checksums".into(),
-            );
+            return Some("the --binary and --text options are meaningless when verifying checksums".into());
         }
         if parsed.has("z") {
             return Some("the --zero option is not supported when verifying checksums".into());
         }
         return None;
     }
-    for (key, long) in [
-        ("ignore-missing", "ignore-missing"),
-        ("status", "status"),
-        ("w", "warn"),
-        ("strict", "strict"),
-        ("quiet", "quiet"),
-    ] {
+    for (key, long) in [("ignore-missing", "ignore-missing"), ("status", "status"), ("w", "warn"), ("strict", "strict"), ("quiet", "quiet")]
+    {
         if parsed.has(key) {
-            return Some(format!(
-                "the --{long} option is meaningful only when verifying checksums"
-            ));
+            return Some(format!("the --{long} option is meaningful only when verifying checksums"));
         }
     }
     None
@@ -116,55 +86,29 @@ fn conflict(
 
 /// Prints one digest line. `Ok(false)` when the operand could not be read;
 /// `Err(status)` when standard output failed.
-async fn print_digest(
-    ctx: &Invocation<'_>,
-    algorithm: Algorithm,
-    operand: &str,
-    tag: bool,
-    binary: bool,
-    zero: bool,
-) -> Result<bool, i32> {
+async fn print_digest(ctx: &Invocation<'_>, algorithm: Algorithm, operand: &str, tag: bool, binary: bool, zero: bool) -> Result<bool, i32> {
     let digest = match open_operand(ctx, operand).await {
-        Ok(stream) => algorithm
-            .digest_stream(&stream)
-            .await
-            .map_err(super::source::ReadError::Io),
+        Ok(stream) => algorithm.digest_stream(&stream).await.map_err(super::source::ReadError::Io),
         Err(error) => Err(error),
     };
     let hex = match digest {
         Ok(hex) => hex,
         Err(error) => {
-            ctx.report(&format!("{}: {error}", quote_name(operand)))
-                .await;
+            ctx.report(&format!("{}: {error}", quote_name(operand))).await;
             return Ok(false);
         }
     };
     let line = format_line(algorithm, &hex, operand, tag, binary, zero);
-    ctx.write_out(line.as_bytes())
-        .await
-        .map_err(write_failure_status)?;
+    ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)?;
     Ok(true)
 }
 
 /// One output line: `HEX  NAME`, `HEX *NAME` (binary) or `ALG (NAME) = HEX`
 /// (tag). Names holding a backslash or newline are escaped and the line
 /// starts with `\`, unless lines end in NUL (`-z`).
-pub fn format_line(
-    algorithm: Algorithm,
-    hex: &str,
-    name: &str,
-    tag: bool,
-    binary: bool,
-    zero: bool,
-) -> String {
+pub fn format_line(algorithm: Algorithm, hex: &str, name: &str, tag: bool, binary: bool, zero: bool) -> String {
     let needs_escape = !zero && (name.contains('\\') || name.contains('\n') || name.contains('\r'));
-    let shown = if needs_escape {
-        name.replace('\\', "\\\\")
-            .replace('\n', "\\n")
-            .replace('\r', "\\r")
-    } else {
-        name.to_string()
-    };
+    let shown = if needs_escape { name.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r") } else { name.to_string() };
     let prefix = if needs_escape { "\\" } else { "" };
     let end = if zero { '\0' } else { '\n' };
     if tag {

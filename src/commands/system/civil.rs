@@ -89,60 +89,23 @@ pub fn from_timestamp(seconds: i64, nanos: u32, offset: i64) -> DateTime {
 }
 
 /// Seconds since the epoch of a local civil time at `offset`.
-pub fn to_timestamp(
-    year: i64,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-    offset: i64,
-) -> i64 {
-    days_from_civil(year, month, day) * 86_400
-        + hour as i64 * 3600
-        + minute as i64 * 60
-        + second as i64
-        - offset
+pub fn to_timestamp(year: i64, month: u32, day: u32, hour: u32, minute: u32, second: u32, offset: i64) -> i64 {
+    days_from_civil(year, month, day) * 86_400 + hour as i64 * 3600 + minute as i64 * 60 + second as i64 - offset
 }
 
 /// English month abbreviations, January first.
-pub const MONTHS: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-];
+pub const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /// English full month names.
-pub const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+pub const MONTH_NAMES: [&str; 12] =
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 /// English weekday abbreviations, Sunday first.
 pub const WEEKDAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 /// English full weekday names.
-pub const WEEKDAY_NAMES: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
+pub const WEEKDAY_NAMES: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /// The month abbreviation of a 1-based month.
 pub fn month_abbrev(month: u32) -> &'static str {
-    MONTHS
-        .get((month as usize).wrapping_sub(1))
-        .copied()
-        .unwrap_or("???")
+    MONTHS.get((month as usize).wrapping_sub(1)).copied().unwrap_or("???")
 }
 
 #[cfg(test)]
@@ -156,10 +119,7 @@ mod tests {
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
         let t = from_timestamp(1_704_067_200, 0, 0);
-        assert_eq!(
-            (t.year, t.month, t.day, t.weekday, t.yday),
-            (2024, 1, 1, 1, 0)
-        );
+        assert_eq!((t.year, t.month, t.day, t.weekday, t.yday), (2024, 1, 1, 1, 0));
         assert_eq!(to_timestamp(2024, 2, 29, 12, 0, 0, 3600), 1_709_204_400);
         assert_eq!(days_in_month(2024, 2), 29);
         assert_eq!(days_in_month(1900, 2), 28);

@@ -34,18 +34,13 @@ fn argmatch<'k>(value: &str, valid: &[&'k str]) -> Option<&'k str> {
     if let Some(exact) = valid.iter().find(|k| **k == value) {
         return Some(exact);
     }
-    let mut matches = valid
-        .iter()
-        .filter(|k| k.starts_with(value) && !value.is_empty());
+    let mut matches = valid.iter().filter(|k| k.starts_with(value) && !value.is_empty());
     let first = matches.next()?;
     matches.next().is_none().then_some(*first)
 }
 
 async fn invalid_argument(ctx: &Invocation<'_>, value: &str, option: &str, valid: &[&str]) {
-    let mut text = format!(
-        "invalid argument {} for '--{option}'\nValid arguments are:",
-        quote_value(value)
-    );
+    let mut text = format!("invalid argument {} for '--{option}'\nValid arguments are:", quote_value(value));
     for kind in valid {
         text.push_str(&format!("\n  - '{kind}'"));
     }
@@ -87,8 +82,7 @@ fn parse_set_operand(text: &str, now: Instant, zone: &Zone) -> Option<Instant> {
     if !digits.bytes().all(|b| b.is_ascii_digit()) || ![8, 10, 12].contains(&digits.len()) {
         return None;
     }
-    let field =
-        |range: std::ops::Range<usize>| digits.get(range).and_then(|s| s.parse::<i64>().ok());
+    let field = |range: std::ops::Range<usize>| digits.get(range).and_then(|s| s.parse::<i64>().ok());
     let (month, day, hour, minute) = (field(0..2)?, field(2..4)?, field(4..6)?, field(6..8)?);
     let year = match digits.len() {
         12 => field(8..12)?,
@@ -109,16 +103,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(parsed) => parsed,
             Err(status) => return status,
         };
-        let zone = if parsed.has("u") {
-            Zone::utc()
-        } else {
-            parse_tz(ctx.env_var("TZ"))
-        };
+        let zone = if parsed.has("u") { Zone::utc() } else { parse_tz(ctx.env_var("TZ")) };
         let millis = ctx.host.now_millis();
-        let now = Instant {
-            seconds: (millis / 1000.0).floor() as i64,
-            nanos: ((millis.rem_euclid(1000.0)) * 1_000_000.0) as u32,
-        };
+        let now = Instant { seconds: (millis / 1000.0).floor() as i64, nanos: ((millis.rem_euclid(1000.0)) * 1_000_000.0) as u32 };
         let mut formats: Vec<String> = Vec::new();
         for (key, value) in &parsed.options {
             match *key {
@@ -145,19 +132,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let mut set_request = parsed.value("s").map(str::to_string);
         match parsed.operands.as_slice() {
             [] => {}
-            [format] if format.starts_with('+') => {
-                formats.push(format.get(1..).unwrap_or("").to_string())
-            }
-            [operand] if set_request.is_none() && parsed.value("d").is_none() => {
-                match parse_set_operand(operand, now, &zone) {
-                    Some(instant) => set_request = Some(format!("@{}", instant.seconds)),
-                    None => {
-                        ctx.report(&format!("invalid date {}", quote_value(operand)))
-                            .await;
-                        return 1;
-                    }
+            [format] if format.starts_with('+') => formats.push(format.get(1..).unwrap_or("").to_string()),
+            [operand] if set_request.is_none() && parsed.value("d").is_none() => match parse_set_operand(operand, now, &zone) {
+                Some(instant) => set_request = Some(format!("@{}", instant.seconds)),
+                None => {
+                    ctx.report(&format!("invalid date {}", quote_value(operand))).await;
+                    return 1;
                 }
-            }
+            },
             [operand] => {
                 report_usage(ctx, &format!("the argument {} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'", quote_value(operand))).await;
                 return 1;
@@ -181,8 +163,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     vec![Ok(instant)]
                 }
                 None => {
-                    ctx.report(&format!("invalid date {}", quote_value(request)))
-                        .await;
+                    ctx.report(&format!("invalid date {}", quote_value(request))).await;
                     return 1;
                 }
             }
@@ -194,22 +175,15 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     return 1;
                 }
             };
-            String::from_utf8_lossy(&data)
-                .lines()
-                .map(|line| parse_date(line, now, zone.offset).ok_or_else(|| line.to_string()))
-                .collect()
+            String::from_utf8_lossy(&data).lines().map(|line| parse_date(line, now, zone.offset).ok_or_else(|| line.to_string())).collect()
         } else if let Some(reference) = parsed.value("r") {
             match ctx.fs.metadata(&ctx.resolve(reference)).await {
                 Ok(metadata) => {
                     let seconds = (metadata.mtime / 1000.0).floor();
-                    vec![Ok(Instant {
-                        seconds: seconds as i64,
-                        nanos: ((metadata.mtime - seconds * 1000.0) * 1_000_000.0) as u32,
-                    })]
+                    vec![Ok(Instant { seconds: seconds as i64, nanos: ((metadata.mtime - seconds * 1000.0) * 1_000_000.0) as u32 })]
                 }
                 Err(error) => {
-                    ctx.report(&format!("{}: {error}", quote_name(reference)))
-                        .await;
+                    ctx.report(&format!("{}: {error}", quote_name(reference))).await;
                     return 1;
                 }
             }
@@ -227,8 +201,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     }
                 }
                 Err(text) => {
-                    ctx.report(&format!("invalid date {}", quote_value(&text)))
-                        .await;
+                    ctx.report(&format!("invalid date {}", quote_value(&text))).await;
                     status = 1;
                 }
             }

@@ -92,41 +92,13 @@ pub fn format_time(format: &str, time: &DateTime, zone: &str, seconds: i64) -> S
             out.extend(chars.get(start..index).unwrap_or(&[]).iter());
             continue;
         }
-        let hour12 = if time.hour % 12 == 0 {
-            12
-        } else {
-            time.hour % 12
-        };
+        let hour12 = if time.hour % 12 == 0 { 12 } else { time.hour % 12 };
         let (iso_year, iso_week_number) = iso_week(time);
         let field = match conversion {
-            'a' => Field::Text(
-                WEEKDAYS
-                    .get(time.weekday as usize)
-                    .copied()
-                    .unwrap_or("?")
-                    .into(),
-            ),
-            'A' => Field::Text(
-                WEEKDAY_NAMES
-                    .get(time.weekday as usize)
-                    .copied()
-                    .unwrap_or("?")
-                    .into(),
-            ),
-            'b' | 'h' => Field::Text(
-                MONTHS
-                    .get((time.month as usize).saturating_sub(1))
-                    .copied()
-                    .unwrap_or("?")
-                    .into(),
-            ),
-            'B' => Field::Text(
-                MONTH_NAMES
-                    .get((time.month as usize).saturating_sub(1))
-                    .copied()
-                    .unwrap_or("?")
-                    .into(),
-            ),
+            'a' => Field::Text(WEEKDAYS.get(time.weekday as usize).copied().unwrap_or("?").into()),
+            'A' => Field::Text(WEEKDAY_NAMES.get(time.weekday as usize).copied().unwrap_or("?").into()),
+            'b' | 'h' => Field::Text(MONTHS.get((time.month as usize).saturating_sub(1)).copied().unwrap_or("?").into()),
+            'B' => Field::Text(MONTH_NAMES.get((time.month as usize).saturating_sub(1)).copied().unwrap_or("?").into()),
             'c' => Field::Text(format_time("%a %b %e %H:%M:%S %Y", time, zone, seconds)),
             'C' => Field::Number(time.year.div_euclid(100), 2, '0'),
             'd' => Field::Number(time.day.into(), 2, '0'),
@@ -146,11 +118,7 @@ pub fn format_time(format: &str, time: &DateTime, zone: &str, seconds: i64) -> S
             'N' => {
                 let digits = format!("{:09}", time.nanos);
                 let precision = width.unwrap_or(9);
-                let text: String = digits
-                    .chars()
-                    .chain(std::iter::repeat('0'))
-                    .take(precision.max(1))
-                    .collect();
+                let text: String = digits.chars().chain(std::iter::repeat('0')).take(precision.max(1)).collect();
                 width = None;
                 Field::Text(text)
             }
@@ -167,11 +135,7 @@ pub fn format_time(format: &str, time: &DateTime, zone: &str, seconds: i64) -> S
             'U' => Field::Number(i64::from((time.yday + 7 - time.weekday) / 7), 2, '0'),
             'V' => Field::Number(iso_week_number.into(), 2, '0'),
             'w' => Field::Number(time.weekday.into(), 1, '0'),
-            'W' => Field::Number(
-                i64::from((time.yday + 7 - (time.weekday + 6) % 7) / 7),
-                2,
-                '0',
-            ),
+            'W' => Field::Number(i64::from((time.yday + 7 - (time.weekday + 6) % 7) / 7), 2, '0'),
             'y' => Field::Number(time.year.rem_euclid(100), 2, '0'),
             'Y' => Field::Number(time.year, 1, '0'),
             'z' => Field::Text(offset_text(time.offset, colons)),
@@ -234,30 +198,15 @@ mod tests {
     fn conversions_match_gnu() {
         let t = 1_704_067_200;
         assert_eq!(at("%c", t, 0), "Mon Jan  1 00:00:00 2024");
-        assert_eq!(
-            at("%x|%X|%r|%D|%h|%C", t, 0),
-            "01/01/24|00:00:00|12:00:00 AM|01/01/24|Jan|20"
-        );
-        assert_eq!(
-            at("%g %G %V %U %W %j %u %w", t, 0),
-            "24 2024 01 00 01 001 1 1"
-        );
+        assert_eq!(at("%x|%X|%r|%D|%h|%C", t, 0), "01/01/24|00:00:00|12:00:00 AM|01/01/24|Jan|20");
+        assert_eq!(at("%g %G %V %U %W %j %u %w", t, 0), "24 2024 01 00 01 001 1 1");
         assert_eq!(at("%k|%l|%I|%p|%P", t, 0), " 0|12|12|AM|am");
         assert_eq!(at("%N|%3N|%6N|%-N", t, 0), "000000000|000|000000|000000000");
         assert_eq!(at("%s", t, 0), "1704067200");
-        assert_eq!(
-            at("%z|%:z|%::z|%:::z|%Z", t, 0),
-            "+0000|+00:00|+00:00:00|+00|UTC"
-        );
-        assert_eq!(
-            at("%-d|%_d|%05d|%^a|%#a|%^B|%10Y|%-m|%_m|%e|%-e|%#Z", t, 0),
-            "1| 1|00001|MON|MON|JANUARY|0000002024|1| 1| 1|1|utc"
-        );
+        assert_eq!(at("%z|%:z|%::z|%:::z|%Z", t, 0), "+0000|+00:00|+00:00:00|+00|UTC");
+        assert_eq!(at("%-d|%_d|%05d|%^a|%#a|%^B|%10Y|%-m|%_m|%e|%-e|%#Z", t, 0), "1| 1|00001|MON|MON|JANUARY|0000002024|1| 1| 1|1|utc");
         assert_eq!(at("%q|%Ey %Od %%", t, 0), "1|24 01 %");
-        assert_eq!(
-            at("%N %3N %l %I %p %e", 1_709_647_629, 123_456_789),
-            "123456789 123  2 02 PM  5"
-        );
+        assert_eq!(at("%N %3N %l %I %p %e", 1_709_647_629, 123_456_789), "123456789 123  2 02 PM  5");
     }
 
     #[test]

@@ -35,9 +35,7 @@ struct Items {
     last_relative: Option<(char, i64)>,
 }
 
-const MONTH_WORDS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
+const MONTH_WORDS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DAY_WORDS: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 const ORDINALS: [(&str, i64); 15] = [
     ("last", -1),
@@ -90,12 +88,7 @@ const ZONES: [(&str, i64); 27] = [
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
     /// Digits, with an explicit sign if one was written, and their count.
-    Number {
-        value: i64,
-        signed: bool,
-        digits: usize,
-        text: String,
-    },
+    Number { value: i64, signed: bool, digits: usize, text: String },
     /// A word, lowercased, without a trailing period.
     Word(String),
     /// One punctuation character.
@@ -111,13 +104,8 @@ fn tokenize(text: &str) -> Option<Vec<Token>> {
             index += 1;
         } else if c.is_ascii_digit()
             || ((c == '+' || c == '-')
-                && !index
-                    .checked_sub(1)
-                    .and_then(|i| chars.get(i))
-                    .is_some_and(|p| p.is_ascii_digit())
-                && chars
-                    .get(index + 1)
-                    .is_some_and(|d| d.is_ascii_digit() || d.is_whitespace()))
+                && !index.checked_sub(1).and_then(|i| chars.get(i)).is_some_and(|p| p.is_ascii_digit())
+                && chars.get(index + 1).is_some_and(|d| d.is_ascii_digit() || d.is_whitespace()))
         {
             let signed = c == '+' || c == '-';
             let negative = c == '-';
@@ -134,22 +122,13 @@ fn tokenize(text: &str) -> Option<Vec<Token>> {
                 return None;
             }
             let magnitude: i64 = digits.parse().ok()?;
-            tokens.push(Token::Number {
-                value: if negative { -magnitude } else { magnitude },
-                signed,
-                digits: digits.len(),
-                text: digits,
-            });
+            tokens.push(Token::Number { value: if negative { -magnitude } else { magnitude }, signed, digits: digits.len(), text: digits });
         } else if c.is_alphabetic() {
             let start = index;
             while chars.get(index).is_some_and(|c| c.is_alphabetic()) {
                 index += 1;
             }
-            let word: String = chars
-                .get(start..index)?
-                .iter()
-                .collect::<String>()
-                .to_lowercase();
+            let word: String = chars.get(start..index)?.iter().collect::<String>().to_lowercase();
             if chars.get(index) == Some(&'.') {
                 index += 1;
             }
@@ -166,54 +145,26 @@ fn month_of(word: &str) -> Option<u32> {
     if word.len() < 3 {
         return None;
     }
-    let full = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    let index = MONTH_WORDS.iter().position(|m| {
-        word == *m || word == "sept" && *m == "sep" || (word.starts_with(m) && full.contains(&word))
-    })?;
+    let full = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+    let index =
+        MONTH_WORDS.iter().position(|m| word == *m || word == "sept" && *m == "sep" || (word.starts_with(m) && full.contains(&word)))?;
     Some(index as u32 + 1)
 }
 
 fn weekday_of(word: &str) -> Option<u32> {
-    let full = [
-        "sunday",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-    ];
+    let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
     if let Some(index) = full.iter().position(|d| *d == word) {
         return Some(index as u32);
     }
     let short = ["tues", "wednes", "thur", "thurs"];
     if short.contains(&word) {
-        return DAY_WORDS
-            .iter()
-            .position(|d| word.starts_with(d))
-            .map(|i| i as u32);
+        return DAY_WORDS.iter().position(|d| word.starts_with(d)).map(|i| i as u32);
     }
     DAY_WORDS.iter().position(|d| *d == word).map(|i| i as u32)
 }
 
 fn unit_of(word: &str) -> Option<(char, i64)> {
-    let singular = word
-        .strip_suffix('s')
-        .filter(|w| !w.is_empty() && *w != "hour" || word == "hours")
-        .unwrap_or(word);
+    let singular = word.strip_suffix('s').filter(|w| !w.is_empty() && *w != "hour" || word == "hours").unwrap_or(word);
     let singular = if word == "hours" { "hour" } else { singular };
     Some(match singular {
         "year" => ('y', 1),
@@ -253,15 +204,7 @@ fn signed_offset(value: i64, digits: usize, tokens: &[Token], index: &mut usize)
     } else {
         return None;
     };
-    if let (
-        Some(Token::Punct(':')),
-        Some(Token::Number {
-            value,
-            signed: false,
-            ..
-        }),
-    ) = (tokens.get(*index), tokens.get(*index + 1))
-    {
+    if let (Some(Token::Punct(':')), Some(Token::Number { value, signed: false, .. })) = (tokens.get(*index), tokens.get(*index + 1)) {
         if digits <= 2 {
             minutes = *value;
             *index += 2;
@@ -275,36 +218,17 @@ fn signed_offset(value: i64, digits: usize, tokens: &[Token], index: &mut usize)
 
 /// Reads `hh:mm[:ss[.frac]] [am|pm] [zone]` after its hour token.
 fn parse_time(hour: i64, tokens: &[Token], index: &mut usize, items: &mut Items) -> Option<()> {
-    let Some(Token::Number {
-        value: minute,
-        signed: false,
-        ..
-    }) = tokens.get(*index + 2)
-    else {
+    let Some(Token::Number { value: minute, signed: false, .. }) = tokens.get(*index + 2) else {
         return None;
     };
     *index += 3;
     let mut second = 0;
     let mut nanos = 0;
-    if let (
-        Some(Token::Punct(':')),
-        Some(Token::Number {
-            value,
-            signed: false,
-            ..
-        }),
-    ) = (tokens.get(*index), tokens.get(*index + 1))
-    {
+    if let (Some(Token::Punct(':')), Some(Token::Number { value, signed: false, .. })) = (tokens.get(*index), tokens.get(*index + 1)) {
         second = *value;
         *index += 2;
-        if let (
-            Some(Token::Punct('.' | ',')),
-            Some(Token::Number {
-                signed: false,
-                text,
-                ..
-            }),
-        ) = (tokens.get(*index), tokens.get(*index + 1))
+        if let (Some(Token::Punct('.' | ',')), Some(Token::Number { signed: false, text, .. })) =
+            (tokens.get(*index), tokens.get(*index + 1))
         {
             let padded: String = text.chars().chain(std::iter::repeat('0')).take(9).collect();
             nanos = padded.parse().ok()?;
@@ -323,27 +247,11 @@ fn parse_time(hour: i64, tokens: &[Token], index: &mut usize, items: &mut Items)
     }
     items.time = Some((hour as u32, *minute as u32, second as u32, nanos));
     match (tokens.get(*index), tokens.get(*index + 1)) {
-        (
-            Some(Token::Number {
-                value,
-                signed: true,
-                digits,
-                ..
-            }),
-            _,
-        ) => {
+        (Some(Token::Number { value, signed: true, digits, .. }), _) => {
             *index += 1;
             items.zone = Some(signed_offset(*value, *digits, tokens, index)?);
         }
-        (
-            Some(Token::Punct(sign @ ('+' | '-'))),
-            Some(Token::Number {
-                value,
-                signed: false,
-                digits,
-                ..
-            }),
-        ) => {
+        (Some(Token::Punct(sign @ ('+' | '-'))), Some(Token::Number { value, signed: false, digits, .. })) => {
             let value = if *sign == '-' { -value } else { *value };
             *index += 2;
             items.zone = Some(signed_offset(value, *digits, tokens, index)?);
@@ -376,31 +284,16 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                 };
                 let mut nanos = 0;
                 index += 2;
-                if let (
-                    Some(Token::Punct('.' | ',')),
-                    Some(Token::Number {
-                        signed: false,
-                        text,
-                        ..
-                    }),
-                ) = (tokens.get(index), tokens.get(index + 1))
+                if let (Some(Token::Punct('.' | ',')), Some(Token::Number { signed: false, text, .. })) =
+                    (tokens.get(index), tokens.get(index + 1))
                 {
-                    let padded: String =
-                        text.chars().chain(std::iter::repeat('0')).take(9).collect();
+                    let padded: String = text.chars().chain(std::iter::repeat('0')).take(9).collect();
                     nanos = padded.parse().ok()?;
                     index += 2;
                 }
-                items.epoch = Some(Instant {
-                    seconds: *value,
-                    nanos,
-                });
+                items.epoch = Some(Instant { seconds: *value, nanos });
             }
-            Token::Number {
-                value,
-                signed,
-                digits,
-                ..
-            } => {
+            Token::Number { value, signed, digits, .. } => {
                 let (value, signed, digits) = (*value, *signed, *digits);
                 let next = tokens.get(index + 1);
                 if let Some(Token::Word(word)) = next {
@@ -421,23 +314,10 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                 match next {
                     Some(Token::Punct('-')) if digits >= 3 || digits == 4 => {
                         let (
-                            Some(Token::Number {
-                                value: month,
-                                signed: false,
-                                ..
-                            }),
+                            Some(Token::Number { value: month, signed: false, .. }),
                             Some(Token::Punct('-')),
-                            Some(Token::Number {
-                                value: day,
-                                signed: false,
-                                digits: day_digits,
-                                ..
-                            }),
-                        ) = (
-                            tokens.get(index + 2),
-                            tokens.get(index + 3),
-                            tokens.get(index + 4),
-                        )
+                            Some(Token::Number { value: day, signed: false, digits: day_digits, .. }),
+                        ) = (tokens.get(index + 2), tokens.get(index + 3), tokens.get(index + 4))
                         else {
                             return None;
                         };
@@ -454,14 +334,8 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                                 return None;
                             }
                         }
-                        if let (
-                            Some(Token::Number {
-                                value: hour,
-                                signed: false,
-                                ..
-                            }),
-                            Some(Token::Punct(':')),
-                        ) = (tokens.get(index), tokens.get(index + 1))
+                        if let (Some(Token::Number { value: hour, signed: false, .. }), Some(Token::Punct(':'))) =
+                            (tokens.get(index), tokens.get(index + 1))
                         {
                             parse_time(*hour, tokens, &mut index, items)?;
                         }
@@ -472,32 +346,16 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                         return None;
                     }
                     Some(Token::Punct('/')) => {
-                        let Some(Token::Number {
-                            value: second,
-                            signed: false,
-                            ..
-                        }) = tokens.get(index + 2)
-                        else {
+                        let Some(Token::Number { value: second, signed: false, .. }) = tokens.get(index + 2) else {
                             return None;
                         };
                         index += 3;
                         let mut year = None;
                         let mut raw_third = None;
-                        if let (
-                            Some(Token::Punct('/')),
-                            Some(Token::Number {
-                                value: third,
-                                signed: false,
-                                digits: year_digits,
-                                ..
-                            }),
-                        ) = (tokens.get(index), tokens.get(index + 1))
+                        if let (Some(Token::Punct('/')), Some(Token::Number { value: third, signed: false, digits: year_digits, .. })) =
+                            (tokens.get(index), tokens.get(index + 1))
                         {
-                            year = Some(if *year_digits <= 2 {
-                                third + if *third < 69 { 2000 } else { 1900 }
-                            } else {
-                                *third
-                            });
+                            year = Some(if *year_digits <= 2 { third + if *third < 69 { 2000 } else { 1900 } } else { *third });
                             raw_third = Some(*third);
                             index += 2;
                         }
@@ -517,24 +375,14 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                         let month = month_of(word)?;
                         index += 2;
                         let mut year = None;
-                        if let Some(Token::Number {
-                            value,
-                            signed: false,
-                            digits: 4,
-                            ..
-                        }) = tokens.get(index)
-                        {
+                        if let Some(Token::Number { value, signed: false, digits: 4, .. }) = tokens.get(index) {
                             year = Some(*value);
                             index += 1;
                         }
                         items.date = Some((year, month, value as u32));
                     }
                     _ if digits == 8 && items.date.is_none() => {
-                        items.date = Some((
-                            Some(value / 10_000),
-                            (value / 100 % 100) as u32,
-                            (value % 100) as u32,
-                        ));
+                        items.date = Some((Some(value / 10_000), (value / 100 % 100) as u32, (value % 100) as u32));
                         index += 1;
                     }
                     _ if digits == 4 && matches!(items.date, Some((None, _, _))) => {
@@ -554,13 +402,7 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                 let word = word.as_str();
                 index += 1;
                 if let Some(month) = month_of(word) {
-                    let Some(Token::Number {
-                        value: day,
-                        signed: false,
-                        digits,
-                        ..
-                    }) = tokens.get(index)
-                    else {
+                    let Some(Token::Number { value: day, signed: false, digits, .. }) = tokens.get(index) else {
                         return None;
                     };
                     if *digits > 2 {
@@ -568,13 +410,7 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                     }
                     index += 1;
                     let mut year = None;
-                    if let Some(Token::Number {
-                        value,
-                        signed: false,
-                        digits: 4,
-                        ..
-                    }) = tokens.get(index)
-                    {
+                    if let Some(Token::Number { value, signed: false, digits: 4, .. }) = tokens.get(index) {
                         if tokens.get(index + 1) != Some(&Token::Punct(':')) {
                             year = Some(*value);
                             index += 1;
@@ -610,13 +446,7 @@ fn parse_items(tokens: &[Token], items: &mut Items) -> Option<()> {
                 } else if word == "t" && items.date.is_some() {
                 } else if let Some((_, hours)) = ZONES.iter().find(|(name, _)| *name == word) {
                     let mut offset = hours * 3600;
-                    if let Some(Token::Number {
-                        value,
-                        signed: true,
-                        digits,
-                        ..
-                    }) = tokens.get(index)
-                    {
+                    if let Some(Token::Number { value, signed: true, digits, .. }) = tokens.get(index) {
                         index += 1;
                         offset += signed_offset(*value, *digits, tokens, &mut index)?;
                     }
@@ -654,25 +484,16 @@ pub fn parse_date(text: &str, now: Instant, offset: i64) -> Option<Instant> {
     let relative = items.relative;
     // Far beyond any year GNU can show; keeps the arithmetic below in range.
     const LIMIT: i64 = 1 << 32;
-    let too_far = [relative.years, relative.months, relative.days]
-        .iter()
-        .any(|v| v.abs() > LIMIT)
+    let too_far = [relative.years, relative.months, relative.days].iter().any(|v| v.abs() > LIMIT)
         || relative.seconds.abs() > LIMIT * 86_400
-        || items
-            .epoch
-            .is_some_and(|e| e.seconds.abs() > LIMIT * 86_400)
-        || items
-            .date
-            .is_some_and(|(year, _, _)| year.is_some_and(|y| y.abs() > LIMIT));
+        || items.epoch.is_some_and(|e| e.seconds.abs() > LIMIT * 86_400)
+        || items.date.is_some_and(|(year, _, _)| year.is_some_and(|y| y.abs() > LIMIT));
     if too_far {
         return None;
     }
     if let Some(epoch) = items.epoch {
         let days = shift_date(1970, 1, 1, relative.years, relative.months, relative.days);
-        return Some(Instant {
-            seconds: epoch.seconds + days * 86_400 + relative.seconds,
-            nanos: epoch.nanos,
-        });
+        return Some(Instant { seconds: epoch.seconds + days * 86_400 + relative.seconds, nanos: epoch.nanos });
     }
     let zone = items.zone.unwrap_or(offset);
     let today = from_timestamp(now.seconds, now.nanos, zone);
@@ -691,22 +512,14 @@ pub fn parse_date(text: &str, now: Instant, offset: i64) -> Option<Instant> {
         None if items.date.is_some() || items.weekday.is_some() => (0, 0, 0, 0),
         None => (today.hour, today.minute, today.second, today.nanos),
     };
-    let mut days = shift_date(
-        year,
-        month,
-        day,
-        relative.years,
-        relative.months,
-        relative.days,
-    );
+    let mut days = shift_date(year, month, day, relative.years, relative.months, relative.days);
     if let (Some((ordinal, target)), None) = (items.weekday, items.date) {
         let current = (days + 4).rem_euclid(7);
         let target = i64::from(target);
         let ahead = (target - current + 7) % 7;
         days += ahead + 7 * (ordinal - i64::from(ordinal > 0 && current != target));
     }
-    let seconds =
-        to_timestamp(1970, 1, 1, hour, minute, second, zone) + days * 86_400 + relative.seconds;
+    let seconds = to_timestamp(1970, 1, 1, hour, minute, second, zone) + days * 86_400 + relative.seconds;
     Some(Instant { seconds, nanos })
 }
 
@@ -714,19 +527,13 @@ pub fn parse_date(text: &str, now: Instant, offset: i64) -> Option<Instant> {
 mod tests {
     use super::*;
 
-    const NOW: Instant = Instant {
-        seconds: 1_704_067_227,
-        nanos: 0,
-    };
+    const NOW: Instant = Instant { seconds: 1_704_067_227, nanos: 0 };
 
     fn show(text: &str) -> String {
         match parse_date(text, NOW, 0) {
             Some(instant) => {
                 let t = from_timestamp(instant.seconds, instant.nanos, 0);
-                format!(
-                    "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-                    t.year, t.month, t.day, t.hour, t.minute, t.second
-                )
+                format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", t.year, t.month, t.day, t.hour, t.minute, t.second)
             }
             None => "invalid".into(),
         }
@@ -744,10 +551,7 @@ mod tests {
         assert_eq!(show("2024/01/15"), "2024-01-15 00:00:00");
         assert_eq!(show("20240115"), "2024-01-15 00:00:00");
         assert_eq!(show("Mon Jan 15 10:30:00 UTC 2024"), "2024-01-15 10:30:00");
-        assert_eq!(
-            show("Sun, 14 Jan 2024 10:00:00 +0000"),
-            "2024-01-14 10:00:00"
-        );
+        assert_eq!(show("Sun, 14 Jan 2024 10:00:00 +0000"), "2024-01-14 10:00:00");
         assert_eq!(show("2024-1-5"), "2024-01-05 00:00:00");
         assert_eq!(show("@1700000000"), "2023-11-14 22:13:20");
         assert_eq!(show("@-86400"), "1969-12-31 00:00:00");
@@ -784,10 +588,7 @@ mod tests {
         assert_eq!(show("2024-01-31 + 1 month"), "2024-03-02 00:00:00");
         assert_eq!(show("2024-01-31 1 month ago"), "2023-12-31 00:00:00");
         assert_eq!(show("2024-02-29 + 1 year"), "2025-03-01 00:00:00");
-        assert_eq!(
-            show("2024-01-15 10:30 1 day 2 hours ago"),
-            "2024-01-16 08:30:00"
-        );
+        assert_eq!(show("2024-01-15 10:30 1 day 2 hours ago"), "2024-01-16 08:30:00");
         assert_eq!(show("2024-01-15 10:30 +3 hours"), "2024-01-15 08:30:00");
         assert_eq!(show("2024-01-15 10:30 -1 week"), "2024-01-22 11:30:00");
         assert_eq!(show("2024-01-15 +1 day +2 hours"), "2024-01-16 02:00:00");

@@ -10,12 +10,8 @@ use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 
-const ENV_LONGS: &[Long] = &[
-    Long::flag("ignore-environment", "i"),
-    Long::required("unset", "u"),
-    Long::flag("null", "0"),
-    Long::required("chdir", "C"),
-];
+const ENV_LONGS: &[Long] =
+    &[Long::flag("ignore-environment", "i"), Long::required("unset", "u"), Long::flag("null", "0"), Long::required("chdir", "C")];
 const ENV_SPEC: Spec = Spec::new("iu:0C:", ENV_LONGS).stopping();
 const PRINTENV_SPEC: Spec = Spec::new("0", &[Long::flag("null", "0")]);
 
@@ -25,28 +21,14 @@ fn single_quoted(text: &str) -> String {
 
 fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Runs `env [-i] [-u NAME]... [NAME=VALUE]... [COMMAND [ARG]...]`.
 pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
-        let args: Vec<String> = ctx
-            .args
-            .get(1..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|a| {
-                if a == "-" {
-                    "-i".to_string()
-                } else {
-                    a.clone()
-                }
-            })
-            .collect();
+        let args: Vec<String> =
+            ctx.args.get(1..).unwrap_or(&[]).iter().map(|a| if a == "-" { "-i".to_string() } else { a.clone() }).collect();
         let parsed = match parse(&ENV_SPEC, &args) {
             Ok(parsed) => parsed,
             Err(error) => {
@@ -55,12 +37,7 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         };
         let clear = parsed.has("i");
-        let unset: Vec<String> = parsed
-            .options
-            .iter()
-            .filter(|(k, _)| *k == "u")
-            .filter_map(|(_, v)| v.clone())
-            .collect();
+        let unset: Vec<String> = parsed.options.iter().filter(|(k, _)| *k == "u").filter_map(|(_, v)| v.clone()).collect();
         let mut operands = parsed.operands.iter().peekable();
         let mut assignments = Vec::new();
         while let Some(word) = operands.next_if(|w| w.contains('=') && !w.starts_with('=')) {
@@ -80,10 +57,7 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 env.push((name.to_string(), value.to_string()));
             }
             let end = if parsed.has("0") { '\0' } else { '\n' };
-            let text: String = env
-                .iter()
-                .map(|(name, value)| format!("{name}={value}{end}"))
-                .collect();
+            let text: String = env.iter().map(|(name, value)| format!("{name}={value}{end}")).collect();
             return match ctx.write_out(text.as_bytes()).await {
                 Ok(()) => 0,
                 Err(error) => write_failure_status(error),
@@ -91,48 +65,33 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         }
         let name = command.first().cloned().unwrap_or_default();
         if !ctx.shell.command_exists(&name) {
-            ctx.report(&format!(
-                "{}: No such file or directory",
-                quote_value(&name)
-            ))
-            .await;
+            ctx.report(&format!("{}: No such file or directory", quote_value(&name))).await;
             return 127;
         }
-        let argv =
-            if clear || !unset.is_empty() || !assignments.is_empty() || parsed.value("C").is_some()
-            {
-                let mut script = String::new();
-                let mut names: Vec<&str> = if clear {
-                    ctx.env.iter().map(|(n, _)| n.as_str()).collect()
-                } else {
-                    Vec::new()
-                };
-                names.extend(unset.iter().map(String::as_str));
-                names.retain(|n| is_name(n));
-                if !names.is_empty() {
-                    script.push_str(&format!("unset {}; ", names.join(" ")));
+        let argv = if clear || !unset.is_empty() || !assignments.is_empty() || parsed.value("C").is_some() {
+            let mut script = String::new();
+            let mut names: Vec<&str> = if clear { ctx.env.iter().map(|(n, _)| n.as_str()).collect() } else { Vec::new() };
+            names.extend(unset.iter().map(String::as_str));
+            names.retain(|n| is_name(n));
+            if !names.is_empty() {
+                script.push_str(&format!("unset {}; ", names.join(" ")));
+            }
+            for assignment in &assignments {
+                let (name, value) = assignment.split_once('=').unwrap_or((assignment, ""));
+                if is_name(name) {
+                    script.push_str(&format!("export {name}={}; ", single_quoted(value)));
                 }
-                for assignment in &assignments {
-                    let (name, value) = assignment.split_once('=').unwrap_or((assignment, ""));
-                    if is_name(name) {
-                        script.push_str(&format!("export {name}={}; ", single_quoted(value)));
-                    }
-                }
-                if let Some(dir) = parsed.value("C") {
-                    script.push_str(&format!("cd {} || exit 125; ", single_quoted(dir)));
-                }
-                script.push_str("\"$@\"");
-                let mut argv = vec![
-                    "bash".to_string(),
-                    "-c".to_string(),
-                    script,
-                    "env".to_string(),
-                ];
-                argv.extend(command);
-                argv
-            } else {
-                command
-            };
+            }
+            if let Some(dir) = parsed.value("C") {
+                script.push_str(&format!("cd {} || exit 125; ", single_quoted(dir)));
+            }
+            script.push_str("\"$@\"");
+            let mut argv = vec!["bash".to_string(), "-c".to_string(), script, "env".to_string()];
+            argv.extend(command);
+            argv
+        } else {
+            command
+        };
         let (stdin, stdout, stderr) = (ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
         ctx.shell.run_command(argv, stdin, stdout, stderr).await
     })

@@ -32,11 +32,7 @@ pub fn parse_format(format: &str) -> Result<(String, FloatSpec, String), String>
     let mut index = 0;
     while let Some(&c) = chars.get(index) {
         index += 1;
-        let target = if spec.is_some() {
-            &mut suffix
-        } else {
-            &mut prefix
-        };
+        let target = if spec.is_some() { &mut suffix } else { &mut prefix };
         if c != '%' {
             target.push(c);
             continue;
@@ -84,9 +80,7 @@ pub fn parse_format(format: &str) -> Result<(String, FloatSpec, String), String>
                 index += 1;
                 spec = Some(parsed);
             }
-            Some(&other) => {
-                return Err(format!("format '{format}' has unknown %{other} directive"))
-            }
+            Some(&other) => return Err(format!("format '{format}' has unknown %{other} directive")),
             None => return Err(format!("format '{format}' ends in %")),
         }
     }
@@ -145,9 +139,7 @@ pub fn format_float(value: f64, spec: &FloatSpec) -> String {
                     0
                 } else {
                     let text = exponential(magnitude, significant - 1, false);
-                    text.split_once('e')
-                        .and_then(|(_, e)| e.parse::<i32>().ok())
-                        .unwrap_or(0)
+                    text.split_once('e').and_then(|(_, e)| e.parse::<i32>().ok()).unwrap_or(0)
                 };
                 let text = if exponent < -4 || exponent >= significant as i32 {
                     exponential(magnitude, significant - 1, upper)
@@ -163,9 +155,7 @@ pub fn format_float(value: f64, spec: &FloatSpec) -> String {
             }
         }
     };
-    let negative = value.is_sign_negative()
-        && !value.is_nan()
-        && !(value == 0.0 && body.chars().all(|c| c == '0' || c == '.'));
+    let negative = value.is_sign_negative() && !value.is_nan() && !(value == 0.0 && body.chars().all(|c| c == '0' || c == '.'));
     let sign = if negative || (value.is_sign_negative() && value == 0.0) {
         "-"
     } else if spec.plus {
@@ -215,17 +205,8 @@ mod tests {
 
     #[test]
     fn rejects_bad_formats() {
-        assert_eq!(
-            parse_format("nofmt").unwrap_err(),
-            "format 'nofmt' has no % directive"
-        );
-        assert_eq!(
-            parse_format("%g %g").unwrap_err(),
-            "format '%g %g' has too many % directives"
-        );
-        assert_eq!(
-            parse_format("%d").unwrap_err(),
-            "format '%d' has unknown %d directive"
-        );
+        assert_eq!(parse_format("nofmt").unwrap_err(), "format 'nofmt' has no % directive");
+        assert_eq!(parse_format("%g %g").unwrap_err(), "format '%g %g' has too many % directives");
+        assert_eq!(parse_format("%d").unwrap_err(), "format '%d' has unknown %d directive");
     }
 }

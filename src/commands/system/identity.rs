@@ -46,9 +46,7 @@ const ID_SPEC: Spec = Spec::new("ugGnrz", ID_LONGS);
 fn lookup(name: &str) -> Option<(u32, u32, &'static str, &'static str)> {
     match name {
         "root" | "0" => Some((0, 0, "root", "root")),
-        _ if name == USER_NAME || name == SANDBOX_UID.to_string() => {
-            Some((SANDBOX_UID, SANDBOX_GID, USER_NAME, USER_NAME))
-        }
+        _ if name == USER_NAME || name == SANDBOX_UID.to_string() => Some((SANDBOX_UID, SANDBOX_GID, USER_NAME, USER_NAME)),
         _ => None,
     }
 }
@@ -68,8 +66,7 @@ pub fn run_id<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(name) => match lookup(name) {
                 Some(user) => user,
                 None => {
-                    ctx.report(&format!("{}: no such user", quote_value(name)))
-                        .await;
+                    ctx.report(&format!("{}: no such user", quote_value(name))).await;
                     return 1;
                 }
             },
@@ -78,8 +75,7 @@ pub fn run_id<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let (uid, gid, name, group) = user;
         let selected = ["u", "g", "G"].iter().filter(|k| parsed.has(k)).count();
         if selected > 1 {
-            ctx.report("cannot print \"only\" of more than one choice")
-                .await;
+            ctx.report("cannot print \"only\" of more than one choice").await;
             return 1;
         }
         let names = parsed.has("n");
@@ -97,8 +93,7 @@ pub fn run_id<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 gid.to_string()
             }
         } else if names || parsed.has("r") {
-            ctx.report("cannot print only names or real IDs in default format")
-                .await;
+            ctx.report("cannot print only names or real IDs in default format").await;
             return 1;
         } else {
             format!("uid={uid}({name}) gid={gid}({group}) groups={gid}({group})")

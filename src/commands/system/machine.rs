@@ -60,9 +60,7 @@ pub fn run_uname<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let any = fields.iter().any(|(key, _, _)| parsed.has(key));
         let words: Vec<&str> = fields
             .iter()
-            .filter(|(key, _, in_all)| {
-                parsed.has(key) || (all && *in_all) || (!any && !all && *key == "s")
-            })
+            .filter(|(key, _, in_all)| parsed.has(key) || (all && *in_all) || (!any && !all && *key == "s"))
             .map(|(_, value, _)| *value)
             .collect();
         print(ctx, &format!("{}\n", words.join(" "))).await
@@ -85,15 +83,9 @@ pub fn run_uptime<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let text = if parsed.has("p") {
             "up 0 minutes\n".to_string()
         } else if parsed.has("s") {
-            format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}\n",
-                now.year, now.month, now.day, now.hour, now.minute, now.second
-            )
+            format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}\n", now.year, now.month, now.day, now.hour, now.minute, now.second)
         } else {
-            format!(
-                " {:02}:{:02}:{:02} up 0 min,  1 user,  load average: 0.00, 0.00, 0.00\n",
-                now.hour, now.minute, now.second
-            )
+            format!(" {:02}:{:02}:{:02} up 0 min,  1 user,  load average: 0.00, 0.00, 0.00\n", now.hour, now.minute, now.second)
         };
         print(ctx, &text).await
     })
@@ -115,8 +107,7 @@ pub fn run_nproc<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         }
         if let Some(ignore) = parsed.value("ignore") {
             if ignore.parse::<u64>().is_err() {
-                ctx.report(&format!("invalid number: {}", quote_value(ignore)))
-                    .await;
+                ctx.report(&format!("invalid number: {}", quote_value(ignore))).await;
                 return 1;
             }
         }
@@ -157,25 +148,15 @@ const GETCONF: &[(&str, &str)] = &[
     ("_PHYS_PAGES", "1048576"),
     ("_POSIX_ARG_MAX", "2097152"),
 ];
-const PATH_VARIABLES: &[&str] = &[
-    "NAME_MAX",
-    "PATH_MAX",
-    "PIPE_BUF",
-    "LINK_MAX",
-    "_POSIX_NAME_MAX",
-];
-const GETCONF_USAGE: &str =
-    "Usage: getconf [-v specification] variable_name [pathname]\n       getconf -a [pathname]\n";
+const PATH_VARIABLES: &[&str] = &["NAME_MAX", "PATH_MAX", "PIPE_BUF", "LINK_MAX", "_POSIX_NAME_MAX"];
+const GETCONF_USAGE: &str = "Usage: getconf [-v specification] variable_name [pathname]\n       getconf -a [pathname]\n";
 
 /// Runs `getconf NAME [PATH]` or `getconf -a`.
 pub fn run_getconf<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
         let args: Vec<&str> = ctx.args.iter().skip(1).map(String::as_str).collect();
         if args.first() == Some(&"-a") {
-            let text: String = GETCONF
-                .iter()
-                .map(|(name, value)| format!("{name:<35}{value}\n"))
-                .collect();
+            let text: String = GETCONF.iter().map(|(name, value)| format!("{name:<35}{value}\n")).collect();
             return print(ctx, &text).await;
         }
         let (name, path) = match args.as_slice() {

@@ -8,15 +8,8 @@ use crate::commands::options::{report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 
-const LONGS: &[Long] = &[
-    Long::required("format", "f"),
-    Long::required("separator", "s"),
-    Long::flag("equal-width", "w"),
-];
-const SPEC: Spec = Spec {
-    digits_are_operands: true,
-    ..Spec::new("f:s:w", LONGS)
-};
+const LONGS: &[Long] = &[Long::required("format", "f"), Long::required("separator", "s"), Long::flag("equal-width", "w")];
+const SPEC: Spec = Spec { digits_are_operands: true, ..Spec::new("f:s:w", LONGS) };
 
 /// A number as written: an exact decimal when it has no exponent, else a float.
 #[derive(Debug, Clone, Copy)]
@@ -32,65 +25,33 @@ fn parse_number(text: &str) -> Result<Number, String> {
     let trimmed = text.trim_start();
     let lower = trimmed.to_ascii_lowercase();
     if lower.trim_start_matches(['+', '-']).starts_with("nan") {
-        return Err(format!(
-            "invalid 'not-a-number' argument: {}",
-            quote_value(text)
-        ));
+        return Err(format!("invalid 'not-a-number' argument: {}", quote_value(text)));
     }
     let invalid = || format!("invalid floating point argument: {}", quote_value(text));
     let unsigned = lower.trim_start_matches(['+', '-']);
     if let Some(hex) = unsigned.strip_prefix("0x") {
         let value = i128::from_str_radix(hex, 16).map_err(|_| invalid())?;
-        let value = if lower.starts_with('-') {
-            -value
-        } else {
-            value
-        };
-        return Ok(Number {
-            value: value as f64,
-            precision: 0,
-            exact: Some((value, 0)),
-        });
+        let value = if lower.starts_with('-') { -value } else { value };
+        return Ok(Number { value: value as f64, precision: 0, exact: Some((value, 0)) });
     }
     if unsigned == "inf" || unsigned == "infinity" {
-        let value = if lower.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-        return Ok(Number {
-            value,
-            precision: 0,
-            exact: None,
-        });
+        let value = if lower.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
+        return Ok(Number { value, precision: 0, exact: None });
     }
     let value: f64 = trimmed.parse().map_err(|_| invalid())?;
     let (mantissa, exponent) = match lower.find('e') {
-        Some(at) => (
-            lower.get(..at).unwrap_or(""),
-            lower
-                .get(at + 1..)
-                .and_then(|e| e.parse::<i64>().ok())
-                .unwrap_or(0),
-        ),
+        Some(at) => (lower.get(..at).unwrap_or(""), lower.get(at + 1..).and_then(|e| e.parse::<i64>().ok()).unwrap_or(0)),
         None => (lower.as_str(), 0),
     };
     let fraction = mantissa.split_once('.').map_or(0, |(_, f)| f.len()) as i64;
     let precision = (fraction - exponent).max(0) as usize;
     let exact = if exponent == 0 {
-        let digits: String = mantissa
-            .chars()
-            .filter(|c| c.is_ascii_digit() || *c == '-')
-            .collect();
+        let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit() || *c == '-').collect();
         digits.parse::<i128>().ok().map(|m| (m, fraction as u32))
     } else {
         None
     };
-    Ok(Number {
-        value,
-        precision,
-        exact,
-    })
+    Ok(Number { value, precision, exact })
 }
 
 fn rescale(number: &Number, scale: u32) -> Option<i128> {
@@ -140,11 +101,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let separator = parsed.value("s").unwrap_or("\n").to_string();
         let format = match parsed.value("f") {
             Some(_) if parsed.has("w") => {
-                report_usage(
-                    ctx,
-                    "format string may not be specified when printing equal width strings",
-                )
-                .await;
+                report_usage(ctx, "format string may not be specified when printing equal width strings").await;
                 return 1;
             }
             Some(text) => match parse_format(text) {
@@ -175,11 +132,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
             }
         }
-        let one = Number {
-            value: 1.0,
-            precision: 0,
-            exact: Some((1, 0)),
-        };
+        let one = Number { value: 1.0, precision: 0, exact: Some((1, 0)) };
         let (first, step, last) = match numbers.as_slice() {
             [last] => (one, one, *last),
             [first, last] => (*first, one, *last),
@@ -188,24 +141,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         if step.value == 0.0 {
             let text = operands.get(1).cloned().unwrap_or_default();
-            report_usage(
-                ctx,
-                &format!("invalid Zero increment value: {}", quote_value(&text)),
-            )
-            .await;
+            report_usage(ctx, &format!("invalid Zero increment value: {}", quote_value(&text))).await;
             return 1;
         }
         let precision = first.precision.max(step.precision);
-        let scale = [first, step, last]
-            .iter()
-            .filter_map(|n| n.exact.map(|(_, s)| s))
-            .max()
-            .unwrap_or(0);
-        let exact = match (
-            rescale(&first, scale),
-            rescale(&step, scale),
-            rescale(&last, scale),
-        ) {
+        let scale = [first, step, last].iter().filter_map(|n| n.exact.map(|(_, s)| s)).max().unwrap_or(0);
+        let exact = match (rescale(&first, scale), rescale(&step, scale), rescale(&last, scale)) {
             (Some(a), Some(b), Some(c)) => Some((a, b, c)),
             _ => None,
         };
@@ -220,9 +161,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let render = |value: f64, exact_value: Option<i128>| -> String {
             let text = match (&format, exact_value) {
-                (Some((prefix, spec, suffix)), _) => {
-                    return format!("{prefix}{}{suffix}", format_float(value, spec))
-                }
+                (Some((prefix, spec, suffix)), _) => return format!("{prefix}{}{suffix}", format_float(value, spec)),
                 (None, Some(v)) => exact_text(v, scale, precision),
                 (None, None) if value.is_infinite() => {
                     if value > 0.0 {
@@ -245,10 +184,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         loop {
             let (value, exact_value) = match exact {
                 Some((a, b, _)) => {
-                    let Some(v) = (count as i128)
-                        .checked_mul(b)
-                        .and_then(|d| a.checked_add(d))
-                    else {
+                    let Some(v) = (count as i128).checked_mul(b).and_then(|d| a.checked_add(d)) else {
                         break;
                     };
                     (v as f64 / 10f64.powi(scale as i32), Some(v))

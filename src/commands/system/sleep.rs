@@ -24,10 +24,7 @@ pub fn parse_duration(text: &str) -> Option<f64> {
     let value: f64 = if lower == "inf" || lower == "infinity" {
         f64::INFINITY
     } else {
-        if !number
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')
-        {
+        if !number.chars().all(|c| c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
             return None;
         }
         number.parse().ok()?
@@ -66,11 +63,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             match parse_duration(operand) {
                 Some(millis) => total += millis,
                 None => {
-                    report_usage(
-                        ctx,
-                        &format!("invalid time interval {}", quote_value(operand)),
-                    )
-                    .await;
+                    report_usage(ctx, &format!("invalid time interval {}", quote_value(operand))).await;
                     return 1;
                 }
             }

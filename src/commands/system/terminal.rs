@@ -36,11 +36,7 @@ pub fn run_clear<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 0;
         }
         let keep_scrollback = ctx.args.iter().skip(1).any(|a| a == "-x");
-        let sequence: &[u8] = if keep_scrollback {
-            b"\x1b[H\x1b[2J"
-        } else {
-            b"\x1b[H\x1b[2J\x1b[3J"
-        };
+        let sequence: &[u8] = if keep_scrollback { b"\x1b[H\x1b[2J" } else { b"\x1b[H\x1b[2J\x1b[3J" };
         match ctx.write_out(sequence).await {
             Ok(()) => 0,
             Err(error) => write_failure_status(error),

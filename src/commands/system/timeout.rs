@@ -50,17 +50,11 @@ pub fn signal_number(text: &str) -> Option<i32> {
     }
     let upper = text.to_ascii_uppercase();
     let name = upper.strip_prefix("SIG").unwrap_or(&upper);
-    SIGNALS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, number)| *number)
+    SIGNALS.iter().find(|(n, _)| *n == name).map(|(_, number)| *number)
 }
 
 fn signal_name(number: i32) -> String {
-    SIGNALS
-        .iter()
-        .find(|(_, n)| *n == number)
-        .map_or_else(|| number.to_string(), |(name, _)| name.to_string())
+    SIGNALS.iter().find(|(_, n)| *n == number).map_or_else(|| number.to_string(), |(name, _)| name.to_string())
 }
 
 /// Runs `timeout [-s SIGNAL] [-k DURATION] DURATION COMMAND [ARG]...`.
@@ -76,71 +70,42 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let signal_text = parsed.value("s").unwrap_or("TERM").to_string();
         let Some(signal) = signal_number(&signal_text) else {
-            report_usage(
-                ctx,
-                &format!("{}: invalid signal", quote_value(&signal_text)),
-            )
-            .await;
+            report_usage(ctx, &format!("{}: invalid signal", quote_value(&signal_text))).await;
             return 125;
         };
         if let Some(kill_after) = parsed.value("k") {
             if parse_duration(kill_after).is_none() {
-                report_usage(
-                    ctx,
-                    &format!("invalid time interval {}", quote_value(kill_after)),
-                )
-                .await;
+                report_usage(ctx, &format!("invalid time interval {}", quote_value(kill_after))).await;
                 return 125;
             }
         }
         let [duration, command @ ..] = parsed.operands.as_slice() else {
-            let _ = ctx
-                .stderr
-                .write(b"Try 'timeout --help' for more information.\n")
-                .await;
+            let _ = ctx.stderr.write(b"Try 'timeout --help' for more information.\n").await;
             return 125;
         };
         if command.is_empty() {
-            let _ = ctx
-                .stderr
-                .write(b"Try 'timeout --help' for more information.\n")
-                .await;
+            let _ = ctx.stderr.write(b"Try 'timeout --help' for more information.\n").await;
             return 125;
         }
         let Some(millis) = parse_duration(duration) else {
-            report_usage(
-                ctx,
-                &format!("invalid time interval {}", quote_value(duration)),
-            )
-            .await;
+            report_usage(ctx, &format!("invalid time interval {}", quote_value(duration))).await;
             return 125;
         };
         let name = command.first().cloned().unwrap_or_default();
         if !ctx.shell.command_exists(&name) {
-            let reason = if name.contains('/') && ctx.fs.metadata(&ctx.resolve(&name)).await.is_ok()
-            {
+            let reason = if name.contains('/') && ctx.fs.metadata(&ctx.resolve(&name)).await.is_ok() {
                 "Permission denied"
             } else {
                 "No such file or directory"
             };
-            ctx.report(&format!(
-                "failed to run command {}: {reason}",
-                quote_value(&name)
-            ))
-            .await;
-            return if reason == "Permission denied" {
-                126
-            } else {
-                127
-            };
+            ctx.report(&format!("failed to run command {}: {reason}", quote_value(&name))).await;
+            return if reason == "Permission denied" { 126 } else { 127 };
         }
         let host = ctx.host.clone();
         let deadline = host.now_millis() + millis;
         let (stdin, stdout, stderr) = (ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
         let finished = {
-            let mut child = pin!(ctx
-                .shell
-                .run_command(command.to_vec(), stdin, stdout, stderr));
+            let mut child = pin!(ctx.shell.run_command(command.to_vec(), stdin, stdout, stderr));
             // The timer starts only once the command waits, so a command that
             // never waits does not move a fixed clock by the whole duration.
             let mut timer: Option<LocalFuture<'_, ()>> = None;
@@ -166,12 +131,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             None => true,
         };
         if timed_out && parsed.has("v") {
-            ctx.report(&format!(
-                "sending signal {} to command {}",
-                signal_name(signal),
-                quote_value(&name)
-            ))
-            .await;
+            ctx.report(&format!("sending signal {} to command {}", signal_name(signal), quote_value(&name))).await;
         }
         if parsed.has("preserve-status") || signal == 9 {
             128 + signal

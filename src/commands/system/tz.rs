@@ -15,10 +15,7 @@ pub struct Zone {
 impl Zone {
     /// Coordinated Universal Time.
     pub fn utc() -> Zone {
-        Zone {
-            offset: 0,
-            name: "UTC".into(),
-        }
+        Zone { offset: 0, name: "UTC".into() }
     }
 }
 
@@ -36,29 +33,18 @@ pub fn parse_tz(tz: Option<&str>) -> Zone {
             None => return Zone::utc(),
         }
     } else {
-        let end = tz
-            .find(|c: char| !c.is_ascii_alphabetic())
-            .unwrap_or(tz.len());
-        (
-            tz.get(..end).unwrap_or("").to_string(),
-            tz.get(end..).unwrap_or(""),
-        )
+        let end = tz.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(tz.len());
+        (tz.get(..end).unwrap_or("").to_string(), tz.get(end..).unwrap_or(""))
     };
     if name.len() < 3 {
-        return Zone {
-            offset: 0,
-            name: if name.is_empty() { "UTC".into() } else { name },
-        };
+        return Zone { offset: 0, name: if name.is_empty() { "UTC".into() } else { name } };
     }
     let (sign, digits) = match rest.as_bytes().first() {
         Some(b'-') => (1, rest.get(1..).unwrap_or("")),
         Some(b'+') => (-1, rest.get(1..).unwrap_or("")),
         _ => (-1, rest),
     };
-    let numeric: String = digits
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == ':')
-        .collect();
+    let numeric: String = digits.chars().take_while(|c| c.is_ascii_digit() || *c == ':').collect();
     if numeric.is_empty() {
         return Zone { offset: 0, name };
     }
@@ -66,10 +52,7 @@ pub fn parse_tz(tz: Option<&str>) -> Zone {
     let hours = parts.next().unwrap_or(0);
     let minutes = parts.next().unwrap_or(0);
     let seconds = parts.next().unwrap_or(0);
-    Zone {
-        offset: sign * (hours * 3600 + minutes * 60 + seconds),
-        name,
-    }
+    Zone { offset: sign * (hours * 3600 + minutes * 60 + seconds), name }
 }
 
 #[cfg(test)]
@@ -83,13 +66,7 @@ mod tests {
         assert_eq!(parse_tz(Some("EST5")).offset, -5 * 3600);
         assert_eq!(parse_tz(Some("EST5EDT")).name, "EST");
         assert_eq!(parse_tz(Some("UTC-3")).offset, 3 * 3600);
-        assert_eq!(
-            parse_tz(Some("<+0530>-5:30")),
-            Zone {
-                offset: 19_800,
-                name: "+0530".into()
-            }
-        );
+        assert_eq!(parse_tz(Some("<+0530>-5:30")), Zone { offset: 19_800, name: "+0530".into() });
         assert_eq!(parse_tz(Some("Europe/Paris")).offset, 0);
     }
 }

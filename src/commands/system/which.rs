@@ -24,10 +24,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "-a" => all = true,
                 "-s" => {}
                 other if other.starts_with('-') && other.len() > 1 => {
-                    let _ = ctx
-                        .stderr
-                        .write(b"Usage: /usr/bin/which [-as] args\n")
-                        .await;
+                    let _ = ctx.stderr.write(b"Usage: /usr/bin/which [-as] args\n").await;
                     return 2;
                 }
                 other => names.push(other.to_string()),

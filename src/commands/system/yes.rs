@@ -27,16 +27,8 @@ async fn yield_once() {
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
         let words: Vec<&str> = ctx.args.iter().skip(1).map(String::as_str).collect();
-        let words: Vec<&str> = if words.first() == Some(&"--") {
-            words.into_iter().skip(1).collect()
-        } else {
-            words
-        };
-        let line = if words.is_empty() {
-            "y\n".to_string()
-        } else {
-            format!("{}\n", words.join(" "))
-        };
+        let words: Vec<&str> = if words.first() == Some(&"--") { words.into_iter().skip(1).collect() } else { words };
+        let line = if words.is_empty() { "y\n".to_string() } else { format!("{}\n", words.join(" ")) };
         let repeat = (CHUNK / line.len()).max(1);
         let chunk = line.repeat(repeat);
         let mut rounds: u32 = 0;

@@ -10,13 +10,7 @@ use std::rc::Rc;
 struct NoShell;
 
 impl ShellServices for NoShell {
-    fn run_command<'a>(
-        &'a mut self,
-        _argv: Vec<String>,
-        _stdin: Fd,
-        _stdout: Fd,
-        _stderr: Fd,
-    ) -> LocalFuture<'a, i32> {
+    fn run_command<'a>(&'a mut self, _argv: Vec<String>, _stdin: Fd, _stdout: Fd, _stderr: Fd) -> LocalFuture<'a, i32> {
         Box::pin(async { 127 })
     }
     fn umask(&self) -> u32 {
@@ -51,11 +45,7 @@ fn invocation<'s>(shell: &'s mut NoShell, args: &[&str], stdout: Fd) -> Invocati
 fn yes_stops_when_the_reader_closes() {
     let (reader, writer) = pipe();
     let mut shell = NoShell;
-    let mut ctx = invocation(
-        &mut shell,
-        &["yes", "a", "b"],
-        Rc::new(Stream::PipeWriter(writer)),
-    );
+    let mut ctx = invocation(&mut shell, &["yes", "a", "b"], Rc::new(Stream::PipeWriter(writer)));
     let reader = Stream::PipeReader(reader);
     let head = async move {
         let first = reader.read_until(b'\n', 100).await.unwrap();
@@ -80,11 +70,7 @@ fn yes_stops_when_the_reader_closes() {
 fn yes_fails_at_the_output_limit() {
     let capture = Capture::new(100_000, None);
     let mut shell = NoShell;
-    let mut ctx = invocation(
-        &mut shell,
-        &["yes"],
-        Rc::new(Stream::Capture(capture.clone())),
-    );
+    let mut ctx = invocation(&mut shell, &["yes"], Rc::new(Stream::Capture(capture.clone())));
     let status = crate::executor::block_on((crate::commands::system::yes::run)(&mut ctx));
     assert_eq!(status, 1);
     let bytes = capture.take();

@@ -19,9 +19,7 @@ pub fn parse_count(text: &str) -> Option<Count> {
         Some(b'+') => (false, true, text.get(1..)?),
         _ => (false, false, text),
     };
-    let digits_end = body
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(body.len());
+    let digits_end = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len());
     let (digits, suffix) = body.split_at(digits_end);
     if digits.is_empty() {
         return None;
@@ -37,10 +35,7 @@ pub fn parse_count(text: &str) -> Option<Count> {
         "G" | "GiB" => 1024 * 1024 * 1024,
         _ => return None,
     };
-    let value = digits
-        .parse::<u64>()
-        .unwrap_or(u64::MAX)
-        .saturating_mul(multiplier);
+    let value = digits.parse::<u64>().unwrap_or(u64::MAX).saturating_mul(multiplier);
     Some(Count { value, minus, plus })
 }
 
@@ -55,9 +50,7 @@ pub fn rewrite_obsolete(args: &mut Vec<String>, plus_too: bool) {
         None if plus_too && first.starts_with('+') && args.len() <= 3 => &first[1..],
         None => return,
     };
-    let digits_end = body
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(body.len());
+    let digits_end = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len());
     if digits_end == 0 {
         return;
     }
@@ -77,18 +70,8 @@ mod tests {
 
     #[test]
     fn counts_and_suffixes() {
-        assert_eq!(
-            parse_count("5"),
-            Some(Count {
-                value: 5,
-                minus: false,
-                plus: false
-            })
-        );
-        assert_eq!(
-            parse_count("-2K").map(|c| (c.value, c.minus)),
-            Some((2048, true))
-        );
+        assert_eq!(parse_count("5"), Some(Count { value: 5, minus: false, plus: false }));
+        assert_eq!(parse_count("-2K").map(|c| (c.value, c.minus)), Some((2048, true)));
         assert_eq!(parse_count("+3").map(|c| c.plus), Some(true));
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count("3q"), None);

@@ -41,15 +41,8 @@ pub fn header(input: &Input, first: bool) -> Vec<u8> {
 }
 
 /// Parses `-n`/`-c` options into the amount, reporting bad numbers.
-pub async fn amount_of(
-    ctx: &Invocation<'_>,
-    options: &[(&'static str, Option<String>)],
-) -> Result<Amount, i32> {
-    let mut amount = Amount::Lines(Count {
-        value: 10,
-        minus: false,
-        plus: false,
-    });
+pub async fn amount_of(ctx: &Invocation<'_>, options: &[(&'static str, Option<String>)]) -> Result<Amount, i32> {
+    let mut amount = Amount::Lines(Count { value: 10, minus: false, plus: false });
     for (key, value) in options {
         let text = value.as_deref().unwrap_or("");
         let (kind, make): (&str, fn(Count) -> Amount) = match *key {
@@ -60,11 +53,7 @@ pub async fn amount_of(
         match parse_count(text) {
             Some(count) => amount = make(count),
             None => {
-                ctx.report(&format!(
-                    "invalid number of {kind}: {}",
-                    quote_locale(ctx, text)
-                ))
-                .await;
+                ctx.report(&format!("invalid number of {kind}: {}", quote_locale(ctx, text))).await;
                 return Err(1);
             }
         }
@@ -73,14 +62,8 @@ pub async fn amount_of(
 }
 
 /// Writes the head of one stream; `Err(status)` to stop at once.
-async fn head_stream(
-    ctx: &Invocation<'_>,
-    stream: Fd,
-    amount: Amount,
-    delimiter: u8,
-) -> Result<(), i32> {
-    let write =
-        |data: Vec<u8>| async move { ctx.write_out(&data).await.map_err(write_failure_status) };
+async fn head_stream(ctx: &Invocation<'_>, stream: Fd, amount: Amount, delimiter: u8) -> Result<(), i32> {
+    let write = |data: Vec<u8>| async move { ctx.write_out(&data).await.map_err(write_failure_status) };
     match amount {
         Amount::Lines(count) if !count.minus => {
             let mut reader = LineReader::new(stream, delimiter);
@@ -106,30 +89,17 @@ async fn head_stream(
         }
         Amount::Lines(count) => {
             let data = read_all(&stream).await.map_err(|_| 1)?;
-            let mut ends: Vec<usize> = data
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == delimiter)
-                .map(|(i, _)| i + 1)
-                .collect();
+            let mut ends: Vec<usize> = data.iter().enumerate().filter(|(_, b)| **b == delimiter).map(|(i, _)| i + 1).collect();
             if data.last().is_some_and(|b| *b != delimiter) {
                 ends.push(data.len());
             }
-            let keep = ends
-                .len()
-                .saturating_sub(usize::try_from(count.value).unwrap_or(usize::MAX));
-            let end = if keep == 0 {
-                0
-            } else {
-                ends.get(keep - 1).copied().unwrap_or(0)
-            };
+            let keep = ends.len().saturating_sub(usize::try_from(count.value).unwrap_or(usize::MAX));
+            let end = if keep == 0 { 0 } else { ends.get(keep - 1).copied().unwrap_or(0) };
             write(data.get(..end).unwrap_or(&[]).to_vec()).await?;
         }
         Amount::Bytes(count) => {
             let data = read_all(&stream).await.map_err(|_| 1)?;
-            let end = data
-                .len()
-                .saturating_sub(usize::try_from(count.value).unwrap_or(usize::MAX));
+            let end = data.len().saturating_sub(usize::try_from(count.value).unwrap_or(usize::MAX));
             write(data.get(..end).unwrap_or(&[]).to_vec()).await?;
         }
     }
@@ -192,26 +162,11 @@ mod tests {
     #[test]
     fn lines_and_bytes() {
         let fs = new_fs();
-        assert_eq!(
-            run_utility(&fs, &["head", "-n", "2"], b"a\nb\nc\n").stdout,
-            "a\nb\n"
-        );
-        assert_eq!(
-            run_utility(&fs, &["head", "-2"], b"a\nb\nc\n").stdout,
-            "a\nb\n"
-        );
-        assert_eq!(
-            run_utility(&fs, &["head", "-n", "-1"], b"a\nb\nc").stdout,
-            "a\nb\n"
-        );
-        assert_eq!(
-            run_utility(&fs, &["head", "-c", "3"], b"abcdef").stdout,
-            "abc"
-        );
-        assert_eq!(
-            run_utility(&fs, &["head", "-c", "-2"], b"abcdef").stdout,
-            "abcd"
-        );
+        assert_eq!(run_utility(&fs, &["head", "-n", "2"], b"a\nb\nc\n").stdout, "a\nb\n");
+        assert_eq!(run_utility(&fs, &["head", "-2"], b"a\nb\nc\n").stdout, "a\nb\n");
+        assert_eq!(run_utility(&fs, &["head", "-n", "-1"], b"a\nb\nc").stdout, "a\nb\n");
+        assert_eq!(run_utility(&fs, &["head", "-c", "3"], b"abcdef").stdout, "abc");
+        assert_eq!(run_utility(&fs, &["head", "-c", "-2"], b"abcdef").stdout, "abcd");
         let out = run_utility(&fs, &["head", "-n", "x"], b"");
         assert!(out.stderr.starts_with("head: invalid number of lines: "));
         assert_eq!(out.status, 1);

@@ -30,10 +30,7 @@ pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenErro
             let name = input_name(input);
             let message = match style {
                 OpenError::Plain => format!("{name}: {error}"),
-                OpenError::CannotOpen => format!(
-                    "cannot open {} for reading: {error}",
-                    crate::commands::format::quote(name)
-                ),
+                OpenError::CannotOpen => format!("cannot open {} for reading: {error}", crate::commands::format::quote(name)),
             };
             ctx.report(&message).await;
             None
@@ -54,13 +51,7 @@ pub struct LineReader {
 impl LineReader {
     /// A reader of `stream`'s records ended by `delimiter`.
     pub fn new(stream: Fd, delimiter: u8) -> LineReader {
-        LineReader {
-            stream,
-            delimiter,
-            buffer: Vec::new(),
-            start: 0,
-            done: false,
-        }
+        LineReader { stream, delimiter, buffer: Vec::new(), start: 0, done: false }
     }
 
     /// The next record with its delimiter (the last may lack one), `Ok(None)`

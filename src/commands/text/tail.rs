@@ -28,19 +28,11 @@ const SPEC: Spec = Spec::new(
 fn tail_of(data: &[u8], amount: Amount, delimiter: u8) -> &[u8] {
     let to_usize = |value: u64| usize::try_from(value).unwrap_or(usize::MAX);
     match amount {
-        Amount::Bytes(count) if count.plus => {
-            data.get(to_usize(count.value.max(1)) - 1..).unwrap_or(&[])
-        }
-        Amount::Bytes(count) => data
-            .get(data.len().saturating_sub(to_usize(count.value))..)
-            .unwrap_or(&[]),
+        Amount::Bytes(count) if count.plus => data.get(to_usize(count.value.max(1)) - 1..).unwrap_or(&[]),
+        Amount::Bytes(count) => data.get(data.len().saturating_sub(to_usize(count.value))..).unwrap_or(&[]),
         Amount::Lines(count) if count.plus => {
             let skip = to_usize(count.value.max(1)) - 1;
-            let start = data
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == delimiter)
-                .nth(skip.wrapping_sub(1));
+            let start = data.iter().enumerate().filter(|(_, b)| **b == delimiter).nth(skip.wrapping_sub(1));
             match (skip, start) {
                 (0, _) => data,
                 (_, Some((index, _))) => data.get(index + 1..).unwrap_or(&[]),
@@ -82,8 +74,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         };
         if parsed.has("f") || parsed.has("F") {
-            ctx.report("following files (-f, -F) is not supported in the sandbox")
-                .await;
+            ctx.report("following files (-f, -F) is not supported in the sandbox").await;
             return 1;
         }
         let amount = match amount_of(ctx, &parsed.options).await {
@@ -132,23 +123,11 @@ mod tests {
     #[test]
     fn ends_and_offsets() {
         let fs = new_fs();
-        assert_eq!(
-            run_utility(&fs, &["tail", "-n", "2"], b"a\nb\nc\n").stdout,
-            "b\nc\n"
-        );
-        assert_eq!(
-            run_utility(&fs, &["tail", "-n", "+2"], b"a\nb\nc\n").stdout,
-            "b\nc\n"
-        );
+        assert_eq!(run_utility(&fs, &["tail", "-n", "2"], b"a\nb\nc\n").stdout, "b\nc\n");
+        assert_eq!(run_utility(&fs, &["tail", "-n", "+2"], b"a\nb\nc\n").stdout, "b\nc\n");
         assert_eq!(run_utility(&fs, &["tail", "-1"], b"a\nb\nc").stdout, "c");
-        assert_eq!(
-            run_utility(&fs, &["tail", "-c", "2"], b"abc\n").stdout,
-            "c\n"
-        );
-        assert_eq!(
-            run_utility(&fs, &["tail", "-c", "+3"], b"abcd").stdout,
-            "cd"
-        );
+        assert_eq!(run_utility(&fs, &["tail", "-c", "2"], b"abc\n").stdout, "c\n");
+        assert_eq!(run_utility(&fs, &["tail", "-c", "+3"], b"abcd").stdout, "cd");
         assert_eq!(run_utility(&fs, &["tail", "-f"], b"").status, 1);
     }
 }

@@ -121,16 +121,7 @@ impl Selection {
     }
 
     fn how_many(&self) -> usize {
-        [
-            self.lines,
-            self.words,
-            self.chars,
-            self.bytes,
-            self.max_length,
-        ]
-        .iter()
-        .filter(|s| **s)
-        .count()
+        [self.lines, self.words, self.chars, self.bytes, self.max_length].iter().filter(|s| **s).count()
     }
 }
 
@@ -202,11 +193,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     Ok(chunk) if chunk.is_empty() => break,
                     Ok(chunk) => counts.add(&chunk),
                     Err(error) => {
-                        ctx.report(&format!(
-                            "{}: {error}",
-                            crate::commands::text::input::input_name(input)
-                        ))
-                        .await;
+                        ctx.report(&format!("{}: {error}", crate::commands::text::input::input_name(input))).await;
                         status = 1;
                         break;
                     }
@@ -223,18 +210,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 Input::Stdin if parsed.operands.is_empty() => None,
                 Input::Stdin => Some("-"),
             };
-            if let Err(error) = ctx
-                .write_out(&format_row(&selection.values(&counts), width, name))
-                .await
-            {
+            if let Err(error) = ctx.write_out(&format_row(&selection.values(&counts), width, name)).await {
                 return write_failure_status(error);
             }
         }
         if list.len() > 1 {
-            if let Err(error) = ctx
-                .write_out(&format_row(&selection.values(&total), width, Some("total")))
-                .await
-            {
+            if let Err(error) = ctx.write_out(&format_row(&selection.values(&total), width, Some("total"))).await {
                 return write_failure_status(error);
             }
         }
@@ -249,15 +230,9 @@ mod tests {
     #[test]
     fn counts_stdin() {
         let fs = new_fs();
-        assert_eq!(
-            run_utility(&fs, &["wc"], b"a b\nc\n").stdout,
-            "      2       3       6\n"
-        );
+        assert_eq!(run_utility(&fs, &["wc"], b"a b\nc\n").stdout, "      2       3       6\n");
         assert_eq!(run_utility(&fs, &["wc", "-l"], b"a b\nc\n").stdout, "2\n");
         assert_eq!(run_utility(&fs, &["wc", "-L"], b"ab\tc\n").stdout, "9\n");
-        assert_eq!(
-            run_utility(&fs, &["wc", "-m"], "é\n".as_bytes()).stdout,
-            "2\n"
-        );
+        assert_eq!(run_utility(&fs, &["wc", "-m"], "é\n".as_bytes()).stdout, "2\n");
     }
 }

@@ -32,12 +32,7 @@ impl MemoryFs {
 
     /// Sets owner and/or group. Root may set anything; the owner may only
     /// give the file to a group they belong to.
-    pub(crate) fn chown_path(
-        &self,
-        path: &str,
-        uid: Option<u32>,
-        gid: Option<u32>,
-    ) -> FsResult<()> {
+    pub(crate) fn chown_path(&self, path: &str, uid: Option<u32>, gid: Option<u32>) -> FsResult<()> {
         let now = self.now();
         let mut guard = self.state.borrow_mut();
         let state = &mut *guard;
@@ -77,12 +72,7 @@ impl MemoryFs {
 
     /// Sets access and/or modification times. The owner (or root) may set
     /// any time; another user with write access may only set them to now.
-    pub(crate) fn utimes_path(
-        &self,
-        path: &str,
-        atime: Option<f64>,
-        mtime: Option<f64>,
-    ) -> FsResult<()> {
+    pub(crate) fn utimes_path(&self, path: &str, atime: Option<f64>, mtime: Option<f64>) -> FsResult<()> {
         let now = self.now();
         let mut guard = self.state.borrow_mut();
         let state = &mut *guard;

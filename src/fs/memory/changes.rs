@@ -64,11 +64,7 @@ impl MemoryFs {
         walk_tree(&state, |path, ino, _| {
             paths.insert(path.to_string(), ino);
         });
-        Checkpoint {
-            generation: state.generation,
-            epoch: state.epoch,
-            paths,
-        }
+        Checkpoint { generation: state.generation, epoch: state.epoch, paths }
     }
 
     /// What changed since `checkpoint`. A directory counts as modified when
@@ -80,14 +76,12 @@ impl MemoryFs {
         let restored = state.epoch != checkpoint.epoch;
         let mut changes = Changes::default();
         let mut seen = 0usize;
-        walk_tree(&state, |path, ino, changed| {
-            match checkpoint.paths.get(path) {
-                None => changes.created.push(path.to_string()),
-                Some(old) => {
-                    seen += 1;
-                    if restored || *old != ino || changed > checkpoint.generation {
-                        changes.modified.push(path.to_string());
-                    }
+        walk_tree(&state, |path, ino, changed| match checkpoint.paths.get(path) {
+            None => changes.created.push(path.to_string()),
+            Some(old) => {
+                seen += 1;
+                if restored || *old != ino || changed > checkpoint.generation {
+                    changes.modified.push(path.to_string());
                 }
             }
         });
@@ -96,12 +90,7 @@ impl MemoryFs {
             walk_tree(&state, |path, _, _| {
                 current.insert(path.to_string());
             });
-            changes.deleted = checkpoint
-                .paths
-                .keys()
-                .filter(|path| !current.contains(*path))
-                .cloned()
-                .collect();
+            changes.deleted = checkpoint.paths.keys().filter(|path| !current.contains(*path)).cloned().collect();
         }
         changes.created.sort();
         changes.modified.sort();

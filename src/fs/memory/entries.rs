@@ -21,10 +21,7 @@ impl MemoryFs {
         self.check_dir_write(state, dir)?;
         let dir_node = state.node(dir)?;
         let entry = state.node(ino)?;
-        if self
-            .user
-            .may_unlink_in(dir_node.mode, dir_node.uid, entry.uid)
-        {
+        if self.user.may_unlink_in(dir_node.mode, dir_node.uid, entry.uid) {
             Ok(())
         } else {
             Err(FsError::NotPermitted)
@@ -47,14 +44,7 @@ impl MemoryFs {
     }
 
     /// Adds a new node named by a lookup that found nothing.
-    pub(crate) fn insert_new(
-        &self,
-        state: &mut State,
-        lookup: &Lookup<'_>,
-        kind: NodeKind,
-        mode: u32,
-        now: f64,
-    ) -> FsResult<u64> {
+    pub(crate) fn insert_new(&self, state: &mut State, lookup: &Lookup<'_>, kind: NodeKind, mode: u32, now: f64) -> FsResult<u64> {
         if lookup.is_dot() {
             return Err(FsError::AlreadyExists);
         }
@@ -69,14 +59,7 @@ impl MemoryFs {
         let parent = state.node(lookup.parent)?;
         // A set-group-id directory hands its group (and, to directories, the bit) down.
         let (gid, mut mode) = if parent.mode & 0o2000 != 0 {
-            (
-                parent.gid,
-                if is_dir {
-                    (mode & 0o7777) | 0o2000
-                } else {
-                    mode & 0o7777
-                },
-            )
+            (parent.gid, if is_dir { (mode & 0o7777) | 0o2000 } else { mode & 0o7777 })
         } else {
             (self.user.gid, mode & 0o7777)
         };
@@ -87,10 +70,7 @@ impl MemoryFs {
         let ino = state.next_ino;
         state.next_ino += 1;
         let kind = match kind {
-            NodeKind::Directory { .. } => NodeKind::Directory {
-                entries: BTreeMap::new(),
-                parent: lookup.parent,
-            },
+            NodeKind::Directory { .. } => NodeKind::Directory { entries: BTreeMap::new(), parent: lookup.parent },
             other => other,
         };
         let node = Node {
@@ -120,17 +100,9 @@ impl MemoryFs {
 
     /// Removes the name `name` from `parent`, dropping the node when it was
     /// the last name (or keeping it for open handles).
-    pub(crate) fn unlink_entry(
-        state: &mut State,
-        parent: u64,
-        name: &str,
-        now: f64,
-    ) -> FsResult<()> {
+    pub(crate) fn unlink_entry(state: &mut State, parent: u64, name: &str, now: f64) -> FsResult<()> {
         let parent_node = state.node_mut(parent)?;
-        let removed = parent_node
-            .entries_mut()
-            .and_then(|entries| entries.remove(name))
-            .ok_or(FsError::NotFound)?;
+        let removed = parent_node.entries_mut().and_then(|entries| entries.remove(name)).ok_or(FsError::NotFound)?;
         parent_node.mtime = now;
         parent_node.ctime = now;
         let node = state.node_mut(removed)?;

@@ -45,14 +45,9 @@ impl FileHandle for MemoryHandle {
             let node = state.node_mut(self.ino)?;
             match &node.kind {
                 NodeKind::File(bytes) => {
-                    let start = usize::try_from(offset)
-                        .unwrap_or(usize::MAX)
-                        .min(bytes.len());
+                    let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
                     let end = start.saturating_add(len).min(bytes.len());
-                    let out = bytes
-                        .get(start..end)
-                        .map(<[u8]>::to_vec)
-                        .unwrap_or_default();
+                    let out = bytes.get(start..end).map(<[u8]>::to_vec).unwrap_or_default();
                     MemoryFs::touch_atime(node, now);
                     return Ok(out);
                 }
@@ -92,16 +87,13 @@ impl FileHandle for MemoryHandle {
             NodeKind::File(bytes) => {
                 let old_len = bytes.len() as u64;
                 let start = if self.options.append { old_len } else { offset };
-                let end = start
-                    .checked_add(data.len() as u64)
-                    .ok_or(FsError::FileTooLarge)?;
+                let end = start.checked_add(data.len() as u64).ok_or(FsError::FileTooLarge)?;
                 if data.is_empty() {
                     return Ok(start);
                 }
                 let new_len = end.max(old_len);
                 state.usage.check_resize(&limits, old_len, new_len)?;
-                let (start_index, end_index) = match (usize::try_from(start), usize::try_from(end))
-                {
+                let (start_index, end_index) = match (usize::try_from(start), usize::try_from(end)) {
                     (Ok(s), Ok(e)) => (s, e),
                     _ => return Err(FsError::FileTooLarge),
                 };

@@ -50,10 +50,7 @@ fn next_component(text: &str, pos: usize) -> Option<(usize, usize)> {
     if start >= bytes.len() {
         return None;
     }
-    let end = text
-        .get(start..)
-        .and_then(|rest| rest.find('/'))
-        .map_or(bytes.len(), |i| start + i);
+    let end = text.get(start..).and_then(|rest| rest.find('/')).map_or(bytes.len(), |i| start + i);
     Some((start, end))
 }
 
@@ -90,22 +87,14 @@ impl Cursor<'_> {
 
     /// True when no component is left in any segment.
     fn is_exhausted(&self) -> bool {
-        self.links
-            .iter()
-            .all(|(text, pos)| next_component(text, *pos).is_none())
-            && next_component(self.base, self.base_pos).is_none()
+        self.links.iter().all(|(text, pos)| next_component(text, *pos).is_none()) && next_component(self.base, self.base_pos).is_none()
     }
 }
 
 impl MemoryFs {
     /// Walks `path`. With `follow_last`, a symlink in the final position is
     /// followed too (a trailing `/` always follows it).
-    pub(crate) fn lookup<'p>(
-        &self,
-        state: &State,
-        path: &'p str,
-        follow_last: bool,
-    ) -> FsResult<Lookup<'p>> {
+    pub(crate) fn lookup<'p>(&self, state: &State, path: &'p str, follow_last: bool) -> FsResult<Lookup<'p>> {
         validate(path)?;
         if !path.starts_with('/') {
             return Err(FsError::InvalidArgument);
@@ -113,21 +102,11 @@ impl MemoryFs {
         let dir_required = path.len() > 1 && path.ends_with('/');
         let follow_final = follow_last || dir_required;
         let max_depth = state.limits.max_depth;
-        let mut cursor = Cursor {
-            base: path,
-            base_pos: 0,
-            links: Vec::new(),
-        };
+        let mut cursor = Cursor { base: path, base_pos: 0, links: Vec::new() };
         let mut current = ROOT;
         let mut depth = 0usize;
         let mut follows = 0usize;
-        let mut result = Lookup {
-            parent: ROOT,
-            name: Cow::Borrowed("."),
-            node: Some(ROOT),
-            dir_required,
-            depth: 0,
-        };
+        let mut result = Lookup { parent: ROOT, name: Cow::Borrowed("."), node: Some(ROOT), dir_required, depth: 0 };
         loop {
             let Some((seg_index, start, end)) = cursor.advance() else {
                 // The path ended at a directory reached through `..`, `.`,
@@ -149,24 +128,12 @@ impl MemoryFs {
             let component: &str = cursor.text(seg_index).get(start..end).unwrap_or("");
             match component {
                 "." => {
-                    result = Lookup {
-                        parent: current,
-                        name: Cow::Borrowed("."),
-                        node: Some(current),
-                        dir_required,
-                        depth,
-                    };
+                    result = Lookup { parent: current, name: Cow::Borrowed("."), node: Some(current), dir_required, depth };
                     continue;
                 }
                 ".." => {
                     if let NodeKind::Directory { parent, .. } = &dir.kind {
-                        result = Lookup {
-                            parent: current,
-                            name: Cow::Borrowed(".."),
-                            node: Some(*parent),
-                            dir_required,
-                            depth,
-                        };
+                        result = Lookup { parent: current, name: Cow::Borrowed(".."), node: Some(*parent), dir_required, depth };
                         current = *parent;
                         depth = depth.saturating_sub(1);
                     }
@@ -175,11 +142,8 @@ impl MemoryFs {
                 _ => {}
             }
             let child = entries.get(component).copied();
-            let name: Cow<'p, str> = if seg_index == 0 {
-                Cow::Borrowed(path.get(start..end).unwrap_or(""))
-            } else {
-                Cow::Owned(component.to_string())
-            };
+            let name: Cow<'p, str> =
+                if seg_index == 0 { Cow::Borrowed(path.get(start..end).unwrap_or("")) } else { Cow::Owned(component.to_string()) };
             let Some(ino) = child else {
                 if !is_last {
                     return Err(FsError::NotFound);
@@ -187,13 +151,7 @@ impl MemoryFs {
                 if depth + 1 > max_depth {
                     return Err(FsError::NameTooLong);
                 }
-                return Ok(Lookup {
-                    parent: current,
-                    name,
-                    node: None,
-                    dir_required,
-                    depth: depth + 1,
-                });
+                return Ok(Lookup { parent: current, name, node: None, dir_required, depth: depth + 1 });
             };
             let node = state.node(ino)?;
             if let NodeKind::Symlink(target) = &node.kind {
@@ -209,13 +167,7 @@ impl MemoryFs {
                         current = ROOT;
                         depth = 0;
                     }
-                    result = Lookup {
-                        parent: current,
-                        name: Cow::Borrowed("."),
-                        node: Some(current),
-                        dir_required,
-                        depth,
-                    };
+                    result = Lookup { parent: current, name: Cow::Borrowed("."), node: Some(current), dir_required, depth };
                     cursor.links.push((target.clone(), 0));
                     continue;
                 }
@@ -227,13 +179,7 @@ impl MemoryFs {
                 if dir_required && !node.is_dir() {
                     return Err(FsError::NotADirectory);
                 }
-                return Ok(Lookup {
-                    parent: current,
-                    name,
-                    node: Some(ino),
-                    dir_required,
-                    depth: depth + 1,
-                });
+                return Ok(Lookup { parent: current, name, node: Some(ino), dir_required, depth: depth + 1 });
             }
             current = ino;
             depth += 1;

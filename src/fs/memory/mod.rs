@@ -47,10 +47,7 @@ pub struct MemoryFs {
 
 impl std::fmt::Debug for MemoryFs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MemoryFs")
-            .field("nodes", &self.state.borrow().nodes.len())
-            .field("user", &self.user)
-            .finish()
+        f.debug_struct("MemoryFs").field("nodes", &self.state.borrow().nodes.len()).field("user", &self.user).finish()
     }
 }
 
@@ -78,21 +75,13 @@ impl MemoryFs {
             open: Default::default(),
             orphans: Vec::new(),
         };
-        MemoryFs {
-            state: Rc::new(RefCell::new(state)),
-            host,
-            user,
-        }
+        MemoryFs { state: Rc::new(RefCell::new(state)), host, user }
     }
 
     /// Another view of the same tree whose operations run as `user`
     /// (`Credentials::ROOT` to build the layout or copy up overlay files).
     pub fn with_credentials(&self, user: Credentials) -> MemoryFs {
-        MemoryFs {
-            state: self.state.clone(),
-            host: self.host.clone(),
-            user,
-        }
+        MemoryFs { state: self.state.clone(), host: self.host.clone(), user }
     }
 
     /// The user this view's operations run as.
@@ -126,8 +115,7 @@ impl MemoryFs {
 
     /// Creates a character device node at `path` (used to build `/dev`).
     pub fn create_device(&self, path: &str, device: Device) -> FsResult<()> {
-        self.create_node(path, NodeKind::Device(device), 0o666)
-            .map(|_| ())
+        self.create_node(path, NodeKind::Device(device), 0o666).map(|_| ())
     }
 
     fn now(&self) -> f64 {
@@ -160,10 +148,7 @@ impl MemoryFs {
 
     /// Checks `access` on a node for this view's user.
     fn check(&self, node: &Node, access: Access) -> FsResult<()> {
-        if self
-            .user
-            .allows(access, node.mode, node.uid, node.gid, node.is_dir())
-        {
+        if self.user.allows(access, node.mode, node.uid, node.gid, node.is_dir()) {
             Ok(())
         } else {
             Err(FsError::PermissionDenied)
@@ -172,10 +157,7 @@ impl MemoryFs {
 
     /// Refreshes an access time as Linux `relatime` does.
     fn touch_atime(node: &mut Node, now: f64) {
-        if node.atime <= node.mtime
-            || node.atime <= node.ctime
-            || now - node.atime >= RELATIME_WINDOW_MS
-        {
+        if node.atime <= node.mtime || node.atime <= node.ctime || now - node.atime >= RELATIME_WINDOW_MS {
             node.atime = now;
         }
     }
@@ -195,10 +177,7 @@ impl MemoryFs {
 /// A fresh `/`.
 fn root_node(now: f64) -> Node {
     Node {
-        kind: NodeKind::Directory {
-            entries: BTreeMap::new(),
-            parent: ROOT,
-        },
+        kind: NodeKind::Directory { entries: BTreeMap::new(), parent: ROOT },
         mode: 0o755,
         uid: 0,
         gid: 0,

@@ -27,10 +27,7 @@ pub(crate) enum NodeKind {
     /// A regular file's bytes.
     File(Vec<u8>),
     /// A directory: its named children and its parent (itself for `/`).
-    Directory {
-        entries: BTreeMap<String, u64>,
-        parent: u64,
-    },
+    Directory { entries: BTreeMap<String, u64>, parent: u64 },
     /// A symbolic link's target text.
     Symlink(String),
     /// A character device.
@@ -162,10 +159,7 @@ impl State {
         if node.nlink > 0 && !node.is_dir() {
             return;
         }
-        let in_use = self
-            .open
-            .get(&ino)
-            .is_some_and(|token| token.strong_count() > 0);
+        let in_use = self.open.get(&ino).is_some_and(|token| token.strong_count() > 0);
         if in_use && !node.is_dir() {
             if !self.orphans.contains(&ino) {
                 self.orphans.push(ino);
@@ -190,10 +184,7 @@ impl State {
         }
         let orphans = std::mem::take(&mut self.orphans);
         for ino in orphans {
-            let in_use = self
-                .open
-                .get(&ino)
-                .is_some_and(|token| token.strong_count() > 0);
+            let in_use = self.open.get(&ino).is_some_and(|token| token.strong_count() > 0);
             if in_use {
                 self.orphans.push(ino);
             } else {

@@ -37,9 +37,7 @@ impl MemoryFs {
                     wanted = wanted | Access::WRITE;
                 }
                 match &node.kind {
-                    NodeKind::Directory { .. } if options.write || options.create => {
-                        return Err(FsError::IsADirectory)
-                    }
+                    NodeKind::Directory { .. } if options.write || options.create => return Err(FsError::IsADirectory),
                     NodeKind::Symlink(_) => return Err(FsError::TooManyLinks),
                     _ => {}
                 }
@@ -64,13 +62,7 @@ impl MemoryFs {
                 if lookup.dir_required {
                     return Err(FsError::IsADirectory);
                 }
-                self.insert_new(
-                    state,
-                    &lookup,
-                    NodeKind::File(Vec::new()),
-                    options.mode,
-                    now,
-                )?
+                self.insert_new(state, &lookup, NodeKind::File(Vec::new()), options.mode, now)?
             }
             None => return Err(FsError::NotFound),
         };
@@ -86,13 +78,7 @@ impl MemoryFs {
             state.open.retain(|_, token| token.strong_count() > 0);
         }
         let epoch = state.epoch;
-        Ok(Rc::new(MemoryHandle {
-            fs: self.clone(),
-            ino,
-            options,
-            epoch,
-            _token: token,
-        }))
+        Ok(Rc::new(MemoryHandle { fs: self.clone(), ino, options, epoch, _token: token }))
     }
 
     fn list_dir(&self, path: &str) -> FsResult<Vec<DirEntry>> {
@@ -108,11 +94,7 @@ impl MemoryFs {
             .iter()
             .filter_map(|(name, child)| {
                 let file_type = state.nodes.get(child)?.file_type();
-                Some(DirEntry {
-                    name: name.clone(),
-                    file_type,
-                    ino: *child,
-                })
+                Some(DirEntry { name: name.clone(), file_type, ino: *child })
             })
             .collect();
         if let Ok(node) = state.node_mut(ino) {
@@ -122,10 +104,7 @@ impl MemoryFs {
     }
 
     fn make_dir(&self, path: &str, mode: u32) -> FsResult<()> {
-        let kind = NodeKind::Directory {
-            entries: BTreeMap::new(),
-            parent: ROOT,
-        };
+        let kind = NodeKind::Directory { entries: BTreeMap::new(), parent: ROOT };
         self.create_node(path, kind, mode).map(|_| ())
     }
 
@@ -210,8 +189,7 @@ impl Fs for MemoryFs {
         if target.is_empty() {
             return Err(FsError::NotFound);
         }
-        self.create_node(link, NodeKind::Symlink(target.to_string()), 0o777)
-            .map(|_| ())
+        self.create_node(link, NodeKind::Symlink(target.to_string()), 0o777).map(|_| ())
     }
 
     async fn hard_link(&self, existing: &str, new: &str) -> FsResult<()> {

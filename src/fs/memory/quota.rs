@@ -24,13 +24,7 @@ pub struct FsLimits {
 
 impl Default for FsLimits {
     fn default() -> Self {
-        FsLimits {
-            max_total_bytes: 512 << 20,
-            max_file_size: 128 << 20,
-            max_files: 250_000,
-            max_dirs: 100_000,
-            max_depth: 256,
-        }
+        FsLimits { max_total_bytes: 512 << 20, max_file_size: 128 << 20, max_files: 250_000, max_dirs: 100_000, max_depth: 256 }
     }
 }
 
@@ -109,15 +103,8 @@ mod tests {
 
     #[test]
     fn growth_past_the_total_is_refused() {
-        let limits = FsLimits {
-            max_total_bytes: 10,
-            ..FsLimits::default()
-        };
-        let usage = Usage {
-            bytes: 8,
-            files: 1,
-            dirs: 0,
-        };
+        let limits = FsLimits { max_total_bytes: 10, ..FsLimits::default() };
+        let usage = Usage { bytes: 8, files: 1, dirs: 0 };
         assert_eq!(usage.check_growth(&limits, 2), Ok(()));
         assert_eq!(usage.check_growth(&limits, 3), Err(FsError::NoSpace));
         assert_eq!(usage.check_growth(&limits, u64::MAX), Err(FsError::NoSpace));
@@ -125,30 +112,16 @@ mod tests {
 
     #[test]
     fn a_file_over_the_size_limit_is_too_large() {
-        let limits = FsLimits {
-            max_file_size: 4,
-            ..FsLimits::default()
-        };
+        let limits = FsLimits { max_file_size: 4, ..FsLimits::default() };
         let usage = Usage::default();
-        assert_eq!(
-            usage.check_resize(&limits, 0, 5),
-            Err(FsError::FileTooLarge)
-        );
+        assert_eq!(usage.check_resize(&limits, 0, 5), Err(FsError::FileTooLarge));
         assert_eq!(usage.check_resize(&limits, 9, 5), Ok(()));
     }
 
     #[test]
     fn node_counts_are_limited() {
-        let limits = FsLimits {
-            max_files: 1,
-            max_dirs: 1,
-            ..FsLimits::default()
-        };
-        let usage = Usage {
-            bytes: 0,
-            files: 1,
-            dirs: 0,
-        };
+        let limits = FsLimits { max_files: 1, max_dirs: 1, ..FsLimits::default() };
+        let usage = Usage { bytes: 0, files: 1, dirs: 0 };
         assert_eq!(usage.check_new(&limits, false, 0), Err(FsError::NoSpace));
         assert_eq!(usage.check_new(&limits, true, 0), Ok(()));
     }

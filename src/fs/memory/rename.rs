@@ -55,16 +55,12 @@ impl MemoryFs {
             match (source_is_dir, existing_node.entries()) {
                 (true, None) => return Err(FsError::NotADirectory),
                 (false, Some(_)) => return Err(FsError::IsADirectory),
-                (true, Some(entries)) if !entries.is_empty() => {
-                    return Err(FsError::DirectoryNotEmpty)
-                }
+                (true, Some(entries)) if !entries.is_empty() => return Err(FsError::DirectoryNotEmpty),
                 _ => {}
             }
             self.check_remove(state, target.parent, existing)?;
         }
-        if source_is_dir
-            && target.depth + Self::subtree_height(state, source_ino) > state.limits.max_depth
-        {
+        if source_is_dir && target.depth + Self::subtree_height(state, source_ino) > state.limits.max_depth {
             return Err(FsError::NameTooLong);
         }
         if target.node.is_some() {
@@ -118,9 +114,7 @@ impl MemoryFs {
         // Linux's protected_hardlinks: only the owner links a file freely;
         // others need it to be a regular file they may read and write.
         let node = state.node(ino)?;
-        if !self.user.owns(node.uid)
-            && (!matches!(node.kind, NodeKind::File(_))
-                || self.check(node, Access::READ | Access::WRITE).is_err())
+        if !self.user.owns(node.uid) && (!matches!(node.kind, NodeKind::File(_)) || self.check(node, Access::READ | Access::WRITE).is_err())
         {
             return Err(FsError::NotPermitted);
         }

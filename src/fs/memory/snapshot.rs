@@ -45,18 +45,13 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, len: usize) -> FsResult<&'a [u8]> {
         let end = self.pos.checked_add(len).ok_or(FsError::InvalidArgument)?;
-        let out = self
-            .bytes
-            .get(self.pos..end)
-            .ok_or(FsError::InvalidArgument)?;
+        let out = self.bytes.get(self.pos..end).ok_or(FsError::InvalidArgument)?;
         self.pos = end;
         Ok(out)
     }
 
     fn array<const N: usize>(&mut self) -> FsResult<[u8; N]> {
-        self.take(N)?
-            .try_into()
-            .map_err(|_| FsError::InvalidArgument)
+        self.take(N)?.try_into().map_err(|_| FsError::InvalidArgument)
     }
 
     fn u8(&mut self) -> FsResult<u8> {
@@ -142,27 +137,19 @@ fn decode_node(reader: &mut Reader<'_>) -> FsResult<(u64, Node)> {
             let mut entries = BTreeMap::new();
             for _ in 0..count {
                 let len = reader.u16()?;
-                let name = std::str::from_utf8(reader.len(u64::from(len))?)
-                    .map_err(|_| FsError::InvalidArgument)?;
-                let valid = !name.is_empty()
-                    && name.len() <= MAX_COMPONENT_LEN
-                    && name != "."
-                    && name != ".."
-                    && !name.contains(['/', '\0']);
+                let name = std::str::from_utf8(reader.len(u64::from(len))?).map_err(|_| FsError::InvalidArgument)?;
+                let valid =
+                    !name.is_empty() && name.len() <= MAX_COMPONENT_LEN && name != "." && name != ".." && !name.contains(['/', '\0']);
                 let child = reader.u64()?;
                 if !valid || entries.insert(name.to_string(), child).is_some() {
                     return Err(FsError::InvalidArgument);
                 }
             }
-            NodeKind::Directory {
-                entries,
-                parent: ROOT,
-            }
+            NodeKind::Directory { entries, parent: ROOT }
         }
         2 => {
             let len = reader.u32()?;
-            let target = std::str::from_utf8(reader.len(u64::from(len))?)
-                .map_err(|_| FsError::InvalidArgument)?;
+            let target = std::str::from_utf8(reader.len(u64::from(len))?).map_err(|_| FsError::InvalidArgument)?;
             crate::fs::path::validate(target)?;
             if target.is_empty() {
                 return Err(FsError::InvalidArgument);
@@ -177,20 +164,7 @@ fn decode_node(reader: &mut Reader<'_>) -> FsResult<(u64, Node)> {
         }),
         _ => return Err(FsError::InvalidArgument),
     };
-    Ok((
-        ino,
-        Node {
-            kind,
-            mode,
-            uid,
-            gid,
-            nlink: 0,
-            atime,
-            mtime,
-            ctime,
-            changed: 0,
-        },
-    ))
+    Ok((ino, Node { kind, mode, uid, gid, nlink: 0, atime, mtime, ctime, changed: 0 }))
 }
 
 /// Links decoded nodes into a tree: sets parents and link counts, and
@@ -203,10 +177,7 @@ fn link_tree(nodes: &mut NodeMap, max_depth: usize) -> FsResult<()> {
     let mut visited_dirs = 0usize;
     while let Some((dir, depth)) = stack.pop() {
         visited_dirs += 1;
-        let entries = nodes
-            .get(&dir)
-            .and_then(Node::entries)
-            .ok_or(FsError::InvalidArgument)?;
+        let entries = nodes.get(&dir).and_then(Node::entries).ok_or(FsError::InvalidArgument)?;
         for child in entries.values() {
             let child_node = nodes.get(child).ok_or(FsError::InvalidArgument)?;
             let count = references.entry(*child).or_insert(0);
@@ -226,32 +197,18 @@ fn link_tree(nodes: &mut NodeMap, max_depth: usize) -> FsResult<()> {
         return Err(FsError::InvalidArgument);
     }
     for (child, parent) in parents {
-        if let Some(NodeKind::Directory { parent: slot, .. }) =
-            nodes.get_mut(&child).map(|n| &mut n.kind)
-        {
+        if let Some(NodeKind::Directory { parent: slot, .. }) = nodes.get_mut(&child).map(|n| &mut n.kind) {
             *slot = parent;
         }
     }
     let subdirs: HashMap<u64, u64> = nodes
         .iter()
         .filter_map(|(ino, node)| {
-            node.entries().map(|entries| {
-                (
-                    *ino,
-                    entries
-                        .values()
-                        .filter(|c| nodes.get(c).is_some_and(Node::is_dir))
-                        .count() as u64,
-                )
-            })
+            node.entries().map(|entries| (*ino, entries.values().filter(|c| nodes.get(c).is_some_and(Node::is_dir)).count() as u64))
         })
         .collect();
     for (ino, node) in nodes.iter_mut() {
-        node.nlink = if node.is_dir() {
-            2 + subdirs.get(ino).copied().unwrap_or(0)
-        } else {
-            references.get(ino).copied().unwrap_or(0)
-        };
+        node.nlink = if node.is_dir() { 2 + subdirs.get(ino).copied().unwrap_or(0) } else { references.get(ino).copied().unwrap_or(0) };
     }
     Ok(())
 }
@@ -298,10 +255,7 @@ impl MemoryFs {
         if fnv1a(body) != u64::from_le_bytes(checksum) {
             return Err(FsError::InvalidArgument);
         }
-        let mut reader = Reader {
-            bytes: body,
-            pos: 0,
-        };
+        let mut reader = Reader { bytes: body, pos: 0 };
         if reader.take(8)? != MAGIC || reader.u32()? != VERSION {
             return Err(FsError::InvalidArgument);
         }
@@ -331,10 +285,7 @@ impl MemoryFs {
                 }
             }
         }
-        if usage.bytes > limits.max_total_bytes
-            || usage.files > limits.max_files
-            || usage.dirs > limits.max_dirs
-        {
+        if usage.bytes > limits.max_total_bytes || usage.files > limits.max_files || usage.dirs > limits.max_dirs {
             return Err(FsError::NoSpace);
         }
         let next_ino = max_ino.checked_add(1).ok_or(FsError::InvalidArgument)?;

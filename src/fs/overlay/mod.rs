@@ -150,10 +150,7 @@ impl OverlayFs {
     /// Checks that the user may add or remove names in directory `dir`.
     async fn check_dir_write(&self, dir: &str) -> FsResult<Metadata> {
         let meta = self.find(dir).await?.meta().clone();
-        if !self
-            .user
-            .allows_meta(Access::WRITE | Access::EXECUTE, &meta)
-        {
+        if !self.user.allows_meta(Access::WRITE | Access::EXECUTE, &meta) {
             return Err(FsError::PermissionDenied);
         }
         Ok(meta)
@@ -162,10 +159,7 @@ impl OverlayFs {
     /// Checks that the user may remove the entry `entry` of directory `dir`.
     async fn check_remove(&self, dir: &str, entry: &Metadata) -> FsResult<()> {
         let dir_meta = self.check_dir_write(dir).await?;
-        if self
-            .user
-            .may_unlink_in(dir_meta.mode, dir_meta.uid, entry.uid)
-        {
+        if self.user.may_unlink_in(dir_meta.mode, dir_meta.uid, entry.uid) {
             Ok(())
         } else {
             Err(FsError::NotPermitted)
@@ -180,10 +174,7 @@ impl OverlayFs {
         }
         let mut end = 0;
         while end < dir.len() {
-            end = dir
-                .get(end + 1..)
-                .and_then(|rest| rest.find('/'))
-                .map_or(dir.len(), |i| end + 1 + i);
+            end = dir.get(end + 1..).and_then(|rest| rest.find('/')).map_or(dir.len(), |i| end + 1 + i);
             let prefix = dir.get(..end).unwrap_or(dir);
             if self.upper_root.symlink_metadata(prefix).await.is_ok() {
                 continue;
@@ -199,13 +190,9 @@ impl OverlayFs {
     }
 
     async fn copy_attributes(&self, path: &str, meta: &Metadata) -> FsResult<()> {
-        self.upper_root
-            .set_owner(path, Some(meta.uid), Some(meta.gid))
-            .await?;
+        self.upper_root.set_owner(path, Some(meta.uid), Some(meta.gid)).await?;
         self.upper_root.set_mode(path, meta.mode).await?;
-        self.upper_root
-            .set_times(path, Some(meta.atime), Some(meta.mtime))
-            .await
+        self.upper_root.set_times(path, Some(meta.atime), Some(meta.mtime)).await
     }
 
     /// Copies the lower node at `path` into the upper layer (contents and
@@ -222,16 +209,7 @@ impl OverlayFs {
                 let data = self.lower.read_file(path).await?;
                 let handle = self
                     .upper_root
-                    .open(
-                        path,
-                        OpenOptions {
-                            write: true,
-                            create: true,
-                            exclusive: true,
-                            mode: meta.mode,
-                            ..OpenOptions::default()
-                        },
-                    )
+                    .open(path, OpenOptions { write: true, create: true, exclusive: true, mode: meta.mode, ..OpenOptions::default() })
                     .await?;
                 if let Err(error) = handle.write_at(0, &data).await {
                     let _ = self.upper_root.remove_file(path).await;
@@ -258,10 +236,7 @@ impl OverlayFs {
             Err(FsError::NotFound | FsError::NotADirectory) => Vec::new(),
             Err(error) => return Err(error),
         };
-        let lower_is_dir = self
-            .lower_meta(path)
-            .await
-            .is_some_and(|meta| meta.is_dir());
+        let lower_is_dir = self.lower_meta(path).await.is_some_and(|meta| meta.is_dir());
         if lower_is_dir {
             let lower = self.lower.read_dir(path).await.unwrap_or_default();
             for mut entry in lower {

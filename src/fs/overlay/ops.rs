@@ -4,9 +4,7 @@
 
 use super::{Layer, OverlayFs};
 use crate::fs::perm::Access;
-use crate::fs::{
-    DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo,
-};
+use crate::fs::{DirEntry, FileHandle, FileType, Fs, FsError, FsResult, Metadata, OpenOptions, SpaceInfo};
 use async_trait::async_trait;
 use std::rc::Rc;
 
@@ -90,15 +88,7 @@ impl Fs for OverlayFs {
                     self.copy_up(&resolved.path).await?;
                     return self.upper.open(&resolved.path, options).await;
                 }
-                self.lower
-                    .open(
-                        &resolved.path,
-                        OpenOptions {
-                            read: options.read,
-                            ..OpenOptions::default()
-                        },
-                    )
-                    .await
+                self.lower.open(&resolved.path, OpenOptions { read: options.read, ..OpenOptions::default() }).await
             }
         }
     }
@@ -174,10 +164,7 @@ impl Fs for OverlayFs {
             return Ok(());
         }
         let source_is_dir = source_meta.is_dir();
-        if source_is_dir
-            && target.path.starts_with(&source.path)
-            && target.path.as_bytes().get(source.path.len()) == Some(&b'/')
-        {
+        if source_is_dir && target.path.starts_with(&source.path) && target.path.as_bytes().get(source.path.len()) == Some(&b'/') {
             return Err(FsError::InvalidArgument);
         }
         if target.dir_required && !source_is_dir {
@@ -192,9 +179,7 @@ impl Fs for OverlayFs {
             match (source_is_dir, existing.is_dir()) {
                 (true, false) => return Err(FsError::NotADirectory),
                 (false, true) => return Err(FsError::IsADirectory),
-                (true, true) if !self.merged_entries(&target.path).await?.is_empty() => {
-                    return Err(FsError::DirectoryNotEmpty)
-                }
+                (true, true) if !self.merged_entries(&target.path).await?.is_empty() => return Err(FsError::DirectoryNotEmpty),
                 _ => {}
             }
             self.check_remove(target.parent(), existing).await?;

@@ -4,8 +4,8 @@
 use super::{Arg, DeclAssignment, DeclValue};
 use crate::expand::ElementKey;
 use crate::host::LocalFuture;
-use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
 use crate::interp::variables::is_valid_name;
+use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
 use crate::interp::{Outcome, Shell};
 use std::collections::BTreeMap;
 
@@ -59,7 +59,9 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
         Some(Value::Assoc(_)) => letters.push('A'),
         _ => {}
     }
-    for (on, letter) in [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')] {
+    for (on, letter) in
+        [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')]
+    {
         if on {
             letters.push(letter);
         }
@@ -119,7 +121,8 @@ async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Fla
                     'g' => flags.global = true,
                     _ => {
                         shell.builtin_error(name, &format!("-{letter}: invalid option")).await;
-                        let usage = format!("{name}: usage: {name} [-aAfFgiIlnrtux] [name[=value] ...] or {name} -p [-aAfFilnrtux] [name ...]\n");
+                        let usage =
+                            format!("{name}: usage: {name} [-aAfFgiIlnrtux] [name[=value] ...] or {name} -p [-aAfFilnrtux] [name ...]\n");
                         let _ = shell.write_fd(2, usage.as_bytes()).await;
                         return Err(2);
                     }
@@ -295,7 +298,8 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
 
 /// Creates or updates the variable `name` with the flags' attributes.
 async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags, local: bool) -> Result<(), i32> {
-    let existing = if local { shell.vars.is_local_here(name).then(|| shell.vars.get(name).cloned()).flatten() } else { shell.vars.get(name).cloned() };
+    let existing =
+        if local { shell.vars.is_local_here(name).then(|| shell.vars.get(name).cloned()).flatten() } else { shell.vars.get(name).cloned() };
     let mut var = existing.clone().unwrap_or(Variable { value: None, attributes: Attributes::default() });
     if var.attributes.readonly && (flags.clear.readonly || flags.set != Attributes::default() && !flags.set.readonly) {
         shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
@@ -388,7 +392,8 @@ async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg]) -> Out
 }
 
 async fn print_functions(shell: &mut Shell, names_only: bool, names: &[Arg]) -> Outcome {
-    let mut selected: Vec<String> = if names.is_empty() { shell.functions.keys().cloned().collect() } else { names.iter().map(|a| a.text()).collect() };
+    let mut selected: Vec<String> =
+        if names.is_empty() { shell.functions.keys().cloned().collect() } else { names.iter().map(|a| a.text()).collect() };
     selected.sort();
     let mut out = String::new();
     let mut status = 0;

@@ -13,7 +13,13 @@ impl Shell {
         match self.fs.metadata(&path).await {
             Ok(meta) if meta.is_dir() => {
                 let uid = crate::fs::layout::SANDBOX_UID;
-                let shift = if meta.uid == uid { 6 } else if meta.gid == crate::fs::layout::SANDBOX_GID { 3 } else { 0 };
+                let shift = if meta.uid == uid {
+                    6
+                } else if meta.gid == crate::fs::layout::SANDBOX_GID {
+                    3
+                } else {
+                    0
+                };
                 if (meta.mode >> shift) & 1 == 0 {
                     return Err(format!("{target}: Permission denied"));
                 }

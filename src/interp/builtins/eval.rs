@@ -174,7 +174,8 @@ impl Shell {
         child.functions.clear();
         child.traps.clear();
         child.options = crate::interp::Options::default();
-        let exported: Vec<(String, crate::interp::vars::Variable)> = self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();
+        let exported: Vec<(String, crate::interp::vars::Variable)> =
+            self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();
         child.vars = crate::interp::vars::Variables::default();
         for (name, var) in exported {
             child.vars.insert(&name, var);

@@ -104,7 +104,8 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             }
         }
         if index >= args.len() {
-            let _ = shell.write_fd(2, b"kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n").await;
+            let _ =
+                shell.write_fd(2, b"kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n").await;
             return Ok(2);
         }
         let mut status = 0;
@@ -129,7 +130,8 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     }
                 }
                 _ => {
-                    let message = if target.starts_with('%') { format!("{target}: no such job") } else { format!("({target}) - No such process") };
+                    let message =
+                        if target.starts_with('%') { format!("{target}: no such job") } else { format!("({target}) - No such process") };
                     shell.builtin_error("kill", &message).await;
                     status = 1;
                 }

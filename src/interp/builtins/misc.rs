@@ -96,7 +96,12 @@ pub fn umask(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 let line = if symbolic {
                     let perms = |shift: u32| {
                         let allowed = !shell.umask >> shift & 7;
-                        format!("{}{}{}", if allowed & 4 != 0 { "r" } else { "" }, if allowed & 2 != 0 { "w" } else { "" }, if allowed & 1 != 0 { "x" } else { "" })
+                        format!(
+                            "{}{}{}",
+                            if allowed & 4 != 0 { "r" } else { "" },
+                            if allowed & 2 != 0 { "w" } else { "" },
+                            if allowed & 1 != 0 { "x" } else { "" }
+                        )
                     };
                     format!("u={},g={},o={}\n", perms(6), perms(3), perms(0))
                 } else if print_form {
@@ -136,7 +141,13 @@ pub fn ulimit(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.out(text.as_bytes()).await?;
             return Ok(0);
         }
-        let line = if args.iter().any(|a| a == "-n") { "1024\n" } else if args.iter().any(|a| a == "-u") { "1\n" } else { "unlimited\n" };
+        let line = if args.iter().any(|a| a == "-n") {
+            "1024\n"
+        } else if args.iter().any(|a| a == "-u") {
+            "1\n"
+        } else {
+            "unlimited\n"
+        };
         shell.out(line.as_bytes()).await?;
         Ok(0)
     })
@@ -158,7 +169,11 @@ pub fn caller(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let frames: Vec<_> = shell.call_stack.iter().rev().cloned().collect();
         let Some(frame) = frames.get(depth) else { return Ok(1) };
         let caller_name = frames.get(depth + 1).map(|f| f.name.clone()).unwrap_or_else(|| "main".to_string());
-        let line = if args.len() > 1 { format!("{} {caller_name} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name }) } else { format!("{} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name }) };
+        let line = if args.len() > 1 {
+            format!("{} {caller_name} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name })
+        } else {
+            format!("{} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name })
+        };
         shell.out(line.as_bytes()).await?;
         Ok(0)
     })
@@ -188,7 +203,9 @@ pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let args = words(&args);
         if let Some(name) = args.get(1) {
             if super::find(name).is_none() {
-                shell.builtin_error("help", &format!("no help topics match `{name}'.  Try `help help' or `man -k {name}' or `info {name}'.")).await;
+                shell
+                    .builtin_error("help", &format!("no help topics match `{name}'.  Try `help help' or `man -k {name}' or `info {name}'."))
+                    .await;
                 return Ok(1);
             }
             let line = format!("{name}: a wabash shell builtin; see the bash manual for its options.\n");

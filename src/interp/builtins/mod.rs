@@ -70,10 +70,13 @@ impl DeclAssignment {
         match &self.value {
             DeclValue::Scalar(value) => format!("{}{op}{value}", self.name),
             DeclValue::Array(items) => {
-                let inner: Vec<String> = items.iter().map(|(k, v, _)| match k {
-                    Some(k) => format!("[{k}]={v}"),
-                    None => v.clone(),
-                }).collect();
+                let inner: Vec<String> = items
+                    .iter()
+                    .map(|(k, v, _)| match k {
+                        Some(k) => format!("[{k}]={v}"),
+                        None => v.clone(),
+                    })
+                    .collect();
                 format!("{}{op}({})", self.name, inner.join(" "))
             }
         }
@@ -159,7 +162,24 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// POSIX special builtins: prefix assignments before them persist.
 pub fn is_special(name: &str) -> bool {
-    matches!(name, ":" | "." | "break" | "continue" | "eval" | "exec" | "exit" | "export" | "readonly" | "return" | "set" | "shift" | "source" | "times" | "trap" | "unset")
+    matches!(
+        name,
+        ":" | "."
+            | "break"
+            | "continue"
+            | "eval"
+            | "exec"
+            | "exit"
+            | "export"
+            | "readonly"
+            | "return"
+            | "set"
+            | "shift"
+            | "source"
+            | "times"
+            | "trap"
+            | "unset"
+    )
 }
 
 /// Converts builtin arguments to plain words.
@@ -182,7 +202,9 @@ impl Shell {
         match stream.write(data).await {
             Ok(()) => Ok(()),
             Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
-            Err(IoError::OutputLimit) => Err(self.limit_exceeded(format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes)).await),
+            Err(IoError::OutputLimit) => {
+                Err(self.limit_exceeded(format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes)).await)
+            }
             Err(_) => Ok(()),
         }
     }
@@ -203,7 +225,13 @@ impl Shell {
     }
 
     /// `name=(...)`: replaces (or with `+=` extends) an array.
-    pub(super) fn assign_array(&mut self, name: &str, items: &[(Option<String>, String, bool)], append: bool, force_assoc: bool) -> Result<(), String> {
+    pub(super) fn assign_array(
+        &mut self,
+        name: &str,
+        items: &[(Option<String>, String, bool)],
+        append: bool,
+        force_assoc: bool,
+    ) -> Result<(), String> {
         use super::vars::{AssocArray, Value, Variable};
         use std::collections::BTreeMap;
         let name = self.resolve_nameref(name);
@@ -225,7 +253,8 @@ impl Shell {
             for (key, value, elem_append) in items {
                 match key {
                     Some(key) => {
-                        let value = if *elem_append { format!("{}{value}", map.get(key).cloned().unwrap_or_default()) } else { value.clone() };
+                        let value =
+                            if *elem_append { format!("{}{value}", map.get(key).cloned().unwrap_or_default()) } else { value.clone() };
                         map.insert(key.clone(), value);
                     }
                     None => match pending_key.take() {
@@ -248,7 +277,8 @@ impl Shell {
             for (key, value, elem_append) in items {
                 let index = match key {
                     Some(key) => {
-                        let parsed = crate::expand::arith::eval_text(key, &mut crate::expand::HostArith(self)).map_err(|e| e.to_string())?;
+                        let parsed =
+                            crate::expand::arith::eval_text(key, &mut crate::expand::HostArith(self)).map_err(|e| e.to_string())?;
                         if parsed < 0 {
                             let max = map.keys().next_back().copied().unwrap_or(-1);
                             max + 1 + parsed

@@ -38,7 +38,8 @@ pub fn printf(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.out_usage_printf().await;
             return Ok(2);
         };
-        let mut formatter = Formatter { args: &args[1..], next: 0, errors: Vec::new(), now_seconds: (shell.host.now_millis() / 1000.0).floor() as i64 };
+        let mut formatter =
+            Formatter { args: &args[1..], next: 0, errors: Vec::new(), now_seconds: (shell.host.now_millis() / 1000.0).floor() as i64 };
         let mut out = Vec::new();
         loop {
             let consumed_before = formatter.next;
@@ -320,7 +321,8 @@ impl Formatter<'_> {
         match trimmed.parse::<f64>() {
             Ok(v) => v,
             Err(_) => {
-                let prefix_len = (1..=trimmed.len()).rev().find(|&n| trimmed.is_char_boundary(n) && trimmed[..n].parse::<f64>().is_ok()).unwrap_or(0);
+                let prefix_len =
+                    (1..=trimmed.len()).rev().find(|&n| trimmed.is_char_boundary(n) && trimmed[..n].parse::<f64>().is_ok()).unwrap_or(0);
                 self.errors.push(format!("{text}: invalid number"));
                 trimmed[..prefix_len].parse().unwrap_or(0.0)
             }
@@ -373,7 +375,31 @@ pub fn shell_quote(text: &str) -> String {
     }
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        let special = matches!(c, ' ' | '\'' | '"' | '\\' | '$' | '`' | '!' | '&' | '|' | ';' | '(' | ')' | '<' | '>' | '*' | '?' | '[' | ']' | '{' | '}' | '#' | '^' | ',') || (c == '~' && i == 0);
+        let special = matches!(
+            c,
+            ' ' | '\''
+                | '"'
+                | '\\'
+                | '$'
+                | '`'
+                | '!'
+                | '&'
+                | '|'
+                | ';'
+                | '('
+                | ')'
+                | '<'
+                | '>'
+                | '*'
+                | '?'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '#'
+                | '^'
+                | ','
+        ) || (c == '~' && i == 0);
         if special {
             out.push('\\');
         }

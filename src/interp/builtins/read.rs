@@ -90,7 +90,8 @@ fn split_fields(text: &str, ifs: &str, count: usize, escaped: &[bool]) -> Vec<St
 pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let mut options = ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, prompt: None, timeout: None, fd: 0 };
+        let mut options =
+            ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, prompt: None, timeout: None, fd: 0 };
         let mut index = 1;
         while let Some(arg) = args.get(index) {
             if arg == "--" {
@@ -272,7 +273,8 @@ pub fn mapfile(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if origin.is_none() {
             let _ = shell.unset_variable(&name);
         }
-        let items: Vec<(Option<String>, String, bool)> = lines.into_iter().enumerate().map(|(i, l)| (Some((start + i as i64).to_string()), l, false)).collect();
+        let items: Vec<(Option<String>, String, bool)> =
+            lines.into_iter().enumerate().map(|(i, l)| (Some((start + i as i64).to_string()), l, false)).collect();
         if let Err(message) = shell.assign_array(&name, &items, origin.is_some(), false) {
             shell.builtin_error(&args[0], &message).await;
             return Ok(1);

@@ -25,7 +25,8 @@ pub fn set(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     Some(crate::interp::vars::Value::Scalar(s)) => format!("{name}={}", crate::expand::quote_for_reuse(s)),
                     _ => assignment,
                 };
-                let assignment = if matches!(&var.value, Some(crate::interp::vars::Value::Scalar(s)) if s.chars().all(|c| c.is_ascii_alphanumeric() || "/_.-:+,@%".contains(c)) && !s.is_empty()) {
+                let assignment = if matches!(&var.value, Some(crate::interp::vars::Value::Scalar(s)) if s.chars().all(|c| c.is_ascii_alphanumeric() || "/_.-:+,@%".contains(c)) && !s.is_empty())
+                {
                     format!("{name}={}", var.scalar_value().unwrap_or_default())
                 } else {
                     assignment

@@ -31,7 +31,13 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
         Ok(value) => {
             if parser.position < args.len() {
                 let token = &args[parser.position];
-                shell.builtin_error(name, &format!("{token}: {}", if parser.position == 0 { "unary operator expected" } else { "binary operator expected" }).replace(&format!("{token}: {token}:"), &format!("{token}:"))).await;
+                shell
+                    .builtin_error(
+                        name,
+                        &format!("{token}: {}", if parser.position == 0 { "unary operator expected" } else { "binary operator expected" })
+                            .replace(&format!("{token}: {token}:"), &format!("{token}:")),
+                    )
+                    .await;
                 let _ = token;
                 return Ok(2);
             }

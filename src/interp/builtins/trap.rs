@@ -7,8 +7,8 @@ use crate::interp::{Outcome, Shell};
 
 /// Signal names by number, as `trap -l` and `kill -l` list them.
 pub const SIGNALS: &[&str] = &[
-    "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN",
-    "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+    "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD",
+    "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
 ];
 
 /// The canonical trap name for a signal spec (`2`, `INT`, `SIGINT`, `EXIT`, `0`).
@@ -69,7 +69,11 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let rest = &args[index.min(args.len())..];
         if rest.is_empty() || print {
-            let mut names: Vec<String> = if rest.is_empty() { shell.traps.keys().cloned().collect() } else { rest.iter().filter_map(|s| canonical_signal(s)).collect() };
+            let mut names: Vec<String> = if rest.is_empty() {
+                shell.traps.keys().cloned().collect()
+            } else {
+                rest.iter().filter_map(|s| canonical_signal(s)).collect()
+            };
             names.sort_by_key(|n| if n == "EXIT" { 0 } else { signal_number(n).unwrap_or(100) });
             let mut out = String::new();
             for name in names {

@@ -5,7 +5,10 @@ use crate::host::LocalFuture;
 use crate::interp::{Outcome, Shell};
 
 /// Reserved words, which `type` reports as keywords.
-pub const KEYWORDS: &[&str] = &["!", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while", "{", "}"];
+pub const KEYWORDS: &[&str] = &[
+    "!", "[[", "]]", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time",
+    "until", "while", "{", "}",
+];
 
 /// How a name would run.
 enum Kind {
