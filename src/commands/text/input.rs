@@ -54,6 +54,19 @@ impl LineReader {
         LineReader { stream, delimiter, buffer: Vec::new(), start: 0, done: false }
     }
 
+    /// The input not yet returned, reading one chunk first when none is
+    /// buffered (a look ahead, as grep's binary-file test needs).
+    pub async fn peek_chunk(&mut self) -> Result<&[u8], ()> {
+        if self.start >= self.buffer.len() && !self.done {
+            let chunk = self.stream.read(READ_CHUNK).await.map_err(|_| ())?;
+            if chunk.is_empty() {
+                self.done = true;
+            }
+            self.buffer.extend_from_slice(&chunk);
+        }
+        Ok(self.buffer.get(self.start..).unwrap_or(&[]))
+    }
+
     /// The next record with its delimiter (the last may lack one), `Ok(None)`
     /// at end of input, `Err(())` on a read error.
     pub async fn next_line(&mut self) -> Result<Option<Vec<u8>>, ()> {

@@ -2,7 +2,9 @@
 //! `tail`).
 
 pub mod count;
+pub mod grep;
 pub mod head;
 pub mod input;
+pub mod regex;
 pub mod tail;
 pub mod wc;

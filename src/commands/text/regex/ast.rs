@@ -1,0 +1,311 @@
+//! The parsed form of a POSIX regular expression, shared by both matching
+//! engines: rendered to the `regex` crate's syntax for linear-time matching,
+//! or compiled to a backtracking program when back-references need it.
+
+use std::fmt::Write;
+
+/// A zero-width assertion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// `^`: start of the text (or of a line in multi-line mode).
+    LineStart,
+    /// `$`: end of the text (or of a line in multi-line mode).
+    LineEnd,
+    /// `` \` ``: start of the whole text.
+    TextStart,
+    /// `\'`: end of the whole text.
+    TextEnd,
+    /// `\b`.
+    WordBoundary,
+    /// `\B`.
+    NotWordBoundary,
+    /// `\<`.
+    WordStart,
+    /// `\>`.
+    WordEnd,
+    /// No word character just before (the start of a `grep -w` match).
+    NotWordBefore,
+    /// No word character just after (the end of a `grep -w` match).
+    NotWordAfter,
+}
+
+/// A named character class (`[:alpha:]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassName {
+    /// `[:alnum:]`
+    Alnum,
+    /// `[:alpha:]`
+    Alpha,
+    /// `[:blank:]`
+    Blank,
+    /// `[:cntrl:]`
+    Cntrl,
+    /// `[:digit:]`
+    Digit,
+    /// `[:graph:]`
+    Graph,
+    /// `[:lower:]`
+    Lower,
+    /// `[:print:]`
+    Print,
+    /// `[:punct:]`
+    Punct,
+    /// `[:space:]`
+    Space,
+    /// `[:upper:]`
+    Upper,
+    /// `[:xdigit:]`
+    Xdigit,
+    /// Word characters, `\w` (alphanumerics and `_`).
+    Word,
+}
+
+impl ClassName {
+    /// The class a `[:name:]` names.
+    pub fn from_name(name: &[u8]) -> Option<ClassName> {
+        Some(match name {
+            b"alnum" => ClassName::Alnum,
+            b"alpha" => ClassName::Alpha,
+            b"blank" => ClassName::Blank,
+            b"cntrl" => ClassName::Cntrl,
+            b"digit" => ClassName::Digit,
+            b"graph" => ClassName::Graph,
+            b"lower" => ClassName::Lower,
+            b"print" => ClassName::Print,
+            b"punct" => ClassName::Punct,
+            b"space" => ClassName::Space,
+            b"upper" => ClassName::Upper,
+            b"xdigit" => ClassName::Xdigit,
+            _ => return None,
+        })
+    }
+
+    /// True when `c` belongs to the class.
+    pub fn contains(self, c: char) -> bool {
+        match self {
+            ClassName::Alnum => c.is_alphanumeric(),
+            ClassName::Alpha => c.is_alphabetic(),
+            ClassName::Blank => c == ' ' || c == '\t',
+            ClassName::Cntrl => c.is_control(),
+            ClassName::Digit => c.is_ascii_digit(),
+            ClassName::Graph => !c.is_control() && !c.is_whitespace(),
+            ClassName::Lower => c.is_lowercase(),
+            ClassName::Print => !c.is_control() && (c == ' ' || !c.is_whitespace()),
+            ClassName::Punct => c.is_ascii_punctuation(),
+            ClassName::Space => c.is_whitespace(),
+            ClassName::Upper => c.is_uppercase(),
+            ClassName::Xdigit => c.is_ascii_hexdigit(),
+            ClassName::Word => c.is_alphanumeric() || c == '_',
+        }
+    }
+
+    /// The class in the `regex` crate's syntax, for use inside `[...]`.
+    fn render(self) -> &'static str {
+        match self {
+            ClassName::Alnum => r"\w&&[^_]",
+            ClassName::Alpha => r"\w&&[^_\d]",
+            ClassName::Blank => "[:blank:]",
+            ClassName::Cntrl => "[:cntrl:]",
+            ClassName::Digit => "[:digit:]",
+            ClassName::Graph => "[:graph:]",
+            ClassName::Lower => "[:lower:]",
+            ClassName::Print => "[:print:]",
+            ClassName::Punct => "[:punct:]",
+            ClassName::Space => r"\s",
+            ClassName::Upper => "[:upper:]",
+            ClassName::Xdigit => "[:xdigit:]",
+            ClassName::Word => r"\w",
+        }
+    }
+}
+
+/// One member of a bracket expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BracketItem {
+    /// A single character (also `[=c=]` and `[.c.]`).
+    Char(char),
+    /// A byte that is not valid UTF-8.
+    Byte(u8),
+    /// `a-z`.
+    Range(char, char),
+    /// `[:alpha:]`.
+    Class(ClassName),
+}
+
+/// A bracket expression (`[a-z]`, `[^[:space:]]`) or a class escape (`\w`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bracket {
+    /// `[^...]`.
+    pub negated: bool,
+    /// The members.
+    pub items: Vec<BracketItem>,
+}
+
+impl Bracket {
+    /// True when the character `c` is in the set; `fold` compares without case.
+    pub fn matches_char(&self, c: char, fold: bool) -> bool {
+        let hit = |c: char| {
+            self.items.iter().any(|item| match item {
+                BracketItem::Char(x) => *x == c,
+                BracketItem::Byte(_) => false,
+                BracketItem::Range(low, high) => (*low..=*high).contains(&c),
+                BracketItem::Class(class) => class.contains(c),
+            })
+        };
+        let found = hit(c) || (fold && (c.to_lowercase().any(hit) || c.to_uppercase().any(hit)));
+        found != self.negated
+    }
+
+    /// True when the invalid byte `b` is in the set.
+    pub fn matches_byte(&self, b: u8) -> bool {
+        let hit = self.items.iter().any(|item| *item == BracketItem::Byte(b));
+        hit && !self.negated
+    }
+}
+
+/// A node of the parsed expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// Matches the empty string.
+    Empty,
+    /// A character.
+    Char(char),
+    /// A byte that is not valid UTF-8.
+    Byte(u8),
+    /// `.`.
+    Any,
+    /// A bracket expression or class escape.
+    Set(Bracket),
+    /// A zero-width assertion.
+    Look(Look),
+    /// `\(...\)` / `(...)`, with its group number (from 1).
+    Group(Box<Node>, usize),
+    /// A sequence.
+    Concat(Vec<Node>),
+    /// `a\|b` / `a|b`.
+    Alternate(Vec<Node>),
+    /// `x*`, `x\{n,m\}`...: the node, the minimum and the maximum (`None`: unbounded).
+    Repeat(Box<Node>, u32, Option<u32>),
+    /// `\1`..`\9`.
+    Backref(usize),
+}
+
+impl Node {
+    /// True when the expression uses a back-reference.
+    pub fn has_backref(&self) -> bool {
+        match self {
+            Node::Backref(_) => true,
+            Node::Group(inner, _) | Node::Repeat(inner, _, _) => inner.has_backref(),
+            Node::Concat(nodes) | Node::Alternate(nodes) => nodes.iter().any(Node::has_backref),
+            _ => false,
+        }
+    }
+
+    /// The expression in the `regex` crate's syntax. `multiline` makes `^`
+    /// and `$` match around newlines.
+    pub fn render(&self, multiline: bool) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out, multiline);
+        out
+    }
+
+    fn render_into(&self, out: &mut String, multiline: bool) {
+        match self {
+            Node::Empty => out.push_str("(?:)"),
+            Node::Char(c) => push_char(out, *c),
+            Node::Byte(b) => {
+                let _ = write!(out, r"(?-u:\x{b:02X})");
+            }
+            Node::Any => out.push_str("(?s:.)"),
+            Node::Set(bracket) => render_bracket(out, bracket),
+            Node::Look(look) => out.push_str(match (look, multiline) {
+                (Look::LineStart, false) | (Look::TextStart, _) => r"\A",
+                (Look::LineEnd, false) | (Look::TextEnd, _) => r"\z",
+                (Look::LineStart, true) => "(?m:^)",
+                (Look::LineEnd, true) => "(?m:$)",
+                (Look::WordBoundary, _) => r"\b",
+                (Look::NotWordBoundary, _) => r"\B",
+                (Look::WordStart, _) => r"\b{start}",
+                (Look::WordEnd, _) => r"\b{end}",
+                (Look::NotWordBefore, _) => r"\b{start-half}",
+                (Look::NotWordAfter, _) => r"\b{end-half}",
+            }),
+            Node::Group(inner, _) => {
+                out.push('(');
+                inner.render_into(out, multiline);
+                out.push(')');
+            }
+            Node::Concat(nodes) => nodes.iter().for_each(|node| node.render_into(out, multiline)),
+            Node::Alternate(nodes) => {
+                out.push_str("(?:");
+                for (index, node) in nodes.iter().enumerate() {
+                    if index > 0 {
+                        out.push('|');
+                    }
+                    node.render_into(out, multiline);
+                }
+                out.push(')');
+            }
+            Node::Repeat(inner, min, max) => {
+                out.push_str("(?:");
+                inner.render_into(out, multiline);
+                out.push(')');
+                let _ = match max {
+                    None => write!(out, "{{{min},}}"),
+                    Some(max) => write!(out, "{{{min},{max}}}"),
+                };
+            }
+            Node::Backref(_) => out.push_str("(?:)"),
+        }
+    }
+}
+
+fn push_char(out: &mut String, c: char) {
+    if c.is_ascii_alphanumeric() || (!c.is_ascii() && !c.is_whitespace()) {
+        out.push(c);
+    } else {
+        let _ = write!(out, r"\x{{{:X}}}", c as u32);
+    }
+}
+
+fn render_bracket(out: &mut String, bracket: &Bracket) {
+    let bytes: Vec<u8> = bracket.items.iter().filter_map(|item| if let BracketItem::Byte(b) = item { Some(*b) } else { None }).collect();
+    // Raw bytes need a class of their own in the crate's byte mode.
+    if !bytes.is_empty() && !bracket.negated {
+        out.push_str("(?:(?-u:[");
+        for b in &bytes {
+            let _ = write!(out, r"\x{b:02X}");
+        }
+        out.push_str("])|");
+    }
+    out.push('[');
+    if bracket.negated {
+        out.push('^');
+    }
+    let mut empty = true;
+    for item in &bracket.items {
+        match item {
+            BracketItem::Char(c) => push_char(out, *c),
+            BracketItem::Byte(_) => continue,
+            BracketItem::Range(low, high) => {
+                push_char(out, *low);
+                out.push('-');
+                push_char(out, *high);
+            }
+            BracketItem::Class(class) => {
+                out.push('[');
+                out.push_str(class.render());
+                out.push(']');
+            }
+        }
+        empty = false;
+    }
+    if empty {
+        // A set with no characters: an intersection that is empty.
+        out.push_str(r"\x00&&\x01");
+    }
+    out.push(']');
+    if !bytes.is_empty() && !bracket.negated {
+        out.push(')');
+    }
+}
