@@ -60,6 +60,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
+    Utility { name: "sed", run: text::sed::run },
     Utility { name: "seq", run: system::seq::run },
     Utility { name: "sha1sum", run: hash::sum::run },
     Utility { name: "sha224sum", run: hash::sum::run },

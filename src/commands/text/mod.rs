@@ -6,5 +6,6 @@ pub mod grep;
 pub mod head;
 pub mod input;
 pub mod regex;
+pub mod sed;
 pub mod tail;
 pub mod wc;
