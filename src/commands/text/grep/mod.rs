@@ -399,3 +399,24 @@ fn write_status(error: crate::io::IoError) -> i32 {
         other => other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::test_support::{new_fs, run_utility};
+
+    #[test]
+    fn perl_features_the_engine_lacks_are_reported() {
+        let out = run_utility(&new_fs(), &["grep", "-P", "a(?=b)"], b"ab\n");
+        assert_eq!(out.status, 2);
+        assert!(out.stderr.starts_with("grep: "), "{}", out.stderr);
+        let out = run_utility(&new_fs(), &["grep", "-P", "(a)\\1"], b"aa\n");
+        assert_eq!(out.status, 2);
+    }
+
+    #[test]
+    fn huge_repetitions_are_refused() {
+        let out = run_utility(&new_fs(), &["grep", "-E", "((a{1000}){1000}){1000}"], b"a\n");
+        assert_eq!(out.status, 2);
+        assert_eq!(out.stderr, "grep: Regular expression too big\n");
+    }
+}

@@ -39,20 +39,11 @@ pub fn parse(pattern: &[u8], syntax: &Syntax) -> Result<Parsed, RegexError> {
 
 /// A literal string as an expression (`grep -F`).
 pub fn literal(pattern: &[u8]) -> Parsed {
+    let syntax = Syntax::default();
+    let mut parser = Parser { pattern, pos: 0, syntax: &syntax, groups: 0, closed: Vec::new(), warnings: Vec::new() };
     let mut nodes = Vec::new();
-    let mut pos = 0;
-    loop {
-        match decode_at(pattern, pos) {
-            Unit::Char(c, len) => {
-                nodes.push(Node::Char(c));
-                pos += len;
-            }
-            Unit::Byte(b) => {
-                nodes.push(Node::Byte(b));
-                pos += 1;
-            }
-            Unit::End => break,
-        }
+    while parser.pos < pattern.len() {
+        nodes.push(parser.literal());
     }
     Parsed { node: Node::Concat(nodes), groups: 0, warnings: Vec::new() }
 }
@@ -213,16 +204,21 @@ impl Parser<'_> {
         }
     }
 
+    /// Decodes the unit at the cursor and moves past it.
+    fn take_unit(&mut self) -> Unit {
+        let unit = decode_at(self.pattern, self.pos);
+        self.pos += match unit {
+            Unit::Char(_, len) => len,
+            Unit::Byte(_) => 1,
+            Unit::End => 0,
+        };
+        unit
+    }
+
     fn literal(&mut self) -> Node {
-        match decode_at(self.pattern, self.pos) {
-            Unit::Char(c, len) => {
-                self.pos += len;
-                Node::Char(c)
-            }
-            Unit::Byte(b) => {
-                self.pos += 1;
-                Node::Byte(b)
-            }
+        match self.take_unit() {
+            Unit::Char(c, _) => Node::Char(c),
+            Unit::Byte(b) => Node::Byte(b),
             Unit::End => Node::Empty,
         }
     }
@@ -292,6 +288,7 @@ impl Parser<'_> {
 
     /// Applies any repetition operators following an atom.
     fn postfix(&mut self, mut atom: Node) -> Result<Node, RegexError> {
+        let mut repeated = false;
         loop {
             let extended = self.extended();
             let (min, max, len) = match self.peek() {
@@ -310,6 +307,11 @@ impl Parser<'_> {
                 },
                 _ => return Ok(atom),
             };
+            // glibc refuses `a**` and `a*\{2\}` in basic syntax (`\+` and `\?` stack).
+            let stacks = len == 2;
+            if repeated && self.syntax.glibc && !extended && !stacks {
+                return Err(RegexError::InvalidPreceding);
+            }
             if atom == Node::Look(Look::LineStart) {
                 // `^*`: in basic syntax the star is a literal; grep warns of
                 // an extended one, which repeats the anchor; glibc refuses it.
@@ -323,6 +325,7 @@ impl Parser<'_> {
             }
             self.pos += len;
             atom = Node::Repeat(Box::new(atom), min, max);
+            repeated = true;
         }
     }
 
@@ -355,12 +358,8 @@ impl Parser<'_> {
             if extended && !self.syntax.glibc {
                 return Ok(None);
             }
-            if extended && min.is_none() && max.is_none() && cursor == body_start {
-                // `{` not followed by a number or comma is a literal brace.
-                return Ok(None);
-            }
-            let at_end = cursor >= self.pattern.len();
-            return Err(if at_end || (extended && !closed) { RegexError::UnmatchedBrace } else { RegexError::InvalidInterval });
+            let closes_later = self.pattern.get(body_start..).is_some_and(|rest| rest.windows(close.len()).any(|w| w == close));
+            return Err(if closes_later { RegexError::InvalidInterval } else { RegexError::UnmatchedBrace });
         }
         let min = min.unwrap_or(0);
         let max = max.flatten();
@@ -461,17 +460,11 @@ impl Parser<'_> {
                 return Ok(Element::Char(c));
             }
         }
-        Ok(match decode_at(self.pattern, self.pos) {
-            Unit::Char(c, len) => {
-                self.pos += len;
-                Element::Char(c)
-            }
-            Unit::Byte(b) => {
-                self.pos += 1;
-                Element::Byte(b)
-            }
-            Unit::End => return Err(RegexError::UnmatchedBracket),
-        })
+        match self.take_unit() {
+            Unit::Char(c, _) => Ok(Element::Char(c)),
+            Unit::Byte(b) => Ok(Element::Byte(b)),
+            Unit::End => Err(RegexError::UnmatchedBracket),
+        }
     }
 }
 

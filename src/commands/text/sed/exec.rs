@@ -12,6 +12,10 @@ use std::collections::HashMap;
 /// Output is handed on in blocks this large.
 const FLUSH_AT: usize = 32 * 1024;
 
+/// The most commands one cycle may run without reading input: a script
+/// that loops forever (`:a;ba`) stops with an error instead of hanging.
+const MAX_STEPS_PER_CYCLE: u64 = 10_000_000;
+
 /// The options that change how the program runs.
 pub struct Settings {
     /// `-n`.
@@ -330,7 +334,12 @@ impl<'p> Machine<'p> {
     async fn cycle(&mut self, ctx: &Invocation<'_>, source: &mut Source) -> Result<CycleEnd, Stop> {
         let commands = &self.program.commands;
         let mut pc = 0;
+        let mut steps: u64 = 0;
         while let Some(command) = commands.get(pc) {
+            steps += 1;
+            if steps > MAX_STEPS_PER_CYCLE {
+                return Err(Stop::Error(format!("step limit exceeded: {MAX_STEPS_PER_CYCLE} commands without reading input"), 4));
+            }
             if !self.selected(ctx, source, pc, command).await? {
                 pc = match command.action {
                     Action::Block(after) => after,
@@ -392,6 +401,7 @@ impl<'p> Machine<'p> {
                     self.dump_queue(ctx).await;
                     if let Some(line) = source.next_line(ctx).await {
                         self.take_line(line);
+                        steps = 0;
                     }
                 }
                 Action::AppendNext => {
@@ -404,6 +414,7 @@ impl<'p> Machine<'p> {
                         pattern.push(b'\n');
                         pattern.extend_from_slice(&line.text);
                         self.take_line(Line { text: pattern, terminated: line.terminated });
+                        steps = 0;
                     }
                 }
                 Action::GetHold => self.pattern = self.hold.clone(),

@@ -251,3 +251,28 @@ async fn configure(ctx: &Invocation<'_>) -> Result<Run, i32> {
     }
     Ok(run)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::test_support::{new_fs, run_utility};
+
+    #[test]
+    fn endless_loops_hit_the_step_limit() {
+        let out = run_utility(&new_fs(), &["sed", ":a;ba"], b"x\n");
+        assert_eq!(out.status, 4);
+        assert!(out.stderr.starts_with("sed: step limit exceeded"), "{}", out.stderr);
+    }
+
+    #[test]
+    fn list_form_wraps_and_escapes() {
+        assert_eq!(super::exec::list_form(b"ab\tc\\\x01", 70), b"ab\\tc\\\\\\001$\n".to_vec());
+        assert_eq!(super::exec::list_form(b"abcdef", 4), b"abc\\\ndef$\n".to_vec());
+    }
+
+    #[test]
+    fn backtracking_budget_is_an_error_not_a_hang() {
+        let hay = format!("{}\n", "a".repeat(3000));
+        let out = run_utility(&new_fs(), &["sed", "-n", "/\\(a*\\)*b\\1/p"], hay.as_bytes());
+        assert!(out.status == 0 || out.status == 4, "{out:?}");
+    }
+}
