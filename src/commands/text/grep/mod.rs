@@ -150,12 +150,26 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     })
 }
 
+/// True when `word` is a short-option cluster whose last letter takes the
+/// next word as its argument (`-e`, `-nA`).
+fn wants_argument(word: &str) -> bool {
+    let Some(letters) = word.strip_prefix('-').filter(|rest| !rest.starts_with('-')) else {
+        return false;
+    };
+    let taking = |c: char| "efmABCdD".contains(c);
+    match letters.char_indices().find(|(_, c)| taking(*c)) {
+        Some((index, c)) => index + c.len_utf8() == letters.len(),
+        None => false,
+    }
+}
+
 /// Rewrites `-NUM` into `--context=NUM`, as grep reads it.
 fn rewrite_context_digits(args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     let mut ended = false;
     for arg in args {
-        if !ended && arg.len() > 1 && arg.starts_with('-') && arg[1..].bytes().all(|b| b.is_ascii_digit()) {
+        let is_argument = out.last().is_some_and(|previous| wants_argument(previous));
+        if !ended && !is_argument && arg.len() > 1 && arg.starts_with('-') && arg[1..].bytes().all(|b| b.is_ascii_digit()) {
             out.push(format!("--context={}", &arg[1..]));
         } else {
             ended |= arg == "--";
@@ -279,6 +293,7 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
                 return Err(0);
             }
             "m" => match text.parse::<i64>() {
+                // A negative count means no limit.
                 Ok(value) => config.max_count = u64::try_from(value).ok(),
                 Err(_) => return Err(fatal(ctx, "invalid max count").await),
             },
@@ -308,11 +323,7 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
                 "recurse" => config.recursive = Some(false),
                 _ => return Err(fatal(ctx, "unknown directories method").await),
             },
-            "D" => {
-                if text != "read" && text != "skip" {
-                    return Err(fatal(ctx, "unknown devices method").await);
-                }
-            }
+            "D" if text != "read" && text != "skip" => return Err(fatal(ctx, "unknown devices method").await),
             "r" => config.recursive = Some(config.recursive.unwrap_or(false)),
             "R" => config.recursive = Some(true),
             "include" => config.include.push(text.to_string()),
@@ -334,10 +345,8 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
             }
             "group-separator" => config.group_separator = Some(text.to_string()),
             "no-group-separator" => config.group_separator = None,
-            "color" => {
-                if !matches!(text, "" | "never" | "auto" | "always" | "yes" | "no" | "force" | "none" | "tty" | "if-tty") {
-                    return Err(usage_error(ctx, None).await);
-                }
+            "color" if !matches!(text, "" | "never" | "auto" | "always" | "yes" | "no" | "force" | "none" | "tty" | "if-tty") => {
+                return Err(usage_error(ctx, None).await);
             }
             _ => {}
         }

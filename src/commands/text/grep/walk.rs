@@ -58,6 +58,11 @@ async fn search_operand(ctx: &Invocation<'_>, config: &Config, name: &str, impli
         if !config.skip_directories {
             report_file(ctx, config, name, &FsError::IsADirectory.to_string()).await;
             tally.error = true;
+            if config.count {
+                // grep still counts the lines it could read: none.
+                let line = if config.with_filename { format!("{name}:0\n") } else { "0\n".to_string() };
+                ctx.write_out(line.as_bytes()).await.map_err(super::write_status)?;
+            }
         }
         return Ok(());
     }

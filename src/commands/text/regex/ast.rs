@@ -158,7 +158,7 @@ impl Bracket {
 
     /// True when the invalid byte `b` is in the set.
     pub fn matches_byte(&self, b: u8) -> bool {
-        let hit = self.items.iter().any(|item| *item == BracketItem::Byte(b));
+        let hit = self.items.contains(&BracketItem::Byte(b));
         hit && !self.negated
     }
 }

@@ -14,6 +14,7 @@ mod parse;
 
 use ast::{Look, Node};
 use backtrack::Program;
+pub use parse::numeric_escape;
 use regex_automata::meta;
 use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, MatchKind};

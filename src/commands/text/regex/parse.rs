@@ -277,6 +277,14 @@ impl Parser<'_> {
             b'f' if self.syntax.sed_escapes => Node::Char('\x0c'),
             b'v' if self.syntax.sed_escapes => Node::Char('\x0b'),
             b'a' if self.syntax.sed_escapes => Node::Char('\x07'),
+            b'd' | b'o' | b'x' | b'c' if self.syntax.sed_escapes => {
+                if let Some((value, length)) = numeric_escape(self.pattern.get(self.pos + 1..).unwrap_or(&[])) {
+                    self.pos += 1 + length;
+                    return Ok(Some(if value < 0x80 { Node::Char(char::from(value)) } else { Node::Byte(value) }));
+                }
+                self.pos += 1;
+                return Ok(Some(self.literal()));
+            }
             _ => {
                 self.pos += 1;
                 return Ok(Some(self.literal()));
@@ -466,6 +474,26 @@ impl Parser<'_> {
             Unit::End => Err(RegexError::UnmatchedBracket),
         }
     }
+}
+
+/// Reads sed's `\dNNN`, `\oNNN`, `\xHH` or `\cX` from `text` (which starts
+/// at the letter): the byte and the length read, letter included.
+pub fn numeric_escape(text: &[u8]) -> Option<(u8, usize)> {
+    let (&letter, rest) = text.split_first()?;
+    if letter == b'c' {
+        let &control = rest.first()?;
+        return Some((control.to_ascii_uppercase() ^ 0x40, 2));
+    }
+    let (radix, width) = match letter {
+        b'd' => (10, 3),
+        b'o' => (8, 3),
+        b'x' => (16, 2),
+        _ => return None,
+    };
+    let digits = rest.iter().take(width).take_while(|b| char::from(**b).is_digit(radix)).count();
+    let text = std::str::from_utf8(rest.get(..digits)?).ok()?;
+    let value = u32::from_str_radix(text, radix).ok()?;
+    Some((u8::try_from(value & 0xff).ok()?, 1 + digits))
 }
 
 enum Element {

@@ -3,7 +3,7 @@
 //! queue of text appended at the end of the cycle.
 
 use super::replace::expand;
-use super::script::{Action, Address, BranchKind, Command, EndAddress, Program, RegexRef, Substitute};
+use super::script::{Action, Address, BranchKind, Command, EndAddress, Piece, Program, RegexRef, Substitute};
 use super::source::{Line, Source};
 use crate::commands::text::regex::{decode_at, Regex, RegexError, Unit};
 use crate::interp::{write_failure_status, Invocation};
@@ -291,14 +291,13 @@ impl<'p> Machine<'p> {
                     state.end_line = line.saturating_add(count);
                     count > 0
                 }
-                EndAddress::Multiple(step) => {
-                    if step == 0 {
-                        false
-                    } else {
-                        state.end_line = (line / step + 1) * step;
+                EndAddress::Multiple(step) => match line.checked_div(step) {
+                    Some(quotient) => {
+                        state.end_line = (quotient + 1).saturating_mul(step);
                         true
                     }
-                }
+                    None => false,
+                },
                 EndAddress::Last => !source.at_end(ctx).await,
                 EndAddress::Regex(_) => true,
             };
@@ -519,8 +518,14 @@ impl<'p> Machine<'p> {
         let mut count = 0;
         let mut replaced = false;
         let mut previous_end: Option<usize> = None;
+        let needs_groups = substitute.replacement.iter().any(|piece| matches!(piece, Piece::Group(number) if *number > 0));
         while pos <= hay.len() {
-            let captures = match regex.captures_at(&hay, pos) {
+            let found = if needs_groups {
+                regex.captures_at(&hay, pos)
+            } else {
+                regex.find_at(&hay, pos).map(|span| span.map(|span| vec![Some(span)]))
+            };
+            let captures = match found {
                 Ok(Some(captures)) => captures,
                 Ok(None) => break,
                 Err(error) => {

@@ -183,7 +183,8 @@ impl Parser<'_> {
             let Some(letter) = self.next() else {
                 return fail("missing command");
             };
-            if start == Some(Address::Line(0)) && !matches!(end, Some(EndAddress::Regex(_))) {
+            let zero = matches!(start, Some(Address::Line(0) | Address::Step(0, 0)));
+            if zero && !matches!((start, end), (Some(Address::Line(0)), Some(EndAddress::Regex(_)))) {
                 return fail("invalid usage of line address 0");
             }
             let addresses = usize::from(start.is_some()) + usize::from(end.is_some());

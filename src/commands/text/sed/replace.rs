@@ -2,7 +2,7 @@
 //! `\n \t...`, and GNU's case conversions `\U \L \u \l \E`.
 
 use super::script::{CaseChange, Piece};
-use crate::commands::text::regex::{decode_at, Span, Unit};
+use crate::commands::text::regex::{decode_at, numeric_escape, Span, Unit};
 
 /// Parses the replacement text (already cut at its delimiter). `groups` is
 /// the expression's group count, `None` for the empty regex (checked later).
@@ -59,27 +59,13 @@ pub fn parse_replacement(raw: &[u8], groups: Option<usize>) -> Result<Vec<Piece>
             b'f' => literal.push(0x0c),
             b'v' => literal.push(0x0b),
             b'a' => literal.push(0x07),
-            b'c' => {
-                if let Some(&control) = raw.get(index) {
-                    index += 1;
-                    literal.push(control.to_ascii_uppercase() ^ 0x40);
+            b'c' | b'd' | b'o' | b'x' => match numeric_escape(raw.get(index - 1..).unwrap_or(&[])) {
+                Some((value, length)) => {
+                    index += length - 1;
+                    literal.push(value);
                 }
-            }
-            b'd' | b'o' | b'x' => {
-                let (radix, width) = match escaped {
-                    b'd' => (10, 3),
-                    b'o' => (8, 3),
-                    _ => (16, 2),
-                };
-                let digits: Vec<u8> = raw.iter().skip(index).take(width).copied().take_while(|b| char::from(*b).is_digit(radix)).collect();
-                match std::str::from_utf8(&digits).ok().and_then(|text| u32::from_str_radix(text, radix).ok()) {
-                    Some(value) if !digits.is_empty() => {
-                        index += digits.len();
-                        literal.push(u8::try_from(value & 0xff).unwrap_or(0));
-                    }
-                    _ => literal.push(escaped),
-                }
-            }
+                None => literal.push(escaped),
+            },
             other => literal.push(other),
         }
     }
