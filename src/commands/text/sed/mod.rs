@@ -71,6 +71,10 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             line_wrap: run.line_wrap,
             collect: run.in_place.is_some(),
         };
+        if run.in_place.is_some() && run.operands.is_empty() {
+            ctx.report("no input files").await;
+            return 4;
+        }
         let mut machine = Machine::new(&program, settings);
         let names = if run.operands.is_empty() { vec!["-".to_string()] } else { run.operands.clone() };
         let mut failed = false;
