@@ -11,6 +11,7 @@
 pub mod ast;
 mod backtrack;
 mod parse;
+mod perl;
 
 use ast::{Look, Node};
 use backtrack::Program;
@@ -203,13 +204,13 @@ impl Regex {
     /// Compiles `pattern` in `syntax`.
     pub fn new(pattern: &[u8], syntax: &Syntax) -> Result<Regex, RegexError> {
         if syntax.perl {
-            let body = String::from_utf8_lossy(pattern);
+            let body = perl::translate(&String::from_utf8_lossy(pattern));
             let text = if syntax.whole_line {
                 format!(r"\A(?:{body})\z")
             } else if syntax.whole_word {
                 format!(r"\b{{start-half}}(?:{body})\b{{end-half}}")
             } else {
-                body.into_owned()
+                body
             };
             let first = build(&text, syntax, MatchKind::LeftmostFirst)?;
             let groups = first.group_info().group_len(regex_automata::PatternID::ZERO).saturating_sub(1);
