@@ -30,6 +30,7 @@ const LONGS: &[Long] = &[
     Long::flag("unbuffered", "u"),
     Long::flag("posix", "posix"),
     Long::flag("debug", "debug"),
+    Long::flag("sandbox", "sandbox"),
     Long::flag("follow-symlinks", "follow-symlinks"),
     Long::flag("help", "help"),
     Long::flag("version", "version"),
@@ -43,6 +44,7 @@ const USAGE: &str = "Usage: sed [OPTION]... {script-only-if-no-other-script} [in
 struct Run {
     chunks: Vec<Chunk>,
     extended: bool,
+    sandbox: bool,
     quiet: bool,
     separate: bool,
     in_place: Option<String>,
@@ -58,7 +60,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(run) => run,
             Err(status) => return status,
         };
-        let program = match parse_script(&run.chunks, run.extended) {
+        let program = match parse_script(&run.chunks, run.extended, run.sandbox) {
             Ok(program) => program,
             Err(error) => {
                 ctx.report(&error.0).await;
@@ -189,6 +191,7 @@ async fn configure(ctx: &Invocation<'_>) -> Result<Run, i32> {
     let mut run = Run {
         chunks: Vec::new(),
         extended: false,
+        sandbox: false,
         quiet: false,
         separate: false,
         in_place: None,
@@ -233,6 +236,7 @@ async fn configure(ctx: &Invocation<'_>) -> Result<Run, i32> {
                 }
             },
             "s" => run.separate = true,
+            "sandbox" => run.sandbox = true,
             "z" => run.delimiter = 0,
             "help" => {
                 let _ = ctx.write_out(USAGE.as_bytes()).await;

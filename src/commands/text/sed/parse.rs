@@ -5,6 +5,9 @@ use super::replace::parse_replacement;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Program, RegexRef, Substitute};
 use crate::commands::text::regex::{Regex, RegexError, Syntax};
 
+/// What `--sandbox` says of `e`, `r` and `w`.
+const SANDBOX_REFUSAL: &str = "e/r/w commands disabled in sandbox mode";
+
 /// Where a piece of script came from, for error positions.
 #[derive(Debug, Clone)]
 pub enum Origin {
@@ -47,7 +50,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 }
 
 /// Parses the joined chunks into a program.
-pub fn parse_script(chunks: &[Chunk], extended: bool) -> Result<Program, ScriptError> {
+pub fn parse_script(chunks: &[Chunk], extended: bool, sandbox: bool) -> Result<Program, ScriptError> {
     let mut text = Vec::new();
     let mut starts = Vec::new();
     for (index, chunk) in chunks.iter().enumerate() {
@@ -61,6 +64,7 @@ pub fn parse_script(chunks: &[Chunk], extended: bool) -> Result<Program, ScriptE
         text: &text,
         pos: 0,
         extended,
+        sandbox,
         program: Vec::new(),
         regexes: Vec::new(),
         blocks: Vec::new(),
@@ -99,6 +103,8 @@ struct Parser<'t> {
     text: &'t [u8],
     pos: usize,
     extended: bool,
+    /// `--sandbox`: `e`, `r` and `w` are refused.
+    sandbox: bool,
     program: Vec<Command>,
     regexes: Vec<Regex>,
     /// Indexes of the open `{` commands.
@@ -258,6 +264,7 @@ impl Parser<'_> {
                     };
                     Action::Branch(kind, None)
                 }
+                b'r' | b'R' | b'w' | b'W' | b'e' if self.sandbox => return fail(SANDBOX_REFUSAL),
                 b'r' | b'R' | b'w' | b'W' => {
                     let name = self.filename()?;
                     match letter {
@@ -523,6 +530,9 @@ impl Parser<'_> {
                 }
                 Some(b'w') => {
                     self.pos += 1;
+                    if self.sandbox {
+                        return fail(SANDBOX_REFUSAL);
+                    }
                     let name = self.filename()?;
                     self.write_files.push(name.clone());
                     substitute.write = Some(name);
