@@ -3,7 +3,7 @@
 
 use super::{write_status, BinaryFiles, Config, ListFiles};
 use crate::commands::text::input::LineReader;
-use crate::commands::text::regex::RegexError;
+use crate::commands::text::regex::{decode_at, RegexError, Unit};
 use crate::interp::Invocation;
 use crate::io::Fd;
 use std::collections::VecDeque;
@@ -160,7 +160,11 @@ fn matches_in(config: &Config, line: &[u8]) -> Result<Vec<(usize, usize)>, Regex
         }
         let Some((start, end)) = best else { break };
         if end == start {
-            pos = start + 1;
+            pos = start
+                + match decode_at(line, start) {
+                    Unit::Char(_, len) => len,
+                    _ => 1,
+                };
             continue;
         }
         found.push((start, end));
