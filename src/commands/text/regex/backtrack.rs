@@ -15,6 +15,10 @@ const MAX_PROGRAM: usize = 200_000;
 /// The steps one search may take before it gives up.
 const STEP_BUDGET: u64 = 20_000_000;
 
+/// The steps spent looking for a longer match once one is found (POSIX
+/// wants the longest); when they run out the longest found so far stands.
+const LONGER_BUDGET: u64 = 1_000_000;
+
 #[derive(Debug, Clone)]
 enum Inst {
     Char(char),
@@ -201,6 +205,8 @@ impl Program {
         let mut slots: Vec<Option<usize>> = vec![None; self.slots];
         let mut marks: Vec<usize> = vec![usize::MAX; self.marks];
         let mut stack = vec![Frame::Try(0, start)];
+        let mut best: Option<(usize, Vec<Option<usize>>)> = None;
+        let mut longer_budget = LONGER_BUDGET;
         while let Some(frame) = stack.pop() {
             let (mut pc, mut pos) = match frame {
                 Frame::Try(pc, pos) => (pc, pos),
@@ -218,12 +224,24 @@ impl Program {
                 }
             };
             loop {
-                *budget = budget.checked_sub(1).ok_or(RegexError::StepLimit)?;
+                let exhausted = match best {
+                    Some(_) => longer_budget.checked_sub(1).map(|left| longer_budget = left).is_none(),
+                    None => budget.checked_sub(1).map(|left| *budget = left).is_none(),
+                };
+                if exhausted {
+                    return match best {
+                        Some((_, slots)) => Ok(Some(slots)),
+                        None => Err(RegexError::StepLimit),
+                    };
+                }
                 let Some(inst) = self.insts.get(pc) else { break };
                 match inst {
                     Inst::Match => {
-                        if end.is_none_or(|end| end == pos) {
+                        if end.is_some_and(|end| end == pos) {
                             return Ok(Some(slots));
+                        }
+                        if end.is_none() && best.as_ref().is_none_or(|(longest, _)| pos > *longest) {
+                            best = Some((pos, slots.clone()));
                         }
                         break;
                     }
@@ -310,7 +328,7 @@ impl Program {
                 }
             }
         }
-        Ok(None)
+        Ok(best.map(|(_, slots)| slots))
     }
 }
 
