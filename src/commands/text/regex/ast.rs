@@ -3,6 +3,7 @@
 //! or compiled to a backtracking program when back-references need it.
 
 use std::fmt::Write;
+use std::sync::OnceLock;
 
 /// A zero-width assertion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,42 +81,59 @@ impl ClassName {
         })
     }
 
-    /// True when `c` belongs to the class.
+    /// True when `c` belongs to the class, as glibc's `C.UTF-8` classifies
+    /// characters (digits are ASCII only; letters and cases are Unicode's).
     pub fn contains(self, c: char) -> bool {
+        let alnum = c.is_alphabetic() || c.is_ascii_digit();
+        let graph = !c.is_control() && !c.is_whitespace();
         match self {
-            ClassName::Alnum => c.is_alphanumeric(),
+            ClassName::Alnum => alnum,
             ClassName::Alpha => c.is_alphabetic(),
             ClassName::Blank => c == ' ' || c == '\t',
             ClassName::Cntrl => c.is_control(),
             ClassName::Digit => c.is_ascii_digit(),
-            ClassName::Graph => !c.is_control() && !c.is_whitespace(),
+            ClassName::Graph => graph,
             ClassName::Lower => c.is_lowercase(),
-            ClassName::Print => !c.is_control() && (c == ' ' || !c.is_whitespace()),
-            ClassName::Punct => c.is_ascii_punctuation(),
+            ClassName::Print => graph || c == ' ',
+            ClassName::Punct => graph && !alnum,
             ClassName::Space => c.is_whitespace(),
             ClassName::Upper => c.is_uppercase(),
             ClassName::Xdigit => c.is_ascii_hexdigit(),
-            ClassName::Word => c.is_alphanumeric() || c == '_',
+            ClassName::Word => alnum || c == '_',
         }
     }
 
-    /// The class in the `regex` crate's syntax, for use inside `[...]`.
+    /// The class in the `regex` crate's syntax, for use inside `[...]`:
+    /// its ranges, computed once from [`ClassName::contains`] so both
+    /// engines agree.
     fn render(self) -> &'static str {
-        match self {
-            ClassName::Alnum => r"\w&&[^_]",
-            ClassName::Alpha => r"\w&&[^_\d]",
-            ClassName::Blank => "[:blank:]",
-            ClassName::Cntrl => "[:cntrl:]",
-            ClassName::Digit => "[:digit:]",
-            ClassName::Graph => "[:graph:]",
-            ClassName::Lower => "[:lower:]",
-            ClassName::Print => "[:print:]",
-            ClassName::Punct => "[:punct:]",
-            ClassName::Space => r"\s",
-            ClassName::Upper => "[:upper:]",
-            ClassName::Xdigit => "[:xdigit:]",
-            ClassName::Word => r"\w",
-        }
+        static CACHE: [OnceLock<String>; 13] = [const { OnceLock::new() }; 13];
+        let Some(cell) = CACHE.get(self as usize) else {
+            return "";
+        };
+        cell.get_or_init(|| {
+            let mut out = String::new();
+            let mut run: Option<(char, char)> = None;
+            let close = |run: Option<(char, char)>, out: &mut String| {
+                if let Some((low, high)) = run {
+                    let _ = write!(out, r"\x{{{:X}}}-\x{{{:X}}}", low as u32, high as u32);
+                }
+            };
+            for c in (0..=char::MAX as u32).filter_map(char::from_u32) {
+                if !self.contains(c) {
+                    continue;
+                }
+                run = match run {
+                    Some((low, high)) if high as u32 + 1 == c as u32 || (high == '\u{D7FF}' && c == '\u{E000}') => Some((low, c)),
+                    previous => {
+                        close(previous, &mut out);
+                        Some((c, c))
+                    }
+                };
+            }
+            close(run, &mut out);
+            out
+        })
     }
 }
 
