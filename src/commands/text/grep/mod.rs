@@ -46,6 +46,7 @@ const LONGS: &[Long] = &[
     Long::required("include", "include"),
     Long::required("exclude", "exclude"),
     Long::required("exclude-dir", "exclude-dir"),
+    Long::required("exclude-from", "exclude-from"),
     Long::flag("files-without-match", "L"),
     Long::flag("files-with-matches", "l"),
     Long::flag("count", "c"),
@@ -329,6 +330,10 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
             "include" => config.include.push(text.to_string()),
             "exclude" => config.exclude.push(text.to_string()),
             "exclude-dir" => config.exclude_dir.push(text.to_string()),
+            "exclude-from" => match ctx.fs.read_file(&ctx.resolve(text)).await {
+                Ok(data) => config.exclude.extend(String::from_utf8_lossy(&data).lines().filter(|l| !l.is_empty()).map(str::to_string)),
+                Err(error) => return Err(fatal(ctx, &format!("{text}: {error}")).await),
+            },
             "L" => config.list = Some(ListFiles::NonMatching),
             "l" => config.list = Some(ListFiles::Matching),
             "c" => config.count = true,
