@@ -219,6 +219,55 @@ impl Node {
         }
     }
 
+    /// A looser expression without back-references: each `\N` becomes a copy
+    /// of group N's expression. Whatever the original matches, this matches
+    /// too, so a linear-time search with it can rule lines out before the
+    /// backtracker runs.
+    pub fn without_backrefs(&self) -> Node {
+        let mut groups = Vec::new();
+        self.collect_groups(&mut groups);
+        self.substitute_backrefs(&groups)
+    }
+
+    fn collect_groups<'a>(&'a self, groups: &mut Vec<(usize, &'a Node)>) {
+        match self {
+            Node::Group(inner, number) => {
+                groups.push((*number, inner));
+                inner.collect_groups(groups);
+            }
+            Node::Repeat(inner, _, _) => inner.collect_groups(groups),
+            Node::Concat(nodes) | Node::Alternate(nodes) => nodes.iter().for_each(|node| node.collect_groups(groups)),
+            _ => {}
+        }
+    }
+
+    fn substitute_backrefs(&self, groups: &[(usize, &Node)]) -> Node {
+        match self {
+            // The copy drops its anchors: `\(^a\)\1` matches `aa`, the second
+            // `a` being text, not at a line start.
+            Node::Backref(number) => match groups.iter().find(|(n, _)| n == number) {
+                Some((_, inner)) => inner.substitute_backrefs(groups).without_looks(),
+                None => Node::Repeat(Box::new(Node::Any), 0, None),
+            },
+            Node::Group(inner, number) => Node::Group(Box::new(inner.substitute_backrefs(groups)), *number),
+            Node::Repeat(inner, min, max) => Node::Repeat(Box::new(inner.substitute_backrefs(groups)), *min, *max),
+            Node::Concat(nodes) => Node::Concat(nodes.iter().map(|node| node.substitute_backrefs(groups)).collect()),
+            Node::Alternate(nodes) => Node::Alternate(nodes.iter().map(|node| node.substitute_backrefs(groups)).collect()),
+            other => other.clone(),
+        }
+    }
+
+    fn without_looks(&self) -> Node {
+        match self {
+            Node::Look(_) => Node::Empty,
+            Node::Group(inner, number) => Node::Group(Box::new(inner.without_looks()), *number),
+            Node::Repeat(inner, min, max) => Node::Repeat(Box::new(inner.without_looks()), *min, *max),
+            Node::Concat(nodes) => Node::Concat(nodes.iter().map(Node::without_looks).collect()),
+            Node::Alternate(nodes) => Node::Alternate(nodes.iter().map(Node::without_looks).collect()),
+            other => other.clone(),
+        }
+    }
+
     /// The expression in the `regex` crate's syntax. `multiline` makes `^`
     /// and `$` match around newlines.
     pub fn render(&self, multiline: bool) -> String {

@@ -175,7 +175,10 @@ enum Engine {
         longest: OnceCell<Result<meta::Regex, RegexError>>,
         pattern: String,
     },
-    Backtrack,
+    /// Back-references: a linear-time search with a looser expression
+    /// (when it compiles) finds where a match may start, then the
+    /// backtracker decides.
+    Backtrack { prefilter: Option<meta::Regex> },
 }
 
 fn build(pattern: &str, syntax: &Syntax, kind: MatchKind) -> Result<meta::Regex, RegexError> {
@@ -247,14 +250,15 @@ impl Regex {
 
     fn from_node(node: Node, groups: usize, syntax: &Syntax, warnings: Vec<&'static str>) -> Result<Regex, RegexError> {
         let engine = if node.has_backref() {
-            Engine::Backtrack
+            let looser = node.without_backrefs().render(syntax.multiline);
+            Engine::Backtrack { prefilter: build(&looser, syntax, MatchKind::LeftmostFirst).ok() }
         } else {
             let rendered = node.render(syntax.multiline);
             let first = build(&rendered, syntax, MatchKind::LeftmostFirst)?;
             Engine::Automata { first, longest: OnceCell::new(), pattern: rendered }
         };
         let regex = Regex { engine, node: Some(node), groups, syntax: syntax.clone(), program: OnceCell::new(), warnings };
-        if matches!(regex.engine, Engine::Backtrack) {
+        if matches!(regex.engine, Engine::Backtrack { .. }) {
             regex.program()?;
         }
         Ok(regex)
@@ -277,7 +281,7 @@ impl Regex {
     pub fn is_match(&self, hay: &[u8]) -> Result<bool, RegexError> {
         match &self.engine {
             Engine::Automata { first, .. } => Ok(first.is_match(hay)),
-            Engine::Backtrack => Ok(self.program()?.search(hay, 0)?.is_some()),
+            Engine::Backtrack { .. } => Ok(self.find_at(hay, 0)?.is_some()),
         }
     }
 
@@ -298,8 +302,15 @@ impl Regex {
                 let end = longest.search(&input).map_or(found.end(), |m| m.end().max(found.end()));
                 Ok(Some((found.start(), end)))
             }
-            Engine::Backtrack => {
-                let slots = self.program()?.search(hay, start)?;
+            Engine::Backtrack { prefilter } => {
+                let mut from = start;
+                if let Some(prefilter) = prefilter {
+                    match prefilter.search(&Input::new(hay).range(start..)) {
+                        Some(candidate) => from = candidate.start(),
+                        None => return Ok(None),
+                    }
+                }
+                let slots = self.program()?.search(hay, from)?;
                 Ok(slots.and_then(|slots| span(&slots, 0)))
             }
         }

@@ -52,6 +52,14 @@ fn backreferences() {
 }
 
 #[test]
+fn backreference_prefilter_keeps_matches() {
+    assert_eq!(find("\\(^a\\)\\1", &basic(), "aa"), Some((0, 2)));
+    assert_eq!(find("\\(\\<a\\)\\1", &basic(), "aa"), Some((0, 2)));
+    let fold = Syntax { ignore_case: true, ..basic() };
+    assert_eq!(find("x\\(ab\\)\\1", &fold, "xAbaB"), Some((0, 5)));
+}
+
+#[test]
 fn backtracking_is_bounded() {
     let regex = Regex::new(b"\\(a*\\)*b\\1", &basic()).unwrap();
     let hay = vec![b'a'; 5000];
