@@ -107,10 +107,13 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Restarts line numbering (each file of `-s` and `-i`).
-    pub fn reset_lines(&mut self) {
+    /// Restarts line numbering (each file of `-s` and `-i`); a new output
+    /// file (`-i`) also starts without a pending newline.
+    pub fn reset_lines(&mut self, new_output: bool) {
         self.line_number = 0;
-        self.missing_newline = false;
+        if new_output {
+            self.missing_newline = false;
+        }
     }
 
     async fn flush(&mut self, ctx: &Invocation<'_>, force: bool) -> Result<(), Stop> {

@@ -97,7 +97,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                             continue;
                         }
                     }
-                    machine.reset_lines();
+                    machine.reset_lines(true);
                     let mut source = Source::new(vec![name.clone()], run.delimiter);
                     outcome = machine.run(ctx, &mut source).await;
                     let edited = std::mem::take(&mut machine.out);
@@ -105,7 +105,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         outcome = Err(Stop::Failed(status));
                     }
                 } else {
-                    machine.reset_lines();
+                    machine.reset_lines(false);
                     let mut source = Source::new(vec![name], run.delimiter);
                     outcome = machine.run(ctx, &mut source).await;
                     failed |= source.failed;
