@@ -53,6 +53,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "mv", run: file::mv::run },
     Utility { name: "nproc", run: system::machine::run_nproc },
     Utility { name: "printenv", run: system::env::run_printenv },
+    Utility { name: "ps", run: system::ps::run },
     Utility { name: "readlink", run: file::readlink::run_readlink },
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },

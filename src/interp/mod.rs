@@ -15,6 +15,7 @@ mod flow;
 mod jobs;
 mod limits;
 mod options;
+mod program;
 mod redirect;
 mod run;
 mod simple;
@@ -26,7 +27,7 @@ pub mod vars;
 pub use flow::{Flow, Outcome};
 pub use limits::{Budget, Limits};
 pub use options::Options;
-pub use utility::{write_failure_status, Invocation, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
+pub use utility::{write_failure_status, Invocation, Process, ProgramRequest, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
 
 use crate::fs::Fs;
 use crate::host::Host;
