@@ -3,7 +3,7 @@
 //! warnings such as an existing output file).
 
 use super::files::write_whole;
-use super::gzip_format::{compress, decompress, is_gzip, parse_header, GzipError};
+use super::gzip_format::{compress, decompress, decompressed_limit, is_gzip, parse_header, GzipError};
 use crate::commands::hash::source::quote_name;
 use crate::commands::options::{parse, Long, OptionError, Spec};
 use crate::commands::system::civil;
@@ -196,7 +196,7 @@ async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &
     if settings.force && settings.to_stdout && !is_gzip(data) && settings.mode == Mode::Decompress {
         return Some(data.to_vec());
     }
-    match decompress(data) {
+    match decompress(data, decompressed_limit(ctx.fs.as_ref())) {
         Ok(result) => {
             if result.trailing_garbage && !settings.quiet {
                 say(ctx, &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n")).await;
@@ -207,7 +207,7 @@ async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &
             Some(result.data)
         }
         Err((partial, error)) => {
-            if settings.to_stdout && settings.mode == Mode::Decompress {
+            if settings.to_stdout && settings.mode == Mode::Decompress && !matches!(error, GzipError::TooLarge(_)) {
                 let _ = ctx.write_out(&partial).await;
             }
             say(ctx, &format!("\ngzip: {shown}: {error}\n")).await;

@@ -3,9 +3,10 @@
 //! member patterns and `-x` exclusions).
 
 use super::files::{create_dirs, parent_of, write_whole};
+use super::gzip_format::{decompressed_limit, GzipError};
 use super::pattern::wildcard_match;
 use super::tar_list::local_offset;
-use super::zip_format::{percent_saved, read_archive, Method, ZipEntry};
+use super::zip_format::{percent_saved, read_archive, Method, ZipEntry, ZipError};
 use crate::commands::system::civil;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -152,14 +153,19 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         } else if options.list {
             list_plain(&mut out, &archive, &selected, offset, options.quiet);
         } else if options.test {
-            status = test(&mut out, &archive, &selected, options.quiet);
+            status = test(&mut out, &archive, &selected, options.quiet, decompressed_limit(ctx.fs.as_ref()));
         } else if options.pipe {
+            let limit = decompressed_limit(ctx.fs.as_ref());
             for entry in &selected {
-                match entry.data() {
+                match entry.data(limit) {
                     Ok(bytes) => {
                         if let Err(error) = ctx.write_out(&bytes).await {
                             return write_failure_status(error);
                         }
+                    }
+                    Err(ZipError::TooLarge(limit)) => {
+                        say(ctx, &too_large(&entry.name, limit)).await;
+                        status = 2;
                     }
                     Err(_) => status = 2,
                 }
@@ -235,14 +241,23 @@ fn list_verbose(out: &mut String, archive: &str, entries: &[&ZipEntry], offset: 
     }
 }
 
-fn test(out: &mut String, archive: &str, entries: &[&ZipEntry], quiet: u32) -> i32 {
+/// The report of a member whose expanded data passes the sandbox's limit.
+fn too_large(name: &str, limit: usize) -> String {
+    format!("  error:  {name}: {}\n", GzipError::TooLarge(limit))
+}
+
+fn test(out: &mut String, archive: &str, entries: &[&ZipEntry], quiet: u32, limit: usize) -> i32 {
     if quiet == 0 {
         out.push_str(&format!("Archive:  {archive}\n"));
     }
     let mut bad = 0;
     for entry in entries {
-        let verdict = match entry.data() {
+        let verdict = match entry.data(limit) {
             Ok(_) => "OK",
+            Err(ZipError::TooLarge(_)) => {
+                bad += 1;
+                "too large"
+            }
             Err(_) => {
                 bad += 1;
                 "bad CRC"
@@ -273,6 +288,7 @@ async fn extract(ctx: &Invocation<'_>, options: &UnzipOptions, archive: &str, en
     };
     write(format!("Archive:  {archive}\n")).await?;
     let umask = ctx.shell.umask();
+    let limit = decompressed_limit(ctx.fs.as_ref());
     let base = match &options.directory {
         Some(dir) => {
             let path = ctx.resolve(dir);
@@ -345,8 +361,13 @@ async fn extract(ctx: &Invocation<'_>, options: &UnzipOptions, archive: &str, en
             }
             let _ = ctx.fs.remove_file(&path).await;
         }
-        let data = match entry.data() {
+        let data = match entry.data(limit) {
             Ok(data) => data,
+            Err(ZipError::TooLarge(limit)) => {
+                say(ctx, &too_large(&shown, limit)).await;
+                status = 2;
+                continue;
+            }
             Err(_) => {
                 say(ctx, &format!("  error:  invalid compressed data to inflate {shown}\n")).await;
                 status = 2;
