@@ -1,5 +1,6 @@
 //! File utilities: reading, listing, copying, moving and inspecting files.
 
+pub mod backup;
 pub mod basename;
 pub mod canonical;
 pub mod cat;
