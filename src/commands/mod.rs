@@ -32,7 +32,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "clear", run: system::terminal::run_clear },
     Utility { name: "cp", run: file::cp::run },
     Utility { name: "date", run: system::date::run },
-    Utility { name: "df", run: file::misc::run_df },
+    Utility { name: "df", run: file::df::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
     Utility { name: "env", run: system::env::run_env },

@@ -8,6 +8,7 @@ pub mod chmod;
 pub mod chown;
 pub mod copy;
 pub mod cp;
+pub mod df;
 pub mod du;
 #[cfg(test)]
 mod e2e_tests;
@@ -32,6 +33,7 @@ pub mod rm;
 pub mod rmdir;
 pub mod split;
 pub mod stat;
+pub mod statfs;
 pub mod touch;
 pub mod tree;
 pub mod truncate;

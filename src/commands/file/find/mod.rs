@@ -218,10 +218,11 @@ async fn enter(
         eval(ctx, walk.expr, &node, state).await;
     }
     let pruned = state.prune && !options.depth_first;
-    let may_descend = options.max_depth.is_none_or(|max| depth < max);
+    let other_device = options.same_device && ancestors.first().is_some_and(|start| start.node.metadata.dev != node.metadata.dev);
+    let may_descend = options.max_depth.is_none_or(|max| depth < max) && !other_device;
     let mut entries = None;
     if node.metadata.is_dir() && !pruned && may_descend && !state.quit {
-        if ancestors.iter().any(|frame| frame.node.metadata.ino == node.metadata.ino) {
+        if ancestors.iter().any(|frame| (frame.node.metadata.dev, frame.node.metadata.ino) == (node.metadata.dev, node.metadata.ino)) {
             flush(ctx, state).await;
             let quoted = crate::commands::format::quote_locale(ctx, &node.shown);
             ctx.report(&format!("File system loop detected; {quoted} is part of the same file system loop.")).await;

@@ -125,6 +125,8 @@ pub struct WalkOptions {
     pub min_depth: usize,
     /// `-depth`/`-d` (also implied by `-delete`).
     pub depth_first: bool,
+    /// `-xdev`/`-mount`: stay on the starting point's filesystem.
+    pub same_device: bool,
     /// True when the expression has an action (so no implicit `-print`).
     pub has_action: bool,
 }
@@ -422,7 +424,11 @@ impl Parser<'_> {
                 self.walk.depth_first = true;
                 Primary::Constant(true)
             }
-            "-xdev" | "-mount" | "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" | "-follow" => Primary::Constant(true),
+            "-xdev" | "-mount" => {
+                self.walk.same_device = true;
+                Primary::Constant(true)
+            }
+            "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" | "-follow" => Primary::Constant(true),
             "-prune" => Primary::Prune,
             "-quit" => Primary::Quit,
             "-print" => {
