@@ -171,7 +171,7 @@ async fn stdin_one(ctx: &Invocation<'_>, settings: &Settings, status: &mut Statu
         Mode::Compress => {
             let packed = compress(&data, settings.level, None, 0);
             if settings.verbose {
-                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18).trim_start()))
+                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18)))
                     .await;
             }
             ctx.write_out(&packed).await.map_err(write_failure_status)
@@ -341,7 +341,7 @@ async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, stat
     }
     if !in_place {
         if settings.verbose {
-            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text.trim_start())).await;
+            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text)).await;
         }
         return ctx.write_out(&output).await.map_err(write_failure_status);
     }
@@ -379,7 +379,7 @@ async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, stat
     };
     let _ = ctx.fs.set_times(&target_path, Some(metadata.atime), Some(mtime.unwrap_or(metadata.mtime))).await;
     if settings.verbose {
-        say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text.trim_start())).await;
+        say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text)).await;
     }
     if !settings.keep {
         if let Err(error) = ctx.fs.remove_file(&path).await {

@@ -116,8 +116,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let entries = match read_archive(&data, offset) {
             Ok(entries) => entries,
             Err(_) => {
-                let text = format!("Archive:  {archive}\n");
-                let _ = ctx.write_out(text.as_bytes()).await;
+                if options.quiet == 0 {
+                    let _ = ctx.write_out(format!("Archive:  {archive}\n").as_bytes()).await;
+                } else {
+                    say(ctx, &format!("[{archive}]\n")).await;
+                }
                 say(ctx, &format!("  End-of-central-directory signature not found.  Either this file is not\n  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n  latter case the central directory and zipfile comment will be found on\n  the last disk(s) of this archive.\nunzip:  cannot find zipfile directory in one of {archive} or\n        {archive}.zip, and cannot find {archive}.ZIP, period.\n")).await;
                 return 9;
             }
