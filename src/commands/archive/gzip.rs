@@ -171,8 +171,7 @@ async fn stdin_one(ctx: &Invocation<'_>, settings: &Settings, status: &mut Statu
         Mode::Compress => {
             let packed = compress(&data, settings.level, None, 0);
             if settings.verbose {
-                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18)))
-                    .await;
+                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18))).await;
             }
             ctx.write_out(&packed).await.map_err(write_failure_status)
         }

@@ -5,7 +5,7 @@
 //! `run_program`, with the changed environment and directory handed over
 //! as values (never as shell text).
 
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation, ProgramRequest};
@@ -63,7 +63,7 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         }
         let name = command.first().cloned().unwrap_or_default();
         if !ctx.shell.command_exists(&name) {
-            ctx.report(&format!("{}: No such file or directory", quote_value(&name))).await;
+            ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &name))).await;
             return 127;
         }
         let cwd = match parsed.value("C") {
@@ -72,11 +72,11 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 match ctx.fs.metadata(&path).await {
                     Ok(metadata) if metadata.is_dir() => Some(path),
                     Ok(_) => {
-                        ctx.report(&format!("cannot change directory to {}: Not a directory", quote_value(dir))).await;
+                        ctx.report(&format!("cannot change directory to {}: Not a directory", crate::commands::format::quote(dir))).await;
                         return 125;
                     }
                     Err(error) => {
-                        ctx.report(&format!("cannot change directory to {}: {error}", quote_value(dir))).await;
+                        ctx.report(&format!("cannot change directory to {}: {error}", crate::commands::format::quote(dir))).await;
                         return 125;
                     }
                 }

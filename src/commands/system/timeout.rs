@@ -10,7 +10,7 @@
 
 use super::deadline::DeadlineHost;
 use super::sleep::parse_duration;
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{Invocation, ProgramRequest};
@@ -74,12 +74,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let signal_text = parsed.value("s").unwrap_or("TERM").to_string();
         let Some(signal) = signal_number(&signal_text) else {
-            report_usage(ctx, &format!("{}: invalid signal", quote_value(&signal_text))).await;
+            report_usage(ctx, &format!("{}: invalid signal", quote_locale(ctx, &signal_text))).await;
             return 125;
         };
         if let Some(kill_after) = parsed.value("k") {
             if parse_duration(kill_after).is_none() {
-                report_usage(ctx, &format!("invalid time interval {}", quote_value(kill_after))).await;
+                report_usage(ctx, &format!("invalid time interval {}", quote_locale(ctx, kill_after))).await;
                 return 125;
             }
         }
@@ -92,7 +92,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 125;
         }
         let Some(mut millis) = parse_duration(duration) else {
-            report_usage(ctx, &format!("invalid time interval {}", quote_value(duration))).await;
+            report_usage(ctx, &format!("invalid time interval {}", quote_locale(ctx, duration))).await;
             return 125;
         };
         if millis == 0.0 {
@@ -106,7 +106,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             } else {
                 "No such file or directory"
             };
-            ctx.report(&format!("failed to run command {}: {reason}", quote_value(&name))).await;
+            ctx.report(&format!("failed to run command {}: {reason}", quote_locale(ctx, &name))).await;
             return if reason == "Permission denied" { 126 } else { 127 };
         }
         let host = ctx.host.clone();
@@ -142,7 +142,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             None => true,
         };
         if timed_out && parsed.has("v") {
-            ctx.report(&format!("sending signal {} to command {}", signal_name(signal), quote_value(&name))).await;
+            ctx.report(&format!("sending signal {} to command {}", signal_name(signal), quote_locale(ctx, &name))).await;
         }
         if parsed.has("preserve-status") || signal == 9 {
             128 + signal
