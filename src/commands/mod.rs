@@ -6,7 +6,6 @@
 
 mod archive;
 pub mod common;
-pub mod datestr;
 mod file;
 pub mod format;
 mod hash;
@@ -15,7 +14,6 @@ mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
-pub mod timefmt;
 pub mod users;
 
 use crate::interp::Utility;

@@ -19,7 +19,6 @@ mod program;
 mod redirect;
 mod run;
 mod simple;
-mod time_format;
 mod utility;
 mod variables;
 pub mod vars;

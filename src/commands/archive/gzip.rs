@@ -4,9 +4,9 @@
 
 use super::files::write_whole;
 use super::gzip_format::{compress, decompress, decompressed_limit, is_gzip, parse_header, GzipError};
+use crate::calendar::civil;
 use crate::commands::hash::source::quote_name;
 use crate::commands::options::{parse, Long, OptionError, Spec};
-use crate::commands::system::civil;
 use crate::fs::FsError;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};

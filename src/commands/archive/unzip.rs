@@ -7,7 +7,7 @@ use super::gzip_format::{decompressed_limit, GzipError};
 use super::pattern::wildcard_match;
 use super::tar_list::local_offset;
 use super::zip_format::{percent_saved, read_archive, Method, ZipEntry, ZipError};
-use crate::commands::system::civil;
+use crate::calendar::civil;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 

@@ -4,7 +4,7 @@
 //! The reader takes any single-disk archive without encryption or zip64.
 
 use super::gzip_format::{deflate, inflate, GzipError};
-use crate::commands::system::civil;
+use crate::calendar::civil;
 
 const LOCAL_SIGNATURE: u32 = 0x0403_4b50;
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;

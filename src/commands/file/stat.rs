@@ -3,9 +3,9 @@
 //! %g %G %i %h %d %D %x %X %y %Y %z %Z %w %W %m %t %T %%`), with `-L`;
 //! `-f` (file system status) is in [`super::statfs`].
 
+use crate::calendar::{strftime, Zone};
 use crate::commands::format::{kib_blocks, mode_string, quote};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
-use crate::commands::timefmt::{strftime, Zone};
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;
@@ -238,7 +238,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             (None, None) => (DEFAULT.to_string(), true),
         };
         let accounts = Accounts::load(ctx.fs.as_ref()).await;
-        let zone = Zone::from_tz(ctx.env_var("TZ"));
+        let zone = crate::calendar::parse_tz(ctx.env_var("TZ"));
         let dereference = parsed.has("L");
         let mut status = 0;
         let mut out = String::new();

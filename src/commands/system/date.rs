@@ -3,10 +3,10 @@
 //! or RFC 3339 form, in `TZ` or UTC (`-u`). Setting the clock is refused
 //! as a non-root user's `date` is.
 
-use super::civil::from_timestamp;
-use super::date_format::format_time;
-use super::date_parse::{parse_date, Instant};
-use super::tz::{parse_tz, Zone};
+use crate::calendar::civil::from_timestamp;
+use crate::calendar::format_time;
+use crate::calendar::{parse_date, Instant};
+use crate::calendar::{parse_tz, Zone};
 use crate::commands::format::quote_locale;
 use crate::commands::hash::source::{quote_name, read_operand};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};

@@ -2,8 +2,8 @@
 //! x86_64), `uptime` (the sandbox has just started), `nproc` (one
 //! processor: the engine is single-threaded) and `getconf`.
 
-use super::civil::from_timestamp;
-use super::tz::parse_tz;
+use crate::calendar::civil::from_timestamp;
+use crate::calendar::parse_tz;
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::layout::HOST_NAME;

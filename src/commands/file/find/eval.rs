@@ -3,9 +3,9 @@
 
 use super::parse::{Compare, Expr, PermMatch, Primary, Stamp};
 use super::printf::render_printf;
+use crate::calendar::Zone;
 use crate::commands::file::glob::{matches, matches_ignore_case};
 use crate::commands::format::quote_locale;
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;

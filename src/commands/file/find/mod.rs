@@ -7,7 +7,6 @@ mod parse;
 mod printf;
 mod regex;
 
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
@@ -68,8 +67,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             })
         };
         let now = ctx.host.now_millis();
-        let zone = Zone::from_tz(ctx.env_var("TZ"));
-        let date = |text: &str| crate::commands::datestr::parse_date(text, now, &zone);
+        let zone = crate::calendar::parse_tz(ctx.env_var("TZ"));
+        let date = |text: &str| crate::calendar::parse_date_millis(text, now, &zone);
         let utf8 = crate::commands::format::locale_is_utf8(ctx);
         let quote = |text: &str| if utf8 { format!("\u{2018}{text}\u{2019}") } else { format!("'{text}'") };
         let context = ParseContext {
@@ -103,7 +102,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             status: 0,
             batches: BTreeMap::new(),
             now: ctx.host.now_millis(),
-            zone: Zone::from_tz(ctx.env_var("TZ")),
+            zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             accounts,
             broken_pipe: false,
         };

@@ -3,8 +3,8 @@
 
 use super::entry::{indicator_of, time_of, Entry};
 use super::Settings;
+use crate::calendar::strftime;
 use crate::commands::format::{human_size, kib_blocks, mode_string};
-use crate::commands::timefmt::strftime;
 use crate::fs::FileType;
 
 /// Half of GNU's average Gregorian year: older (or future) times show the year.

@@ -7,9 +7,9 @@ mod columns;
 mod entry;
 mod long;
 
+use crate::calendar::Zone;
 use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_invalid_argument, Long, Spec};
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
@@ -154,7 +154,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             ignore: Vec::new(),
             hide: Vec::new(),
             group_dirs: false,
-            zone: Zone::from_tz(ctx.env_var("TZ")),
+            zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             now: ctx.host.now_millis(),
             accounts: Accounts::load(ctx.fs.as_ref()).await,
             width: ctx.env_var("COLUMNS").and_then(|c| c.parse().ok()).filter(|w| *w > 0).unwrap_or(80),
