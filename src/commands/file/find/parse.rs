@@ -157,6 +157,9 @@ struct Parser<'a> {
     regex_type: RegexType,
 }
 
+/// The predicates whose argument is a pattern the shell might have expanded.
+const PATTERN_PREDICATES: &[&str] = &["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname"];
+
 /// Parses the expression words; `None` for an empty expression.
 pub fn parse(words: &[String], context: &ParseContext<'_>) -> Result<(Option<Expr>, WalkOptions), ParseError> {
     let mut parser = Parser { words, position: 0, context, walk: WalkOptions::default(), exec_count: 0, regex_type: RegexType::Emacs };
@@ -165,7 +168,10 @@ pub fn parse(words: &[String], context: &ParseContext<'_>) -> Result<(Option<Exp
     }
     let expr = parser.comma()?;
     if let Some(word) = parser.peek() {
-        return Err(if word == ")" { "you have too many ')'".to_string() } else { format!("paths must precede expression: `{word}'") });
+        if word == ")" {
+            return Err("you have too many ')'".to_string());
+        }
+        return Err(parser.misplaced_path(word, parser.position));
     }
     Ok((expr, parser.walk))
 }
@@ -262,6 +268,17 @@ impl Parser<'_> {
 
     fn argument(&mut self, name: &str) -> Result<String, ParseError> {
         self.next_word().ok_or_else(|| format!("missing argument to `{name}'"))
+    }
+
+    /// The error for a path (`word`, at `index`) after the expression began,
+    /// with GNU's guess at an unquoted pattern the shell expanded.
+    fn misplaced_path(&self, word: &str, index: usize) -> String {
+        let mut message = format!("paths must precede expression: `{word}'");
+        let before = index.checked_sub(2).and_then(|i| self.words.get(i));
+        if let Some(predicate) = before.filter(|p| PATTERN_PREDICATES.contains(&p.as_str())) {
+            message.push_str(&format!("\nfind: possible unquoted pattern after predicate `{predicate}'?"));
+        }
+        message
     }
 
     fn primary(&mut self) -> Result<Option<Expr>, ParseError> {
@@ -478,7 +495,7 @@ impl Parser<'_> {
                 return Err(format!("{name} is not supported: there is no terminal to ask; use -exec"));
             }
             other if other.starts_with('-') && other.len() > 1 => return Err(format!("unknown predicate `{other}'")),
-            other => return Err(format!("paths must precede expression: `{other}'")),
+            other => return Err(self.misplaced_path(other, self.position.saturating_sub(1))),
         };
         Ok(Some(Expr::Primary(primary)))
     }

@@ -131,10 +131,10 @@ pub fn render_long(settings: &Settings, entries: &[Entry], out: &mut String) {
         if !settings.no_group {
             out.push_str(&format!("{:<group_w$} ", row.group));
         }
-        out.push_str(&format!("{:>size_w$} {} {}", row.size, row.date, entry.name));
+        out.push_str(&format!("{:>size_w$} {} {}", row.size, row.date, super::shown_name(settings, &entry.name)));
         if let Some(target) = &entry.link_target {
             out.push_str(" -> ");
-            out.push_str(target);
+            out.push_str(&super::shown_name(settings, target));
             if let (Some(full), Some(meta)) = (settings.classify, &entry.target_metadata) {
                 out.push_str(indicator_of(meta.file_type, meta.mode, full));
             }

@@ -116,6 +116,8 @@ pub struct Settings {
     ignore: Vec<String>,
     hide: Vec<String>,
     group_dirs: bool,
+    /// `-Q`/`--quoting-style=c`: names in double quotes with C escapes.
+    pub quote_names: bool,
     /// The time zone for dates.
     pub zone: Zone,
     /// Now, for the six-month rule.
@@ -154,6 +156,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             ignore: Vec::new(),
             hide: Vec::new(),
             group_dirs: false,
+            quote_names: false,
             zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             now: ctx.host.now_millis(),
             accounts: Accounts::load(ctx.fs.as_ref()).await,
@@ -173,6 +176,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "U" => settings.sort = SortKey::None,
                 "f" => (settings.sort, settings.all) = (SortKey::None, true),
                 "F" => settings.classify = Some(true),
+                "Q" => settings.quote_names = true,
+                "N" => settings.quote_names = false,
+                "quoting-style" => settings.quote_names = value == "c",
                 "p" => settings.classify = Some(false),
                 "i" => settings.inode = true,
                 "s" => settings.blocks = true,
@@ -433,17 +439,19 @@ fn render(settings: &Settings, entries: &[Entry], total: bool, out: &mut String)
             let widths = long::prefix_widths(settings, entries);
             for entry in entries {
                 long::push_prefix(settings, entry, &widths, out);
-                out.push_str(&entry.name);
+                out.push_str(&shown_name(settings, &entry.name));
                 out.push_str(indicator(settings, entry));
                 out.push('\n');
             }
         }
         Layout::Columns | Layout::Across => {
-            let names: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
+            let names: Vec<String> =
+                entries.iter().map(|e| format!("{}{}", shown_name(settings, &e.name), indicator(settings, e))).collect();
             columns::render_columns(&names, settings.width, settings.layout == Layout::Across, out);
         }
         Layout::Commas => {
-            let parts: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
+            let parts: Vec<String> =
+                entries.iter().map(|e| format!("{}{}", shown_name(settings, &e.name), indicator(settings, e))).collect();
             if !parts.is_empty() {
                 out.push_str(&parts.join(", "));
                 out.push('\n');
@@ -458,6 +466,26 @@ pub fn classify_suffix(file_type: crate::fs::FileType, mode: u32) -> &'static st
 }
 
 /// The `-F`/`-p` suffix of an entry.
+/// A name as listed: as it is, or in C-style double quotes under `-Q`.
+pub fn shown_name(settings: &Settings, name: &str) -> String {
+    if !settings.quote_names {
+        return name.to_string();
+    }
+    let mut text = String::from("\"");
+    for c in name.chars() {
+        match c {
+            '"' => text.push_str("\\\""),
+            '\\' => text.push_str("\\\\"),
+            '\n' => text.push_str("\\n"),
+            '\t' => text.push_str("\\t"),
+            c if c.is_control() => text.push_str(&format!("\\{:03o}", c as u32)),
+            c => text.push(c),
+        }
+    }
+    text.push('"');
+    text
+}
+
 fn indicator(settings: &Settings, entry: &Entry) -> &'static str {
     match settings.classify {
         None => "",
