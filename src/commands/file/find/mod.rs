@@ -81,7 +81,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let (expr, walk) = match parse::parse(expression, &context) {
             Ok(parsed) => parsed,
             Err(message) => {
-                ctx.report(&message).await;
+                ctx.report(&without_false_hint(ctx, message).await).await;
                 return 1;
             }
         };
@@ -144,6 +144,18 @@ struct Walk<'a> {
     options: &'a WalkOptions,
     follow: Follow,
     start: &'a str,
+}
+
+/// Drops the unquoted-pattern hint from a misplaced-path error when the
+/// path does not exist (GNU only guesses at a glob that matched a file).
+async fn without_false_hint(ctx: &Invocation<'_>, message: String) -> String {
+    let Some((first, _)) = message.split_once(&format!("\n{}", parse::UNQUOTED_HINT)) else { return message };
+    let word = first.strip_prefix("paths must precede expression: `").and_then(|w| w.strip_suffix('\'')).unwrap_or("");
+    if ctx.fs.symlink_metadata(&ctx.resolve(word)).await.is_ok() {
+        message
+    } else {
+        first.to_string()
+    }
 }
 
 /// Walks one starting point depth first with an explicit stack, so deep

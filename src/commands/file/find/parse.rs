@@ -157,8 +157,8 @@ struct Parser<'a> {
     regex_type: RegexType,
 }
 
-/// The predicates whose argument is a pattern the shell might have expanded.
-const PATTERN_PREDICATES: &[&str] = &["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname"];
+/// The start of GNU's second line for a misplaced path that exists.
+pub const UNQUOTED_HINT: &str = "find: possible unquoted pattern after predicate ";
 
 /// Parses the expression words; `None` for an empty expression.
 pub fn parse(words: &[String], context: &ParseContext<'_>) -> Result<(Option<Expr>, WalkOptions), ParseError> {
@@ -271,12 +271,13 @@ impl Parser<'_> {
     }
 
     /// The error for a path (`word`, at `index`) after the expression began,
-    /// with GNU's guess at an unquoted pattern the shell expanded.
+    /// with GNU's guess at an unquoted pattern the shell expanded, naming the
+    /// last predicate; the caller keeps that line only when `word` exists.
     fn misplaced_path(&self, word: &str, index: usize) -> String {
         let mut message = format!("paths must precede expression: `{word}'");
-        let before = index.checked_sub(2).and_then(|i| self.words.get(i));
-        if let Some(predicate) = before.filter(|p| PATTERN_PREDICATES.contains(&p.as_str())) {
-            message.push_str(&format!("\nfind: possible unquoted pattern after predicate `{predicate}'?"));
+        let before = self.words.get(..index).unwrap_or(&[]);
+        if let Some(predicate) = before.iter().rev().find(|w| w.starts_with('-') && w.len() > 1) {
+            message.push_str(&format!("\n{UNQUOTED_HINT}`{predicate}'?"));
         }
         message
     }
