@@ -150,7 +150,8 @@ pub fn write_archive(entries: &[ZipEntry], offset: i64) -> Vec<u8> {
             Method::Deflated => 8,
             Method::Other(n) => n,
         };
-        let needed: u16 = if method == 8 || entry.is_dir() { 20 } else { 10 };
+        // Info-ZIP asks for 2.0 for deflate and 1.0 for stored files and directories.
+        let needed: u16 = if method == 8 { 20 } else { 10 };
         let mtime = entry.mtime.clamp(0, u32::MAX as i64) as u32;
         let mut local_extra = vec![0x55, 0x54, 9, 0, 3];
         local_extra.extend_from_slice(&mtime.to_le_bytes());

@@ -187,6 +187,11 @@ fn measure<'a>(
                 return Err(());
             }
         };
+        if depth == 0 && settings.exclude.iter().any(|pattern| matches(pattern, name) || matches(pattern, super::basename::base_name(name)))
+        {
+            // An operand matching --exclude is skipped like any other file.
+            return Ok(0);
+        }
         if settings.one_file_system && start_device.is_some_and(|device| device != metadata.dev) {
             return Ok(0);
         }
