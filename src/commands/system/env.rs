@@ -62,7 +62,7 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             };
         }
         let name = command.first().cloned().unwrap_or_default();
-        if !ctx.shell.command_exists(&name) {
+        if !crate::commands::common::program_exists(ctx, &name).await {
             ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &name))).await;
             return 127;
         }

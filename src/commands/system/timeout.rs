@@ -100,7 +100,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             millis = f64::INFINITY;
         }
         let name = command.first().cloned().unwrap_or_default();
-        if !ctx.shell.command_exists(&name) {
+        if !crate::commands::common::program_exists(ctx, &name).await {
             let reason = if name.contains('/') && ctx.fs.metadata(&ctx.resolve(&name)).await.is_ok() {
                 "Permission denied"
             } else {

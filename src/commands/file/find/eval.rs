@@ -266,7 +266,7 @@ fn parent_of(path: &str) -> String {
 /// Runs one command for `-exec`, in `directory` for `-execdir`.
 async fn run_command(ctx: &mut Invocation<'_>, words: Vec<String>, directory: Option<String>) -> i32 {
     let program = words.first().cloned().unwrap_or_default();
-    if !ctx.shell.command_exists(&program) && !program.contains('/') {
+    if !crate::commands::common::program_exists(ctx, &program).await {
         // GNU find cannot exec it: it says so itself, and the test is false.
         ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &program))).await;
         return 127;
