@@ -44,8 +44,8 @@ enum Units {
     Human { si: bool },
 }
 
-/// Parses a `-B` size (`1K`, `M`, `512`, `1MB`).
-fn block_size(text: &str) -> Option<u64> {
+/// Parses a `-B`/`--block-size` size (`1K`, `M`, `512`, `1MB`).
+pub fn block_size(text: &str) -> Option<u64> {
     let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
     let suffix = text.get(digits.len()..).unwrap_or("");
     let number: u64 = if digits.is_empty() { 1 } else { digits.parse().ok()? };

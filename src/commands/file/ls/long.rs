@@ -18,9 +18,10 @@ pub struct PrefixWidths {
 
 /// A byte count or block count as `-s`/`total` print it (`-h` aware).
 pub fn size_text(settings: &Settings, bytes: u64, kib: u64) -> String {
-    match settings.human {
-        Some(si) => human_size(bytes, si),
-        None => kib.to_string(),
+    match (settings.human, &settings.block_size) {
+        (Some(si), _) => human_size(bytes, si),
+        (None, Some((unit, suffix))) => format!("{}{suffix}", bytes.div_ceil(*unit)),
+        (None, None) => kib.to_string(),
     }
 }
 
@@ -96,9 +97,10 @@ pub fn render_long(settings: &Settings, entries: &[Entry], out: &mut String) {
                 let (major, minor) = device_numbers(&entry.path);
                 format!("{major}, {minor}")
             } else {
-                match settings.human {
-                    Some(si) => human_size(m.size, si),
-                    None => m.size.to_string(),
+                match (settings.human, &settings.block_size) {
+                    (Some(si), _) => human_size(m.size, si),
+                    (None, Some((unit, suffix))) => format!("{}{suffix}", m.size.div_ceil(*unit)),
+                    (None, None) => m.size.to_string(),
                 }
             };
             let (owner, group) = if settings.numeric {

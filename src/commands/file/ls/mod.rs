@@ -46,6 +46,7 @@ const SPEC: Spec = Spec::new(
         Long::required("quoting-style", "quoting-style"),
         Long::flag("literal", "N"),
         Long::flag("quote-name", "Q"),
+        Long::required("block-size", "block-size"),
         Long::flag("escape", "b"),
         Long::flag("dereference-command-line", "H"),
     ],
@@ -118,6 +119,9 @@ pub struct Settings {
     group_dirs: bool,
     /// `-Q`/`--quoting-style=c`: names in double quotes with C escapes.
     pub quote_names: bool,
+    /// `--block-size=SIZE`: the unit of sizes and blocks, and the suffix
+    /// shown after them (`M` for `--block-size=M`, none for `1M`).
+    pub block_size: Option<(u64, String)>,
     /// The time zone for dates.
     pub zone: Zone,
     /// Now, for the six-month rule.
@@ -157,6 +161,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             hide: Vec::new(),
             group_dirs: false,
             quote_names: false,
+            block_size: None,
             zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             now: ctx.host.now_millis(),
             accounts: Accounts::load(ctx.fs.as_ref()).await,
@@ -177,6 +182,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "f" => (settings.sort, settings.all) = (SortKey::None, true),
                 "F" => settings.classify = Some(true),
                 "Q" => settings.quote_names = true,
+                "block-size" => match crate::commands::file::df::block_size(&value) {
+                    Some(unit) => {
+                        settings.block_size = Some((unit, block_suffix(&value)));
+                        settings.human = None;
+                    }
+                    None => {
+                        ctx.report(&format!("invalid --block-size argument {}", quote(&value))).await;
+                        return 2;
+                    }
+                },
                 "N" => settings.quote_names = false,
                 "quoting-style" => settings.quote_names = value == "c",
                 "p" => settings.classify = Some(false),
@@ -466,6 +481,18 @@ pub fn classify_suffix(file_type: crate::fs::FileType, mode: u32) -> &'static st
 }
 
 /// The `-F`/`-p` suffix of an entry.
+/// The suffix `--block-size` shows: none when the size starts with a digit,
+/// else its unit (`K`, `M`; `kB` for `KB`).
+fn block_suffix(text: &str) -> String {
+    if text.starts_with(|c: char| c.is_ascii_digit()) {
+        return String::new();
+    }
+    match text {
+        "KB" | "kB" => "kB".to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// A name as listed: as it is, or in C-style double quotes under `-Q`.
 pub fn shown_name(settings: &Settings, name: &str) -> String {
     if !settings.quote_names {
