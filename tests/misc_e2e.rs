@@ -64,6 +64,12 @@ fn timeout_stops_commands_that_never_wait() {
 }
 
 #[test]
+fn a_job_left_by_a_timed_out_command_cannot_hang_wait() {
+    let (out, _, status) = exec("timeout 1 bash -c 'sleep 50 & sleep 30'; echo $?; wait; echo done");
+    assert_eq!((out.as_str(), status), ("124\ndone\n", 0));
+}
+
+#[test]
 fn programs_get_their_environment_and_directory_as_values() {
     assert_eq!(exec("env 'A=$(echo x); y' printenv A").0, "$(echo x); y\n");
     assert_eq!(exec("mkdir -p 'a b/c'; touch 'a b/c/g'; find . -name g -execdir pwd \\;").0, "/home/user/a b/c\n");

@@ -112,8 +112,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let host = ctx.host.clone();
         let deadline = host.now_millis() + millis;
         let mut request = ProgramRequest::new(command.to_vec(), ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
+        let mut _watch = None;
         if millis.is_finite() {
-            request.host = Some(Rc::new(DeadlineHost::new(host.clone(), deadline)));
+            let (deadline_host, watch) = DeadlineHost::new(host.clone(), deadline);
+            request.host = Some(Rc::new(deadline_host));
+            _watch = Some(watch);
         }
         let finished = {
             let mut child = pin!(ctx.shell.run_program(request));
