@@ -35,6 +35,12 @@ pub trait Host {
     fn interrupted(&self) -> bool {
         false
     }
+
+    /// True when the interrupt is only a command's own deadline (`timeout`):
+    /// that command stops, the rest of the run goes on.
+    fn deadline_passed(&self) -> bool {
+        false
+    }
 }
 
 /// A host with a fixed, hand-advanced clock and a fixed seed, for tests and

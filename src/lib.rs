@@ -6,6 +6,7 @@
 //! [`commands`]; [`fs`], [`io`] and [`host`] are leaves used by all;
 //! [`Sandbox`] ties them together and the `wasm` module exposes it to JS.
 
+pub mod calendar;
 pub mod commands;
 pub mod executor;
 pub mod expand;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use wabash::executor::block_on;
 use wabash::fs::{Fs, MemoryFs};
 use wabash::host::{FixedHost, Host, LocalFuture};
-use wabash::interp::{Invocation, ShellServices};
+use wabash::interp::{Invocation, Process, ProgramRequest, ShellServices};
 use wabash::io::{Capture, Fd, Stream};
 
 struct NoShell;
@@ -26,6 +26,14 @@ impl ShellServices for NoShell {
 
     fn open_fd(&self, _fd: usize) -> Option<Fd> {
         None
+    }
+
+    fn run_program<'a>(&'a mut self, _request: ProgramRequest) -> LocalFuture<'a, i32> {
+        Box::pin(async { 127 })
+    }
+
+    fn processes(&self) -> Vec<Process> {
+        Vec::new()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 use wabash::executor::block_on;
-use wabash::host::FixedHost;
+use wabash::host::{FixedHost, Host, LocalFuture};
 use wabash::{ExecOptions, Sandbox, SandboxOptions};
 
 fn exec(script: &str) -> (String, String, i32) {
@@ -33,6 +33,53 @@ fn timeout_and_sleep() {
     assert_eq!(exec("timeout 1 sleep 5; echo $?").0, "124\n");
     assert_eq!(exec("timeout 5 sleep 1; echo $?").0, "0\n");
     assert_eq!(exec("timeout 1 yes > /dev/null; echo $?").0, "124\n");
+}
+
+/// A host whose clock moves a millisecond each time it is read, so a busy
+/// loop sees time pass.
+struct TickingHost(std::cell::Cell<f64>);
+
+impl Host for TickingHost {
+    fn now_millis(&self) -> f64 {
+        self.0.set(self.0.get() + 1.0);
+        self.0.get()
+    }
+
+    fn random_seed(&self) -> u64 {
+        1
+    }
+
+    fn sleep(&self, millis: f64) -> LocalFuture<'_, ()> {
+        self.0.set(self.0.get() + millis.max(0.0));
+        Box::pin(async {})
+    }
+}
+
+#[test]
+fn timeout_stops_commands_that_never_wait() {
+    let mut sandbox = block_on(Sandbox::new(SandboxOptions::default(), Rc::new(TickingHost(std::cell::Cell::new(0.0)))));
+    let script = "timeout 1 bash -c 'while :; do :; done'; echo $?; timeout 1 bash -c 'sleep 5; echo late'; echo $?; echo after";
+    let result = block_on(sandbox.exec(script, ExecOptions::default()));
+    assert_eq!((result.stdout_text().as_str(), result.exit_code), ("124\n124\nafter\n", 0));
+}
+
+#[test]
+fn a_job_left_by_a_timed_out_command_cannot_hang_wait() {
+    let (out, _, status) = exec("timeout 1 bash -c 'sleep 50 & sleep 30'; echo $?; wait; echo done");
+    assert_eq!((out.as_str(), status), ("124\ndone\n", 0));
+}
+
+#[test]
+fn programs_get_their_environment_and_directory_as_values() {
+    assert_eq!(exec("env 'A=$(echo x); y' printenv A").0, "$(echo x); y\n");
+    assert_eq!(exec("mkdir -p 'a b/c'; touch 'a b/c/g'; find . -name g -execdir pwd \\;").0, "/home/user/a b/c\n");
+    assert_eq!(exec("f() { echo function; }; env f; echo $?").0, "127\n");
+}
+
+#[test]
+fn ps_lists_the_sandbox_jobs_only() {
+    let (out, _, _) = exec("sleep 9 & ps -o comm=");
+    assert_eq!(out, "bash\nsleep\nps\n");
 }
 
 #[test]

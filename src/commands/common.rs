@@ -1,5 +1,6 @@
 //! Helpers shared by utilities: reading the inputs named on the command line
-//! (or standard input for none or `-`) and writing with SIGPIPE semantics.
+//! (or standard input for none or `-`), writing with SIGPIPE semantics, and
+//! finding programs in `PATH` (`which`, `env`, `timeout`, `find -exec`).
 
 use crate::fs::{FsError, OpenOptions};
 use crate::interp::{write_failure_status, Invocation};
@@ -58,4 +59,36 @@ pub async fn copy_to_stdout(ctx: &Invocation<'_>, source: &Fd) -> Result<(), i32
         }
         ctx.write_out(&chunk).await.map_err(write_failure_status)?;
     }
+}
+
+/// The search path when `PATH` is unset.
+pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// True when `path` is an executable regular file.
+pub async fn is_executable(ctx: &Invocation<'_>, path: &str) -> bool {
+    match ctx.fs.metadata(path).await {
+        Ok(metadata) => metadata.file_type == crate::fs::FileType::File && metadata.mode & 0o111 != 0,
+        Err(_) => false,
+    }
+}
+
+/// True when `name` is a program a process could run: a path to an
+/// executable file, or an executable file in a `PATH` directory. Shell
+/// functions and builtins without a file are not programs (`env f`,
+/// `timeout 5 cd`, `find -exec f` fail as with GNU).
+pub async fn program_exists(ctx: &Invocation<'_>, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    if name.contains('/') {
+        return is_executable(ctx, &ctx.resolve(name)).await;
+    }
+    let path = ctx.env_var("PATH").unwrap_or(DEFAULT_PATH).to_string();
+    for dir in path.split(':') {
+        let dir = if dir.is_empty() { "." } else { dir };
+        if is_executable(ctx, &ctx.resolve(&format!("{}/{name}", dir.trim_end_matches('/')))).await {
+            return true;
+        }
+    }
+    false
 }

@@ -6,7 +6,6 @@
 
 mod archive;
 pub mod common;
-pub mod datestr;
 mod file;
 pub mod format;
 mod hash;
@@ -15,7 +14,6 @@ mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
-pub mod timefmt;
 pub mod users;
 
 use crate::interp::Utility;
@@ -32,7 +30,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "clear", run: system::terminal::run_clear },
     Utility { name: "cp", run: file::cp::run },
     Utility { name: "date", run: system::date::run },
-    Utility { name: "df", run: file::misc::run_df },
+    Utility { name: "df", run: file::df::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
     Utility { name: "egrep", run: text::grep::run },
@@ -56,6 +54,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "mv", run: file::mv::run },
     Utility { name: "nproc", run: system::machine::run_nproc },
     Utility { name: "printenv", run: system::env::run_printenv },
+    Utility { name: "ps", run: system::ps::run },
     Utility { name: "readlink", run: file::readlink::run_readlink },
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rm", run: file::rm::run },

@@ -4,7 +4,7 @@
 
 use crate::fs::{Fs, MemoryFs};
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::interp::{Invocation, ShellServices};
+use crate::interp::{Invocation, Process, ProgramRequest, ShellServices};
 use crate::io::{Capture, Fd, Stream};
 use std::rc::Rc;
 
@@ -48,6 +48,25 @@ impl ShellServices for RegistryShell {
 
     fn open_fd(&self, _fd: usize) -> Option<Fd> {
         None
+    }
+
+    fn run_program<'a>(&'a mut self, request: ProgramRequest) -> LocalFuture<'a, i32> {
+        Box::pin(async move {
+            let ProgramRequest { argv, env, cwd, host, stdin, stdout, stderr } = request;
+            let Some(utility) = argv.first().and_then(|name| super::find(name)) else {
+                return 127;
+            };
+            let fs = self.fs.clone();
+            let host = host.unwrap_or_else(|| self.host.clone());
+            let cwd = cwd.unwrap_or_else(|| self.cwd.clone());
+            let env = env.unwrap_or_default();
+            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+            (utility.run)(&mut invocation).await
+        })
+    }
+
+    fn processes(&self) -> Vec<Process> {
+        vec![Process { pid: 1, parent_pid: 0, command: "bash".to_string() }]
     }
 }
 

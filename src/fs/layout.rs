@@ -107,7 +107,8 @@ pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<It
         let _ = root.symlink(&format!("/dev/fd/{index}"), &format!("/dev/{name}")).await;
     }
     let script = b"#!/bin/bash\n# wabash built-in command: runs inside the sandbox.\n";
-    for name in commands {
+    // The shell itself is a program too (`env bash`, `timeout 5 sh -c ...`).
+    for name in commands.into_iter().chain(["bash", "sh"]) {
         for dir in ["/bin", "/usr/bin"] {
             let path = format!("{dir}/{name}");
             let _ = root.write_file(&path, script).await;

@@ -83,6 +83,11 @@ impl JobTable {
         }
     }
 
+    /// Pid and command text of each running job, oldest first (`ps`).
+    pub fn running(&self) -> Vec<(u32, String)> {
+        self.jobs.borrow().iter().filter(|j| j.status.is_none()).map(|j| (j.pid, j.command.clone())).collect()
+    }
+
     /// Pids of all jobs, oldest first.
     pub fn pids(&self) -> Vec<u32> {
         self.jobs.borrow().iter().map(|j| j.pid).collect()

@@ -40,6 +40,10 @@ impl Shell {
     /// Checks the wall-clock limit and the host's interrupt request.
     pub(super) async fn check_time_and_interrupt(&mut self) -> Result<(), Flow> {
         if self.host.interrupted() {
+            if self.host.deadline_passed() {
+                // Only the command under `timeout` ends, not the whole run.
+                return Err(Flow::Exit(124));
+            }
             self.budget.exceeded.set(true);
             return Err(Flow::Exit(130));
         }
@@ -428,5 +432,13 @@ impl ShellServices for Shell {
 
     fn command_exists(&self, name: &str) -> bool {
         self.functions.contains_key(name) || builtins::find(name).is_some() || self.utilities.contains_key(name)
+    }
+
+    fn run_program<'a>(&'a mut self, request: super::ProgramRequest) -> LocalFuture<'a, i32> {
+        Box::pin(self.run_child_program(request))
+    }
+
+    fn processes(&self) -> Vec<super::Process> {
+        self.process_list()
     }
 }

@@ -37,6 +37,51 @@ pub trait ShellServices {
     /// The stream open on shell fd `fd`, for `/dev/fd/N` and `/dev/stdin`
     /// (process substitution hands commands such paths).
     fn open_fd(&self, fd: usize) -> Option<Fd>;
+
+    /// Runs `request.argv` as a separate program (`env`, `timeout`, `find
+    /// -execdir`): in a child of the shell with the request's environment,
+    /// working directory and host; shell functions are not programs.
+    fn run_program<'a>(&'a mut self, request: ProgramRequest) -> LocalFuture<'a, i32>;
+
+    /// The sandbox's processes, for `ps`: the shell, then its running jobs.
+    fn processes(&self) -> Vec<Process>;
+}
+
+/// A program for [`ShellServices::run_program`] to run.
+pub struct ProgramRequest {
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// The whole environment it gets; `None` keeps the shell's exported one.
+    pub env: Option<Vec<(String, String)>>,
+    /// Its working directory; `None` keeps the shell's.
+    pub cwd: Option<String>,
+    /// The host it sees (a `timeout` deadline); `None` keeps the shell's.
+    pub host: Option<Rc<dyn Host>>,
+    /// Standard input.
+    pub stdin: Fd,
+    /// Standard output.
+    pub stdout: Fd,
+    /// Standard error.
+    pub stderr: Fd,
+}
+
+impl ProgramRequest {
+    /// A request to run `argv` with the shell's environment, directory and
+    /// host, and the given streams.
+    pub fn new(argv: Vec<String>, stdin: Fd, stdout: Fd, stderr: Fd) -> Self {
+        ProgramRequest { argv, env: None, cwd: None, host: None, stdin, stdout, stderr }
+    }
+}
+
+/// One process of the sandbox, as `ps` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Process {
+    /// Its process id.
+    pub pid: u32,
+    /// Its parent's process id.
+    pub parent_pid: u32,
+    /// Its command line (`sleep 5`).
+    pub command: String,
 }
 
 /// One invocation of a utility.

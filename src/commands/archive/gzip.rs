@@ -3,10 +3,10 @@
 //! warnings such as an existing output file).
 
 use super::files::write_whole;
-use super::gzip_format::{compress, decompress, is_gzip, parse_header, GzipError};
+use super::gzip_format::{compress, decompress, decompressed_limit, is_gzip, parse_header, GzipError};
+use crate::calendar::civil;
 use crate::commands::hash::source::quote_name;
 use crate::commands::options::{parse, Long, OptionError, Spec};
-use crate::commands::system::civil;
 use crate::fs::FsError;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -171,8 +171,7 @@ async fn stdin_one(ctx: &Invocation<'_>, settings: &Settings, status: &mut Statu
         Mode::Compress => {
             let packed = compress(&data, settings.level, None, 0);
             if settings.verbose {
-                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18).trim_start()))
-                    .await;
+                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18))).await;
             }
             ctx.write_out(&packed).await.map_err(write_failure_status)
         }
@@ -196,7 +195,7 @@ async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &
     if settings.force && settings.to_stdout && !is_gzip(data) && settings.mode == Mode::Decompress {
         return Some(data.to_vec());
     }
-    match decompress(data) {
+    match decompress(data, decompressed_limit(ctx.fs.as_ref())) {
         Ok(result) => {
             if result.trailing_garbage && !settings.quiet {
                 say(ctx, &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n")).await;
@@ -207,7 +206,7 @@ async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &
             Some(result.data)
         }
         Err((partial, error)) => {
-            if settings.to_stdout && settings.mode == Mode::Decompress {
+            if settings.to_stdout && settings.mode == Mode::Decompress && !matches!(error, GzipError::TooLarge(_)) {
                 let _ = ctx.write_out(&partial).await;
             }
             say(ctx, &format!("\ngzip: {shown}: {error}\n")).await;
@@ -341,7 +340,7 @@ async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, stat
     }
     if !in_place {
         if settings.verbose {
-            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text.trim_start())).await;
+            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text)).await;
         }
         return ctx.write_out(&output).await.map_err(write_failure_status);
     }
@@ -379,7 +378,7 @@ async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, stat
     };
     let _ = ctx.fs.set_times(&target_path, Some(metadata.atime), Some(mtime.unwrap_or(metadata.mtime))).await;
     if settings.verbose {
-        say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text.trim_start())).await;
+        say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text)).await;
     }
     if !settings.keep {
         if let Err(error) = ctx.fs.remove_file(&path).await {

@@ -24,16 +24,22 @@ pub enum GzipError {
     Crc,
     /// The length in the trailer does not match the data.
     Length,
+    /// The expanded data would pass the sandbox's limit (in bytes): a
+    /// decompression bomb is stopped before it fills memory.
+    TooLarge(usize),
 }
 
 impl std::fmt::Display for GzipError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let GzipError::TooLarge(limit) = self {
+            return write!(f, "decompressed data exceeds the sandbox limit ({limit} bytes)");
+        }
         f.write_str(match self {
             GzipError::NotGzip => "not in gzip format",
             GzipError::UnexpectedEnd => "unexpected end of file",
             GzipError::FormatViolated => "invalid compressed data--format violated",
             GzipError::Crc => "invalid compressed data--crc error",
-            GzipError::Length => "invalid compressed data--length error",
+            GzipError::Length | GzipError::TooLarge(_) => "invalid compressed data--length error",
         })
     }
 }
@@ -91,19 +97,36 @@ pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
     }
 }
 
-/// Inflates raw deflate data from the start of `data`; returns the bytes
-/// and how many input bytes the stream used.
-pub fn inflate(data: &[u8]) -> Result<(Vec<u8>, usize), GzipError> {
+/// The most bytes one decompression may produce by default (the in-memory
+/// filesystem's default byte quota: nothing larger could be stored).
+pub const MAX_DECOMPRESSED_BYTES: usize = 512 << 20;
+
+/// The decompressed-size limit for a sandbox: its filesystem's byte quota
+/// when it has one, never more than [`MAX_DECOMPRESSED_BYTES`].
+pub fn decompressed_limit(fs: &dyn crate::fs::Fs) -> usize {
+    fs.space().map_or(MAX_DECOMPRESSED_BYTES, |space| usize::try_from(space.total_bytes).unwrap_or(usize::MAX).min(MAX_DECOMPRESSED_BYTES))
+}
+
+/// Inflates raw deflate data from the start of `data`, producing at most
+/// `limit` bytes; returns the bytes and how many input bytes the stream used.
+pub fn inflate(data: &[u8], limit: usize) -> Result<(Vec<u8>, usize), GzipError> {
     let mut decompressor = Decompress::new(false);
-    let mut out = Vec::with_capacity(data.len().saturating_mul(3).min(1 << 24) + 1024);
+    // Never more room than the limit plus one byte: a stream that fills it is too large.
+    let ceiling = limit.saturating_add(1);
+    let mut out = Vec::with_capacity(data.len().saturating_mul(3).min(1 << 24).min(ceiling));
     loop {
         if out.capacity() - out.len() < 4096 {
-            out.reserve(out.capacity().max(8192));
+            let room = ceiling.saturating_sub(out.len()).min(out.capacity().max(8192));
+            out.reserve_exact(room);
         }
         let consumed = decompressor.total_in() as usize;
         let input = data.get(consumed..).unwrap_or(&[]);
         let before = (decompressor.total_in(), decompressor.total_out());
-        match decompressor.decompress_vec(input, &mut out, FlushDecompress::None) {
+        let status = decompressor.decompress_vec(input, &mut out, FlushDecompress::None);
+        if out.len() > limit {
+            return Err(GzipError::TooLarge(limit));
+        }
+        match status {
             Ok(Status::StreamEnd) => return Ok((out, decompressor.total_in() as usize)),
             Ok(_) => {
                 if (decompressor.total_in(), decompressor.total_out()) == before && out.capacity() > out.len() {
@@ -160,9 +183,10 @@ pub struct Decompressed {
     pub trailing_garbage: bool,
 }
 
-/// Decompresses every member of `data`. On an error, `Err` carries the data
-/// decoded before it (GNU writes that much) and the error.
-pub fn decompress(data: &[u8]) -> Result<Decompressed, (Vec<u8>, GzipError)> {
+/// Decompresses every member of `data`, producing at most `limit` bytes. On
+/// an error, `Err` carries the data decoded before it (GNU writes that much)
+/// and the error.
+pub fn decompress(data: &[u8], limit: usize) -> Result<Decompressed, (Vec<u8>, GzipError)> {
     let mut out = Vec::new();
     let mut position = 0;
     let mut first = true;
@@ -178,8 +202,9 @@ pub fn decompress(data: &[u8]) -> Result<Decompressed, (Vec<u8>, GzipError)> {
         };
         first = false;
         let body = rest.get(header.len..).unwrap_or(&[]);
-        let (member, used) = match inflate(body) {
+        let (member, used) = match inflate(body, limit.saturating_sub(out.len())) {
             Ok(result) => result,
+            Err(GzipError::TooLarge(_)) => return Err((out, GzipError::TooLarge(limit))),
             Err(error) => return Err((out, error)),
         };
         out.extend_from_slice(&member);
@@ -213,7 +238,7 @@ mod tests {
         let packed = compress(b"hello\n", 6, Some("g.txt"), 0);
         assert_eq!(&packed[..4], &[0x1f, 0x8b, 8, 8]);
         assert_eq!(packed.len(), 32);
-        assert_eq!(decompress(&packed).unwrap().data, b"hello\n");
+        assert_eq!(decompress(&packed, MAX_DECOMPRESSED_BYTES).unwrap().data, b"hello\n");
         let header = parse_header(&packed).unwrap();
         assert_eq!(header.name.as_deref(), Some("g.txt"));
         assert_eq!(header.len, 16);
@@ -223,21 +248,33 @@ mod tests {
 
     #[test]
     fn reports_gnu_errors() {
-        assert_eq!(decompress(b"junk").unwrap_err().1, GzipError::NotGzip);
+        assert_eq!(decompress(b"junk", MAX_DECOMPRESSED_BYTES).unwrap_err().1, GzipError::NotGzip);
         let packed = compress(b"hello\n", 6, None, 0);
-        assert_eq!(decompress(&packed[..packed.len() - 3]).unwrap_err().1, GzipError::UnexpectedEnd);
+        assert_eq!(decompress(&packed[..packed.len() - 3], MAX_DECOMPRESSED_BYTES).unwrap_err().1, GzipError::UnexpectedEnd);
         let mut bad = packed.clone();
         let crc_at = bad.len() - 8;
         bad[crc_at] ^= 1;
-        assert_eq!(decompress(&bad).unwrap_err(), (b"hello\n".to_vec(), GzipError::Crc));
+        assert_eq!(decompress(&bad, MAX_DECOMPRESSED_BYTES).unwrap_err(), (b"hello\n".to_vec(), GzipError::Crc));
         let mut two = packed.clone();
         two.extend_from_slice(&packed);
-        assert_eq!(decompress(&two).unwrap().data, b"hello\nhello\n");
+        assert_eq!(decompress(&two, MAX_DECOMPRESSED_BYTES).unwrap().data, b"hello\nhello\n");
         let mut garbage = packed.clone();
         garbage.extend_from_slice(b"garbage");
-        assert!(decompress(&garbage).unwrap().trailing_garbage);
+        assert!(decompress(&garbage, MAX_DECOMPRESSED_BYTES).unwrap().trailing_garbage);
         let mut zeros = packed;
         zeros.extend_from_slice(&[0, 0, 0]);
-        assert!(!decompress(&zeros).unwrap().trailing_garbage);
+        assert!(!decompress(&zeros, MAX_DECOMPRESSED_BYTES).unwrap().trailing_garbage);
+    }
+
+    #[test]
+    fn stops_a_bomb_at_the_limit() {
+        let bomb = compress(&vec![0u8; 1 << 20], 9, None, 0);
+        assert!(bomb.len() < 2048);
+        assert_eq!(decompress(&bomb, 100_000).unwrap_err().1, GzipError::TooLarge(100_000));
+        assert_eq!(decompress(&bomb, 1 << 20).unwrap().data.len(), 1 << 20);
+        let mut two = bomb.clone();
+        two.extend_from_slice(&bomb);
+        let (partial, error) = decompress(&two, 1 << 20).unwrap_err();
+        assert_eq!((partial.len(), error), (1 << 20, GzipError::TooLarge(1 << 20)));
     }
 }

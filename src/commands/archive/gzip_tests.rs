@@ -183,3 +183,38 @@ fn custom_suffix_and_tgz() {
     assert_eq!(run(&fs, &["gunzip", "x.tgz"], b"").2, 0);
     assert_eq!(read(&fs, "x.tar").unwrap(), b"tar");
 }
+
+/// A filesystem whose byte quota is 1 MiB, holding a gzip, a tar.gz and a
+/// zip of 2 MiB of zeros each.
+fn bomb_fs() -> MemoryFs {
+    let fs = fs_with(&[]);
+    let zeros = vec![0u8; 2 << 20];
+    block_on(fs.write_file("/home/user/bomb.gz", &compress(&zeros, 9, None, 0))).unwrap();
+    block_on(fs.write_file("/home/user/big", &zeros[..1000])).unwrap();
+    let (tar, _, _) = run_bytes(&fs, &["tar", "cf", "-", "big"], b"");
+    let mut huge_tar = tar.clone();
+    huge_tar.extend(std::iter::repeat_n(0u8, 2 << 20));
+    block_on(fs.write_file("/home/user/bomb.tgz", &compress(&huge_tar, 9, None, 0))).unwrap();
+    let entry = super::zip_format::ZipEntry::new("z".into(), &zeros, 9, 0, 0o100644);
+    block_on(fs.write_file("/home/user/bomb.zip", &super::zip_format::write_archive(&[entry], 0))).unwrap();
+    block_on(fs.remove_file("/home/user/big")).unwrap();
+    fs.set_limits(crate::fs::memory::FsLimits { max_total_bytes: 1 << 20, ..fs.limits() });
+    fs
+}
+
+#[test]
+fn decompression_bombs_stop_at_the_limit_and_leave_nothing_behind() {
+    let fs = bomb_fs();
+    let message = "decompressed data exceeds the sandbox limit (1048576 bytes)";
+    let (out, err, status) = run(&fs, &["gzip", "-d", "bomb.gz"], b"");
+    assert_eq!((out.as_str(), err.as_str(), status), ("", format!("\ngzip: bomb.gz: {message}\n").as_str(), 1));
+    assert!(read(&fs, "bomb.gz").is_some() && read(&fs, "bomb").is_none());
+    let (bytes, err, status) = run_bytes(&fs, &["zcat", "bomb.gz"], b"");
+    assert_eq!((bytes.len(), err.contains(message), status), (0, true, 1));
+    let (_, err, status) = run(&fs, &["tar", "xzf", "bomb.tgz"], b"");
+    assert_eq!((err.contains(message), status), (true, 2));
+    assert!(read(&fs, "big").is_none());
+    let (_, err, status) = run(&fs, &["unzip", "-q", "bomb.zip"], b"");
+    assert_eq!((err.contains(message), status), (true, 2));
+    assert!(read(&fs, "z").is_none());
+}

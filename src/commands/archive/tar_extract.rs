@@ -3,7 +3,7 @@
 //! GNU tar does, restoring directory times after their contents.
 
 use super::files::{create_dirs, parent_of, write_whole};
-use super::gzip_format::{decompress, is_gzip, GzipError};
+use super::gzip_format::{decompress, decompressed_limit, is_gzip, GzipError};
 use super::pattern::{excluded, wildcard_match};
 use super::tar::TarOptions;
 use super::tar_create::strip_unsafe_prefix;
@@ -55,7 +55,7 @@ async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32
             say(ctx, &format!("tar: Archive is compressed. Use -z option\n{FATAL}")).await;
             return Err(2);
         }
-        return match decompress(&data) {
+        return match decompress(&data, decompressed_limit(ctx.fs.as_ref())) {
             Ok(result) => Ok(result.data),
             // A cut stream still yields the members before the cut, as with GNU's pipe.
             Err((partial, GzipError::UnexpectedEnd)) => Ok(partial),

@@ -2,7 +2,7 @@
 //! tar's long form `-rw-r--r-- user/user  6 2024-01-01 00:00 d/f.txt`.
 
 use super::tar_format::{Entry, Kind};
-use crate::commands::system::civil;
+use crate::calendar::civil;
 
 /// `ls -l`-style permission text of a member.
 pub fn mode_text(entry: &Entry) -> String {
@@ -69,5 +69,5 @@ pub fn long_line(entry: &Entry, width: &mut usize, offset: i64, numeric: bool) -
 
 /// The offset of the local time zone (`TZ`) listings are shown in.
 pub fn local_offset(ctx: &crate::interp::Invocation<'_>) -> i64 {
-    crate::commands::system::tz::parse_tz(ctx.env_var("TZ")).offset
+    crate::calendar::parse_tz(ctx.env_var("TZ")).offset
 }

@@ -3,10 +3,11 @@
 //! member patterns and `-x` exclusions).
 
 use super::files::{create_dirs, parent_of, write_whole};
+use super::gzip_format::{decompressed_limit, GzipError};
 use super::pattern::wildcard_match;
 use super::tar_list::local_offset;
-use super::zip_format::{percent_saved, read_archive, Method, ZipEntry};
-use crate::commands::system::civil;
+use super::zip_format::{percent_saved, read_archive, Method, ZipEntry, ZipError};
+use crate::calendar::civil;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 
@@ -115,8 +116,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let entries = match read_archive(&data, offset) {
             Ok(entries) => entries,
             Err(_) => {
-                let text = format!("Archive:  {archive}\n");
-                let _ = ctx.write_out(text.as_bytes()).await;
+                if options.quiet == 0 {
+                    let _ = ctx.write_out(format!("Archive:  {archive}\n").as_bytes()).await;
+                } else {
+                    say(ctx, &format!("[{archive}]\n")).await;
+                }
                 say(ctx, &format!("  End-of-central-directory signature not found.  Either this file is not\n  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n  latter case the central directory and zipfile comment will be found on\n  the last disk(s) of this archive.\nunzip:  cannot find zipfile directory in one of {archive} or\n        {archive}.zip, and cannot find {archive}.ZIP, period.\n")).await;
                 return 9;
             }
@@ -152,14 +156,19 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         } else if options.list {
             list_plain(&mut out, &archive, &selected, offset, options.quiet);
         } else if options.test {
-            status = test(&mut out, &archive, &selected, options.quiet);
+            status = test(&mut out, &archive, &selected, options.quiet, decompressed_limit(ctx.fs.as_ref()));
         } else if options.pipe {
+            let limit = decompressed_limit(ctx.fs.as_ref());
             for entry in &selected {
-                match entry.data() {
+                match entry.data(limit) {
                     Ok(bytes) => {
                         if let Err(error) = ctx.write_out(&bytes).await {
                             return write_failure_status(error);
                         }
+                    }
+                    Err(ZipError::TooLarge(limit)) => {
+                        say(ctx, &too_large(&entry.name, limit)).await;
+                        status = 2;
                     }
                     Err(_) => status = 2,
                 }
@@ -235,14 +244,23 @@ fn list_verbose(out: &mut String, archive: &str, entries: &[&ZipEntry], offset: 
     }
 }
 
-fn test(out: &mut String, archive: &str, entries: &[&ZipEntry], quiet: u32) -> i32 {
+/// The report of a member whose expanded data passes the sandbox's limit.
+fn too_large(name: &str, limit: usize) -> String {
+    format!("  error:  {name}: {}\n", GzipError::TooLarge(limit))
+}
+
+fn test(out: &mut String, archive: &str, entries: &[&ZipEntry], quiet: u32, limit: usize) -> i32 {
     if quiet == 0 {
         out.push_str(&format!("Archive:  {archive}\n"));
     }
     let mut bad = 0;
     for entry in entries {
-        let verdict = match entry.data() {
+        let verdict = match entry.data(limit) {
             Ok(_) => "OK",
+            Err(ZipError::TooLarge(_)) => {
+                bad += 1;
+                "too large"
+            }
             Err(_) => {
                 bad += 1;
                 "bad CRC"
@@ -273,6 +291,7 @@ async fn extract(ctx: &Invocation<'_>, options: &UnzipOptions, archive: &str, en
     };
     write(format!("Archive:  {archive}\n")).await?;
     let umask = ctx.shell.umask();
+    let limit = decompressed_limit(ctx.fs.as_ref());
     let base = match &options.directory {
         Some(dir) => {
             let path = ctx.resolve(dir);
@@ -345,8 +364,13 @@ async fn extract(ctx: &Invocation<'_>, options: &UnzipOptions, archive: &str, en
             }
             let _ = ctx.fs.remove_file(&path).await;
         }
-        let data = match entry.data() {
+        let data = match entry.data(limit) {
             Ok(data) => data,
+            Err(ZipError::TooLarge(limit)) => {
+                say(ctx, &too_large(&shown, limit)).await;
+                status = 2;
+                continue;
+            }
             Err(_) => {
                 say(ctx, &format!("  error:  invalid compressed data to inflate {shown}\n")).await;
                 status = 2;

@@ -74,8 +74,11 @@ fn parse_args(args: &[String]) -> Result<ZipOptions, String> {
     Ok(options)
 }
 
-async fn say(ctx: &Invocation<'_>, text: &str) {
-    let _ = ctx.stderr.write(text.as_bytes()).await;
+/// Writes a message as Info-ZIP does: to standard output, or to standard
+/// error when the archive itself goes to standard output.
+async fn say(ctx: &Invocation<'_>, archive_on_stdout: bool, text: &str) {
+    let stream = if archive_on_stdout { &ctx.stderr } else { &ctx.stdout };
+    let _ = stream.write(text.as_bytes()).await;
 }
 
 /// Runs `zip`.
@@ -84,24 +87,25 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let options = match parse_args(ctx.args.get(1..).unwrap_or(&[])) {
             Ok(options) => options,
             Err(message) => {
-                say(ctx, &format!("\nzip error: {message}\n")).await;
+                say(ctx, false, &format!("\nzip error: {message}\n")).await;
                 return 16;
             }
         };
         let Some(mut archive) = options.archive.clone() else {
-            say(ctx, "\nzip error: Invalid command arguments (nothing to select from)\n").await;
+            say(ctx, false, "\nzip error: Invalid command arguments (nothing to select from)\n").await;
             return 16;
         };
         if !archive.rsplit('/').next().unwrap_or("").contains('.') && archive != "-" {
             archive.push_str(".zip");
         }
+        let on_stdout = archive == "-";
         let offset = local_offset(ctx);
         let path = ctx.resolve(&archive);
         let mut entries = match ctx.fs.read_file(&path).await {
             Ok(data) => match read_archive(&data, offset) {
                 Ok(entries) => entries,
                 Err(_) => {
-                    say(ctx, &format!("\tzip warning: missing end signature--probably not a zip file (did you\n\tzip warning: remember to use binary mode when you transferred it?)\n\tzip warning: (if you are trying to read a damaged archive try -F)\n\nzip error: Zip file structure invalid ({archive})\n")).await;
+                    say(ctx, on_stdout, &format!("\tzip warning: missing end signature--probably not a zip file (did you\n\tzip warning: remember to use binary mode when you transferred it?)\n\tzip warning: (if you are trying to read a damaged archive try -F)\n\nzip error: Zip file structure invalid ({archive})\n")).await;
                     return 3;
                 }
             },
@@ -118,7 +122,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 !hit
             });
             if entries.len() == before {
-                say(ctx, &format!("\nzip error: Nothing to do! ({archive})\n")).await;
+                say(ctx, on_stdout, &format!("\nzip error: Nothing to do! ({archive})\n")).await;
                 return 12;
             }
         } else {
@@ -130,12 +134,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     added.push(ZipEntry::new("-".into(), &data, options.level, now, 0o100600));
                     continue;
                 }
-                if !collect(ctx, &options, &ctx.resolve(file), file, &mut added).await {
-                    say(ctx, &format!("\tzip warning: name not matched: {file}\n")).await;
+                if !collect(ctx, &options, &ctx.resolve(file), file, &mut added).await && !options.quiet {
+                    say(ctx, on_stdout, &format!("\tzip warning: name not matched: {file}\n")).await;
                 }
             }
             if added.is_empty() {
-                say(ctx, &format!("\nzip error: Nothing to do! ({archive})\n")).await;
+                say(ctx, on_stdout, &format!("\nzip error: Nothing to do! ({archive})\n")).await;
                 return 12;
             }
             for entry in added {
@@ -157,7 +161,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         if let Err(error) = write_whole(ctx, &path, &write_archive(&entries, offset), 0o644).await {
-            say(ctx, &format!("\nzip error: Could not create output file ({archive}): {error}\n")).await;
+            say(ctx, on_stdout, &format!("\nzip error: Could not create output file ({archive}): {error}\n")).await;
             return 15;
         }
         0

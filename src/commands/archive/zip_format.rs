@@ -3,8 +3,8 @@
 //! external attributes, and the `UT` (times) and `ux` (owner) extra fields.
 //! The reader takes any single-disk archive without encryption or zip64.
 
-use super::gzip_format::{deflate, inflate};
-use crate::commands::system::civil;
+use super::gzip_format::{deflate, inflate, GzipError};
+use crate::calendar::civil;
 
 const LOCAL_SIGNATURE: u32 = 0x0403_4b50;
 const CENTRAL_SIGNATURE: u32 = 0x0201_4b50;
@@ -70,11 +70,14 @@ impl ZipEntry {
         self.unix_mode.is_some_and(|mode| mode & 0o170000 == 0o120000)
     }
 
-    /// The expanded data, checked against the CRC.
-    pub fn data(&self) -> Result<Vec<u8>, ZipError> {
+    /// The expanded data (at most `limit` bytes), checked against the CRC.
+    pub fn data(&self, limit: usize) -> Result<Vec<u8>, ZipError> {
         let data = match self.method {
             Method::Stored => self.raw.clone(),
-            Method::Deflated => inflate(&self.raw).map(|(data, _)| data).map_err(|_| ZipError::Corrupt)?,
+            Method::Deflated => inflate(&self.raw, limit).map(|(data, _)| data).map_err(|error| match error {
+                GzipError::TooLarge(limit) => ZipError::TooLarge(limit),
+                _ => ZipError::Corrupt,
+            })?,
             Method::Other(_) => return Err(ZipError::Unsupported),
         };
         if crc32fast::hash(&data) != self.crc {
@@ -108,6 +111,8 @@ pub enum ZipError {
     Unsupported,
     /// The data does not match its CRC.
     BadCrc,
+    /// The expanded data would pass the sandbox's limit (in bytes).
+    TooLarge(usize),
 }
 
 fn dos_time(mtime: i64, offset: i64) -> (u16, u16) {
@@ -145,7 +150,8 @@ pub fn write_archive(entries: &[ZipEntry], offset: i64) -> Vec<u8> {
             Method::Deflated => 8,
             Method::Other(n) => n,
         };
-        let needed: u16 = if method == 8 || entry.is_dir() { 20 } else { 10 };
+        // Info-ZIP asks for 2.0 for deflate and 1.0 for stored files and directories.
+        let needed: u16 = if method == 8 { 20 } else { 10 };
         let mtime = entry.mtime.clamp(0, u32::MAX as i64) as u32;
         let mut local_extra = vec![0x55, 0x54, 9, 0, 3];
         local_extra.extend_from_slice(&mtime.to_le_bytes());
@@ -289,7 +295,7 @@ mod tests {
         assert_eq!(&archive[10..14], &[0, 0, 0x21, 0x58]);
         let read = read_archive(&archive, 0).unwrap();
         assert_eq!(read, entries);
-        assert_eq!(read[2].data().unwrap(), text);
+        assert_eq!(read[2].data(usize::MAX).unwrap(), text);
         assert_eq!(read_archive(b"junk", 0), Err(ZipError::NotZip));
     }
 }

@@ -2,6 +2,7 @@
 //! one node (recursively for directories), reporting each failure in GNU
 //! `cp`'s words and carrying on, so a failed copy leaves what GNU leaves.
 
+use super::backup::{make_backup, Backup};
 use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::fs::path::normalize;
@@ -54,6 +55,8 @@ pub struct CopyOptions {
     pub force: bool,
     /// `-l`/`-s`.
     pub link: Option<LinkInstead>,
+    /// `-b`/`--backup`/`-S`: back up a destination before replacing it.
+    pub backup: Option<Backup>,
     /// The shell's umask for created nodes.
     pub umask: u32,
 }
@@ -73,6 +76,7 @@ impl CopyOptions {
             verbose: false,
             force: false,
             link: None,
+            backup: None,
             umask,
         }
     }
@@ -186,17 +190,25 @@ async fn copy_one(ctx: &Invocation<'_>, options: &CopyOptions, source: &str, des
             return Step::Done(true);
         }
     }
+    let mut backed_up = None;
+    if let (Some(backup), Some(_)) = (&options.backup, &existing) {
+        match make_backup(ctx, backup, dest).await {
+            Ok(name) => backed_up = Some(name),
+            Err(()) => return Step::Done(false),
+        }
+    }
+    let replace = existing.is_some() && backed_up.is_none();
     let result = if metadata.is_symlink() {
-        copy_symlink(ctx, &source_path, &dest_path, existing.is_some()).await
+        copy_symlink(ctx, &source_path, &dest_path, replace).await
     } else {
         match options.link {
-            Some(LinkInstead::Hard) => link_file(ctx, &source_path, &dest_path, existing.is_some(), false).await,
+            Some(LinkInstead::Hard) => link_file(ctx, &source_path, &dest_path, replace, false).await,
             Some(LinkInstead::Symbolic) => {
                 if !source.starts_with('/') && dest.contains('/') {
                     ctx.report(&format!("{dest}: can make relative symbolic links only in current directory")).await;
                     return Step::Done(false);
                 }
-                link_file(ctx, source, &dest_path, existing.is_some(), true).await
+                link_file(ctx, source, &dest_path, replace, true).await
             }
             None => copy_contents(ctx, options, source, &source_path, dest, &dest_path, &metadata).await,
         }
@@ -206,9 +218,14 @@ async fn copy_one(ctx: &Invocation<'_>, options: &CopyOptions, source: &str, des
     }
     preserve(ctx, options, &dest_path, &metadata).await;
     if options.verbose {
-        let _ = ctx.write_out(format!("{} -> {}\n", quote(source), quote(dest)).as_bytes()).await;
+        let _ = ctx.write_out(format!("{} -> {}{}\n", quote(source), quote(dest), backup_note(backed_up.as_deref())).as_bytes()).await;
     }
     Step::Done(true)
+}
+
+/// The ` (backup: 'NAME')` note of a verbose line, when a backup was made.
+pub fn backup_note(backup: Option<&str>) -> String {
+    backup.map(|name| format!(" (backup: {})", quote(name))).unwrap_or_default()
 }
 
 /// Checks and creates a directory's copy, returning the entries to copy into it.

@@ -1,13 +1,16 @@
 //! `cp`: copy files and directory trees (`-r -R -a -p -f -i -n -u -v -T -t
-//! -L -P -H -d -l -s`, `--preserve`, `--no-preserve`).
+//! -L -P -H -d -l -s -b -S`, `--preserve`, `--no-preserve`, `--parents`,
+//! `--backup`).
 
-use super::copy::{copy_node, plan, CopyOptions, Dereference, LinkInstead};
-use crate::commands::options::{parse_or_report, Long, Spec};
+use super::backup::from_options;
+use super::copy::{copy_node, join_name, plan, CopyOptions, Dereference, LinkInstead};
+use crate::commands::format::quote;
+use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
 const SPEC: Spec = Spec::new(
-    "rRapfinuvTt:LPHdlsbx",
+    "rRapfinuvTt:LPHdlsbxS:",
     &[
         Long::flag("recursive", "r"),
         Long::flag("archive", "a"),
@@ -30,6 +33,7 @@ const SPEC: Spec = Spec::new(
         Long::optional("sparse", "sparse"),
         Long::optional("reflink", "reflink"),
         Long::flag("parents", "parents"),
+        Long::required("suffix", "S"),
         Long::flag("strip-trailing-slashes", "strip"),
     ],
 );
@@ -100,9 +104,20 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         } else {
             Dereference::Always
         });
-        let pairs = match plan(ctx, &parsed.operands, parsed.value("t"), parsed.has("T")).await {
-            Ok(pairs) => pairs,
+        options.backup = match from_options(ctx, &parsed).await {
+            Ok(backup) => backup,
             Err(status) => return status,
+        };
+        let pairs = if parsed.has("parents") {
+            match plan_parents(ctx, &options, &parsed.operands, parsed.value("t")).await {
+                Ok(pairs) => pairs,
+                Err(status) => return status,
+            }
+        } else {
+            match plan(ctx, &parsed.operands, parsed.value("t"), parsed.has("T")).await {
+                Ok(pairs) => pairs,
+                Err(status) => return status,
+            }
         };
         let mut ok = true;
         for (source, dest) in &pairs {
@@ -110,6 +125,62 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         }
         i32::from(!ok)
     })
+}
+
+/// `cp --parents SOURCE... DIRECTORY`: each source lands at
+/// `DIRECTORY/SOURCE`, its missing parent directories made first (with the
+/// source directories' modes; `-v` names each).
+async fn plan_parents(
+    ctx: &Invocation<'_>,
+    options: &CopyOptions,
+    operands: &[String],
+    target_dir: Option<&str>,
+) -> Result<Vec<(String, String)>, i32> {
+    let (sources, target) = match (target_dir, operands) {
+        (Some(dir), _) => (operands, dir.to_string()),
+        (None, [sources @ .., target]) if !sources.is_empty() => (sources, target.clone()),
+        (None, [only]) => {
+            report_usage(ctx, &format!("missing destination file operand after {}", quote(only))).await;
+            return Err(1);
+        }
+        (None, _) => {
+            report_usage(ctx, "missing file operand").await;
+            return Err(1);
+        }
+    };
+    if sources.is_empty() {
+        report_usage(ctx, "missing file operand").await;
+        return Err(1);
+    }
+    if !ctx.fs.metadata(&ctx.resolve(&target)).await.is_ok_and(|m| m.is_dir()) {
+        report_usage(ctx, "with --parents, the destination must be a directory").await;
+        return Err(1);
+    }
+    let mut pairs = Vec::new();
+    for source in sources {
+        let relative = source.trim_start_matches('/');
+        let mut made = target.clone();
+        let mut typed = if source.starts_with('/') { "/".to_string() } else { String::new() };
+        let components: Vec<&str> = relative.split('/').filter(|c| !c.is_empty()).collect();
+        for component in components.iter().take(components.len().saturating_sub(1)) {
+            typed.push_str(component);
+            made = join_name(&made, component);
+            let path = ctx.resolve(&made);
+            if ctx.fs.metadata(&path).await.is_err() {
+                let mode = ctx.fs.metadata(&ctx.resolve(&typed)).await.map_or(0o755, |m| m.mode & 0o7777);
+                if let Err(error) = ctx.fs.create_dir(&path, mode & !options.umask).await {
+                    ctx.report(&format!("cannot make directory {}: {error}", quote(&made))).await;
+                    return Err(1);
+                }
+                if options.verbose {
+                    let _ = ctx.write_out(format!("{typed} -> {made}\n").as_bytes()).await;
+                }
+            }
+            typed.push('/');
+        }
+        pairs.push((source.clone(), join_name(&target, relative)));
+    }
+    Ok(pairs)
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ struct Settings {
     human: Option<bool>,
     follow: bool,
     separate: bool,
+    one_file_system: bool,
     end: char,
     exclude: Vec<String>,
 }
@@ -66,6 +67,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             human: None,
             follow: false,
             separate: false,
+            one_file_system: false,
             end: '\n',
             exclude: Vec::new(),
         };
@@ -83,6 +85,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "apparent" => settings.apparent = true,
                 "L" => settings.follow = true,
                 "S" => settings.separate = true,
+                "x" => settings.one_file_system = true,
                 "0" => settings.end = '\0',
                 "exclude" => settings.exclude.push(value),
                 "B" => match parse_block_size(&value) {
@@ -114,27 +117,26 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 1;
         }
         let names: Vec<String> = if parsed.operands.is_empty() { vec![".".into()] } else { parsed.operands.clone() };
-        let mut seen = HashSet::new();
-        let mut out = String::new();
+        let mut tally = Tally { seen: HashSet::new(), out: String::new() };
         let mut status = 0;
         let mut total = 0;
         for name in &names {
             let path = ctx.resolve(name);
-            match measure(ctx, &settings, name, path, 0, &mut seen, &mut out).await {
+            match measure(ctx, &settings, name, path, 0, &mut tally, None).await {
                 Ok(bytes) => total += bytes,
                 Err(()) => status = 1,
             }
-            if out.len() > 32 * 1024 {
-                if let Err(error) = ctx.write_out(out.as_bytes()).await {
+            if tally.out.len() > 32 * 1024 {
+                if let Err(error) = ctx.write_out(tally.out.as_bytes()).await {
                     return write_failure_status(error);
                 }
-                out.clear();
+                tally.out.clear();
             }
         }
         if parsed.has("c") {
-            out.push_str(&format!("{}\ttotal{}", settings.size_text(total), settings.end));
+            tally.out.push_str(&format!("{}\ttotal{}", settings.size_text(total), settings.end));
         }
-        match ctx.write_out(out.as_bytes()).await {
+        match ctx.write_out(tally.out.as_bytes()).await {
             Ok(()) => status,
             Err(error) => write_failure_status(error),
         }
@@ -159,15 +161,22 @@ fn parse_block_size(text: &str) -> Option<u64> {
     number.checked_mul(multiplier).filter(|n| *n > 0)
 }
 
-/// The usage of `name` (and, printed into `out`, of what lies below it).
+/// What a walk has gathered: the nodes counted (by device and inode, so a
+/// hard link counts once) and the lines printed so far.
+struct Tally {
+    seen: HashSet<(u64, u64)>,
+    out: String,
+}
+
+/// The usage of `name` (and, printed into the tally, of what lies below it).
 fn measure<'a>(
     ctx: &'a Invocation<'_>,
     settings: &'a Settings,
     name: &'a str,
     path: String,
     depth: usize,
-    seen: &'a mut HashSet<u64>,
-    out: &'a mut String,
+    tally: &'a mut Tally,
+    start_device: Option<u64>,
 ) -> LocalFuture<'a, Result<u64, ()>> {
     Box::pin(async move {
         let metadata = if settings.follow { ctx.fs.metadata(&path).await } else { ctx.fs.symlink_metadata(&path).await };
@@ -178,14 +187,22 @@ fn measure<'a>(
                 return Err(());
             }
         };
-        if !seen.insert(metadata.ino) {
+        if depth == 0 && settings.exclude.iter().any(|pattern| matches(pattern, name) || matches(pattern, super::basename::base_name(name)))
+        {
+            // An operand matching --exclude is skipped like any other file.
+            return Ok(0);
+        }
+        if settings.one_file_system && start_device.is_some_and(|device| device != metadata.dev) {
+            return Ok(0);
+        }
+        if !tally.seen.insert((metadata.dev, metadata.ino)) {
             return Ok(0);
         }
         let own = if settings.apparent { metadata.size } else { kib_blocks(&metadata) * 1024 };
         let shows = settings.max_depth.is_none_or(|max| depth <= max);
         if !metadata.is_dir() {
             if (settings.all && shows) || depth == 0 {
-                out.push_str(&format!("{}\t{name}{}", settings.size_text(own), settings.end));
+                tally.out.push_str(&format!("{}\t{name}{}", settings.size_text(own), settings.end));
             }
             return Ok(own);
         }
@@ -199,7 +216,8 @@ fn measure<'a>(
                     }
                     let child_name = super::copy::join_name(name, &entry.name);
                     let child_path = crate::fs::path::join(&path, &entry.name);
-                    match measure(ctx, settings, &child_name, child_path, depth + 1, seen, out).await {
+                    let device = Some(start_device.unwrap_or(metadata.dev));
+                    match measure(ctx, settings, &child_name, child_path, depth + 1, tally, device).await {
                         Ok(bytes) if settings.separate && entry.file_type == crate::fs::FileType::Directory => {
                             let _ = bytes;
                         }
@@ -214,7 +232,7 @@ fn measure<'a>(
             }
         }
         if shows {
-            out.push_str(&format!("{}\t{name}{}", settings.size_text(total), settings.end));
+            tally.out.push_str(&format!("{}\t{name}{}", settings.size_text(total), settings.end));
         }
         if failed {
             return Err(());

@@ -1,7 +1,8 @@
 //! `install`: copy files and set their mode (`-m`, default 0755), create
 //! directories (`-d`), leading directories (`-D`), `-t DIR`, `-T`, `-v`,
-//! `-p`, and accept `-o`/`-g`/`-s`/`-c` as GNU does.
+//! `-p`, backups (`-b`, `-S`), and accept `-o`/`-g`/`-s`/`-c` as GNU does.
 
+use super::backup::from_options;
 use super::copy::{copy_node, plan, CopyOptions};
 use super::mode::ModeChange;
 use crate::commands::format::{quote, quote_locale};
@@ -11,7 +12,7 @@ use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
 const SPEC: Spec = Spec::new(
-    "cdDm:o:g:pst:TvCb",
+    "cdDm:o:g:pst:TvCbS:",
     &[
         Long::flag("directory", "d"),
         Long::required("mode", "m"),
@@ -23,6 +24,8 @@ const SPEC: Spec = Spec::new(
         Long::flag("no-target-directory", "T"),
         Long::flag("verbose", "v"),
         Long::flag("compare", "C"),
+        Long::optional("backup", "b"),
+        Long::required("suffix", "S"),
     ],
 );
 
@@ -99,11 +102,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
             }
         }
+        let backup = match from_options(ctx, &parsed).await {
+            Ok(backup) => backup,
+            Err(status) => return status,
+        };
         let pairs = match plan(ctx, &parsed.operands, parsed.value("t"), parsed.has("T")).await {
             Ok(pairs) => pairs,
             Err(status) => return status,
         };
         let mut options = CopyOptions::new(ctx.shell.umask());
+        options.backup = backup;
         options.verbose = verbose;
         options.preserve_times = parsed.has("p");
         let mut status = 0;
@@ -115,8 +123,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 continue;
             }
             let dest_path = ctx.resolve(dest);
-            // install replaces the destination rather than writing into it.
-            if ctx.fs.symlink_metadata(&dest_path).await.is_ok_and(|m| !m.is_dir()) {
+            // install replaces the destination rather than writing into it
+            // (or, with a backup, moves it aside first).
+            if options.backup.is_none() && ctx.fs.symlink_metadata(&dest_path).await.is_ok_and(|m| !m.is_dir()) {
                 let _ = ctx.fs.remove_file(&dest_path).await;
             }
             if !copy_node(ctx, &options, source, dest, true).await {

@@ -1,5 +1,6 @@
-//! `ln`: make hard or symbolic links (`-s -f -n -r -v -T -t -L -P -i`).
+//! `ln`: make hard or symbolic links (`-s -f -n -r -v -T -t -L -P -i -b -S`).
 
+use super::backup::{from_options, make_backup, Backup};
 use super::canonical::{canonicalize, relative_to, Existence};
 use super::copy::into_directory;
 use super::prompt::ask;
@@ -10,7 +11,7 @@ use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
 const SPEC: Spec = Spec::new(
-    "sfnrvTt:LPib",
+    "sfnrvTt:LPibS:",
     &[
         Long::flag("symbolic", "s"),
         Long::flag("force", "f"),
@@ -23,10 +24,12 @@ const SPEC: Spec = Spec::new(
         Long::flag("physical", "P"),
         Long::flag("interactive", "i"),
         Long::optional("backup", "b"),
+        Long::required("suffix", "S"),
     ],
 );
 
 struct Settings {
+    backup: Option<Backup>,
     symbolic: bool,
     force: bool,
     interactive: bool,
@@ -41,7 +44,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(parsed) => parsed,
             Err(status) => return status,
         };
-        let mut settings = Settings { symbolic: false, force: false, interactive: false, relative: false, verbose: false };
+        let backup = match from_options(ctx, &parsed).await {
+            Ok(backup) => backup,
+            Err(status) => return status,
+        };
+        let mut settings = Settings { backup, symbolic: false, force: false, interactive: false, relative: false, verbose: false };
         for (key, _) in &parsed.options {
             match *key {
                 "s" => settings.symbolic = true,
@@ -125,8 +132,13 @@ async fn make_link(ctx: &Invocation<'_>, settings: &Settings, target: &str, link
     } else {
         target.to_string()
     };
+    let mut backed_up = None;
     if let Ok(existing) = ctx.fs.symlink_metadata(&link_path).await {
-        let replace = if settings.interactive { ask(ctx, &format!("replace {}? ", quote(link))).await } else { settings.force };
+        let replace = if settings.interactive {
+            ask(ctx, &format!("replace {}? ", quote(link))).await
+        } else {
+            settings.force || settings.backup.is_some()
+        };
         if !replace {
             if !settings.interactive {
                 ctx.report(&format!("failed to create {kind} {}: {}", quote(link), FsError::AlreadyExists)).await;
@@ -138,7 +150,15 @@ async fn make_link(ctx: &Invocation<'_>, settings: &Settings, target: &str, link
             ctx.report(&format!("cannot overwrite directory {}", quote(link))).await;
             return false;
         }
-        let _ = ctx.fs.remove_file(&link_path).await;
+        match &settings.backup {
+            Some(backup) => match make_backup(ctx, backup, link).await {
+                Ok(name) => backed_up = Some(name),
+                Err(()) => return false,
+            },
+            None => {
+                let _ = ctx.fs.remove_file(&link_path).await;
+            }
+        }
     }
     let result = if settings.symbolic {
         ctx.fs.symlink(&link_text, &link_path).await
@@ -151,7 +171,8 @@ async fn make_link(ctx: &Invocation<'_>, settings: &Settings, target: &str, link
     }
     if settings.verbose {
         let arrow = if settings.symbolic { "->" } else { "=>" };
-        let _ = ctx.write_out(format!("{} {arrow} {}\n", quote(link), quote(&link_text)).as_bytes()).await;
+        let backup = backed_up.map(|name| format!("{} ~ ", quote(&name))).unwrap_or_default();
+        let _ = ctx.write_out(format!("{backup}{} {arrow} {}\n", quote(link), quote(&link_text)).as_bytes()).await;
     }
     true
 }

@@ -60,8 +60,20 @@ fn binary_kind(data: &[u8]) -> Option<Kind> {
     if data.starts_with(b"\x1f\x8b") {
         return Some(kind("gzip compressed data", "application/gzip"));
     }
-    if data.starts_with(b"PK\x03\x04") || data.starts_with(b"PK\x05\x06") {
-        return Some(kind("Zip archive data", "application/zip"));
+    if data.starts_with(b"PK\x03\x04") {
+        // As file(1): the version needed to extract and the first member's method.
+        let version = data.get(4).copied().unwrap_or(10);
+        let method = match data.get(8..10) {
+            Some([0, 0]) => "store".to_string(),
+            Some([8, 0]) => "deflate".to_string(),
+            Some([low, high]) => u16::from_le_bytes([*low, *high]).to_string(),
+            _ => "store".to_string(),
+        };
+        let description = format!("Zip archive data, at least v{}.{} to extract, compression method={method}", version / 10, version % 10);
+        return Some(kind(description, "application/zip"));
+    }
+    if data.starts_with(b"PK\x05\x06") {
+        return Some(kind("Zip archive data (empty)", "application/zip"));
     }
     if data.get(257..262) == Some(b"ustar") {
         let gnu = data.get(262..265) == Some(b"  \0");

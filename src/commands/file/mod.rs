@@ -1,5 +1,6 @@
 //! File utilities: reading, listing, copying, moving and inspecting files.
 
+pub mod backup;
 pub mod basename;
 pub mod canonical;
 pub mod cat;
@@ -7,6 +8,7 @@ pub mod chmod;
 pub mod chown;
 pub mod copy;
 pub mod cp;
+pub mod df;
 pub mod du;
 #[cfg(test)]
 mod e2e_tests;
@@ -31,6 +33,7 @@ pub mod rm;
 pub mod rmdir;
 pub mod split;
 pub mod stat;
+pub mod statfs;
 pub mod touch;
 pub mod tree;
 pub mod truncate;

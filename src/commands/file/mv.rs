@@ -1,7 +1,8 @@
-//! `mv`: rename or move files and directories (`-f -i -n -u -v -T -t`),
+//! `mv`: rename or move files and directories (`-f -i -n -u -v -T -t -b -S`),
 //! copying and removing when the target lies on another mount.
 
-use super::copy::{copy_node, is_inside, plan, CopyOptions, Dereference};
+use super::backup::{from_options, make_backup, Backup};
+use super::copy::{backup_note, copy_node, is_inside, plan, CopyOptions, Dereference};
 use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, Long, Spec};
@@ -10,7 +11,7 @@ use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
 const SPEC: Spec = Spec::new(
-    "finuvTt:b",
+    "finuvTt:bS:",
     &[
         Long::flag("force", "f"),
         Long::flag("interactive", "i"),
@@ -20,6 +21,7 @@ const SPEC: Spec = Spec::new(
         Long::flag("no-target-directory", "T"),
         Long::required("target-directory", "t"),
         Long::optional("backup", "b"),
+        Long::required("suffix", "S"),
         Long::flag("strip-trailing-slashes", "strip"),
     ],
 );
@@ -50,19 +52,32 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         let verbose = parsed.has("v");
+        let backup = match from_options(ctx, &parsed).await {
+            Ok(backup) => backup,
+            Err(status) => return status,
+        };
+        let settings = Settings { overwrite, update, verbose, backup };
         let pairs = match plan(ctx, &parsed.operands, parsed.value("t"), parsed.has("T")).await {
             Ok(pairs) => pairs,
             Err(status) => return status,
         };
         let mut ok = true;
         for (source, dest) in &pairs {
-            ok &= move_one(ctx, source, dest, overwrite, update, verbose).await;
+            ok &= move_one(ctx, source, dest, &settings).await;
         }
         i32::from(!ok)
     })
 }
 
-async fn move_one(ctx: &Invocation<'_>, source: &str, dest: &str, overwrite: Overwrite, update: bool, verbose: bool) -> bool {
+/// The choices of one `mv` run.
+struct Settings {
+    overwrite: Overwrite,
+    update: bool,
+    verbose: bool,
+    backup: Option<Backup>,
+}
+
+async fn move_one(ctx: &Invocation<'_>, source: &str, dest: &str, settings: &Settings) -> bool {
     let source_path = ctx.resolve(source);
     let dest_path = ctx.resolve(dest);
     let metadata = match ctx.fs.symlink_metadata(&source_path).await {
@@ -86,13 +101,20 @@ async fn move_one(ctx: &Invocation<'_>, source: &str, dest: &str, overwrite: Ove
             ctx.report(&format!("cannot overwrite directory {} with non-directory", quote(dest))).await;
             return false;
         }
-        match overwrite {
+        match settings.overwrite {
             Overwrite::Never => return true,
             Overwrite::Ask if !ask(ctx, &format!("overwrite {}? ", quote(dest))).await => return true,
             _ => {}
         }
-        if update && existing.mtime >= metadata.mtime {
+        if settings.update && existing.mtime >= metadata.mtime {
             return true;
+        }
+    }
+    let mut backed_up = None;
+    if let (Some(backup), Some(_)) = (&settings.backup, &existing) {
+        match make_backup(ctx, backup, dest).await {
+            Ok(name) => backed_up = Some(name),
+            Err(()) => return false,
         }
     }
     if metadata.is_dir() && is_inside(&source_path, &dest_path) {
@@ -111,8 +133,9 @@ async fn move_one(ctx: &Invocation<'_>, source: &str, dest: &str, overwrite: Ove
             return false;
         }
     }
-    if verbose {
-        let _ = ctx.write_out(format!("renamed {} -> {}\n", quote(source), quote(dest)).as_bytes()).await;
+    if settings.verbose {
+        let note = backup_note(backed_up.as_deref());
+        let _ = ctx.write_out(format!("renamed {} -> {}{note}\n", quote(source), quote(dest)).as_bytes()).await;
     }
     true
 }

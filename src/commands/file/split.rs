@@ -174,6 +174,15 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     return 1;
                 }
             }
+        } else if let Some(stream) = ctx.special_stream(&input) {
+            // `/dev/stdin`, `/dev/fd/N`: the shell's stream (process substitution).
+            match stream.read_to_end().await {
+                Ok(data) => data,
+                Err(error) => {
+                    ctx.report(&format!("read error: {error}")).await;
+                    return 1;
+                }
+            }
         } else {
             match ctx.fs.read_file(&ctx.resolve(&input)).await {
                 Ok(data) => data,

@@ -1,10 +1,11 @@
 //! `stat`: show file status in GNU's default layout, `-t` terse form, or a
 //! `-c`/`--format`/`--printf` format (`%n %N %s %b %B %o %a %A %f %F %u %U
-//! %g %G %i %h %d %D %x %X %y %Y %z %Z %w %W %m %t %T %%`), with `-L`.
+//! %g %G %i %h %d %D %x %X %y %Y %z %Z %w %W %m %t %T %%`), with `-L`;
+//! `-f` (file system status) is in [`super::statfs`].
 
+use crate::calendar::{strftime, Zone};
 use crate::commands::format::{kib_blocks, mode_string, quote};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
-use crate::commands::timefmt::{strftime, Zone};
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;
@@ -118,8 +119,10 @@ fn conversion(subject: &Subject<'_>, letter: char, precision: Option<usize>, mod
     })
 }
 
-/// Expands a whole format string for one file.
-fn expand(subject: &Subject<'_>, format: &str) -> String {
+/// Expands a whole format string, each `%` conversion through `convert`
+/// (letter, precision, `H`/`L` modifier of `%d`), which gives the text and
+/// whether it is a number (`0` padding applies) or `None` for `?`.
+pub fn expand(format: &str, convert: &dyn Fn(char, Option<usize>, Option<char>) -> Option<(String, bool)>) -> String {
     let chars: Vec<char> = format.chars().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -167,7 +170,7 @@ fn expand(subject: &Subject<'_>, format: &str) -> String {
             out.push('%');
             continue;
         }
-        let Some((mut text, is_number)) = conversion(subject, letter, precision, modifier) else {
+        let Some((mut text, is_number)) = convert(letter, precision, modifier) else {
             out.push('?');
             continue;
         };
@@ -188,7 +191,7 @@ fn expand(subject: &Subject<'_>, format: &str) -> String {
 }
 
 /// Interprets `--printf` backslash escapes.
-fn unescape(format: &str) -> String {
+pub fn unescape(format: &str) -> String {
     let mut out = String::new();
     let mut chars = format.chars().peekable();
     while let Some(c) = chars.next() {
@@ -225,6 +228,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             report_usage(ctx, "missing operand").await;
             return 1;
         }
+        if parsed.has("f") {
+            return super::statfs::run_file_system(ctx, &parsed).await;
+        }
         let (format, default_layout) = match (parsed.value("c"), parsed.value("printf")) {
             (_, Some(printf)) => (unescape(printf), false),
             (Some(format), None) => (format!("{format}\n"), false),
@@ -232,7 +238,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             (None, None) => (DEFAULT.to_string(), true),
         };
         let accounts = Accounts::load(ctx.fs.as_ref()).await;
-        let zone = Zone::from_tz(ctx.env_var("TZ"));
+        let zone = crate::calendar::parse_tz(ctx.env_var("TZ"));
         let dereference = parsed.has("L");
         let mut status = 0;
         let mut out = String::new();
@@ -249,7 +255,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             };
             let link_target = if metadata.is_symlink() { ctx.fs.read_link(&path).await.ok() } else { None };
             let subject = Subject { name, metadata: &metadata, link_target, accounts: &accounts, zone: &zone, default_layout };
-            out.push_str(&expand(&subject, &format));
+            out.push_str(&expand(&format, &|letter, precision, modifier| conversion(&subject, letter, precision, modifier)));
         }
         match ctx.write_out(out.as_bytes()).await {
             Ok(()) => status,

@@ -1,9 +1,10 @@
 //! `touch`: change file timestamps, creating missing files (`-a -m -c -d -r -t`).
 
-use crate::commands::datestr::parse_date;
+use crate::calendar::civil::{days_from_civil, from_millis};
+use crate::calendar::parse_date_millis;
+use crate::calendar::Zone;
 use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
-use crate::commands::timefmt::{civil, days_from_civil, Zone};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
@@ -31,7 +32,7 @@ pub fn parse_stamp(text: &str, now: f64, zone: &Zone) -> Option<f64> {
     }
     let field = |range: std::ops::Range<usize>| main.get(range).and_then(|s| s.parse::<i64>().ok());
     let (year, rest) = match main.len() {
-        8 => (civil(now, zone).year, 0),
+        8 => (from_millis(now, zone.offset).year, 0),
         10 => {
             let yy = field(0..2)?;
             (if yy < 69 { 2000 + yy } else { 1900 + yy }, 2)
@@ -57,7 +58,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(parsed) => parsed,
             Err(status) => return status,
         };
-        let zone = Zone::from_tz(ctx.env_var("TZ"));
+        let zone = crate::calendar::parse_tz(ctx.env_var("TZ"));
         let now = ctx.host.now_millis();
         let (mut set_access, mut set_modify) = (false, false);
         let (mut atime, mut mtime) = (now, now);
@@ -75,7 +76,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         return 1;
                     }
                 },
-                "d" => match parse_date(value, now, &zone) {
+                "d" => match parse_date_millis(value, now, &zone) {
                     Some(t) => (atime, mtime) = (t, t),
                     None => {
                         ctx.report(&format!("invalid date format {}", quote_locale(ctx, value))).await;

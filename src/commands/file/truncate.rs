@@ -58,7 +58,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     Some(c @ ('+' | '-' | '<' | '>' | '/' | '%')) => (c, &text[1..]),
                     _ => ('=', text.as_str()),
                 };
-                match parse_size(body) {
+                // `-o`: the size counts I/O blocks of the sandbox's block size.
+                let block = if parsed.has("o") { crate::commands::file::statfs::BLOCK_SIZE } else { 1 };
+                match parse_size(body).and_then(|amount| amount.checked_mul(block)) {
                     Some(amount) => (mode, amount),
                     None => {
                         ctx.report(&format!("Invalid number: {}", quote_locale(ctx, text))).await;

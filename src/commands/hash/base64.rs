@@ -23,7 +23,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Some(text) => match text.parse::<usize>() {
                 Ok(cols) => cols,
                 Err(_) => {
-                    ctx.report(&format!("invalid wrap size: {}", quote_value(text))).await;
+                    ctx.report(&format!("invalid wrap size: {}", crate::commands::format::quote_locale(ctx, text))).await;
                     return 1;
                 }
             },

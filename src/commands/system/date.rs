@@ -3,11 +3,12 @@
 //! or RFC 3339 form, in `TZ` or UTC (`-u`). Setting the clock is refused
 //! as a non-root user's `date` is.
 
-use super::civil::from_timestamp;
-use super::date_format::format_time;
-use super::date_parse::{parse_date, Instant};
-use super::tz::{parse_tz, Zone};
-use crate::commands::hash::source::{quote_name, quote_value, read_operand};
+use crate::calendar::civil::from_timestamp;
+use crate::calendar::format_time;
+use crate::calendar::{parse_date, Instant};
+use crate::calendar::{parse_tz, Zone};
+use crate::commands::format::quote_locale;
+use crate::commands::hash::source::{quote_name, read_operand};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -40,7 +41,7 @@ fn argmatch<'k>(value: &str, valid: &[&'k str]) -> Option<&'k str> {
 }
 
 async fn invalid_argument(ctx: &Invocation<'_>, value: &str, option: &str, valid: &[&str]) {
-    let mut text = format!("invalid argument {} for '--{option}'\nValid arguments are:", quote_value(value));
+    let mut text = format!("invalid argument {} for '--{option}'\nValid arguments are:", quote_locale(ctx, value));
     for kind in valid {
         text.push_str(&format!("\n  - '{kind}'"));
     }
@@ -136,16 +137,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             [operand] if set_request.is_none() && parsed.value("d").is_none() => match parse_set_operand(operand, now, &zone) {
                 Some(instant) => set_request = Some(format!("@{}", instant.seconds)),
                 None => {
-                    ctx.report(&format!("invalid date {}", quote_value(operand))).await;
+                    ctx.report(&format!("invalid date {}", quote_locale(ctx, operand))).await;
                     return 1;
                 }
             },
             [operand] => {
-                report_usage(ctx, &format!("the argument {} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'", quote_value(operand))).await;
+                report_usage(ctx, &format!("the argument {} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'", quote_locale(ctx, operand))).await;
                 return 1;
             }
             [_, extra, ..] => {
-                report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+                report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
                 return 1;
             }
         }
@@ -163,7 +164,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     vec![Ok(instant)]
                 }
                 None => {
-                    ctx.report(&format!("invalid date {}", quote_value(request))).await;
+                    ctx.report(&format!("invalid date {}", quote_locale(ctx, request))).await;
                     return 1;
                 }
             }
@@ -201,7 +202,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     }
                 }
                 Err(text) => {
-                    ctx.report(&format!("invalid date {}", quote_value(&text))).await;
+                    ctx.report(&format!("invalid date {}", quote_locale(ctx, &text))).await;
                     status = 1;
                 }
             }

@@ -1,27 +1,31 @@
 //! `env` and `printenv`: show the exported environment, or run a command
 //! in a changed one (`env -i`, `-u NAME`, `NAME=VALUE`).
 //!
-//! The shell contract runs a command with the shell's own environment, so a
-//! changed environment is applied by running the command through
-//! `bash -c 'unset ...; export NAME=...; "$@"'`.
+//! The command runs as a separate program through the shell's
+//! `run_program`, with the changed environment and directory handed over
+//! as values (never as shell text).
 
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::interp::{write_failure_status, Invocation, ProgramRequest};
 
 const ENV_LONGS: &[Long] =
     &[Long::flag("ignore-environment", "i"), Long::required("unset", "u"), Long::flag("null", "0"), Long::required("chdir", "C")];
 const ENV_SPEC: Spec = Spec::new("iu:0C:", ENV_LONGS).stopping();
 const PRINTENV_SPEC: Spec = Spec::new("0", &[Long::flag("null", "0")]);
 
-fn single_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
-}
-
-fn is_name(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+/// The environment `env` hands on: the shell's (or none with `-i`), less
+/// the `-u` names, plus the `NAME=VALUE` assignments in order.
+fn changed_environment(base: &[(String, String)], clear: bool, unset: &[String], assignments: &[String]) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = if clear { Vec::new() } else { base.to_vec() };
+    env.retain(|(name, _)| !unset.contains(name));
+    for assignment in assignments {
+        let (name, value) = assignment.split_once('=').unwrap_or((assignment, ""));
+        env.retain(|(existing, _)| existing != name);
+        env.push((name.to_string(), value.to_string()));
+    }
+    env
 }
 
 /// Runs `env [-i] [-u NAME]... [NAME=VALUE]... [COMMAND [ARG]...]`.
@@ -49,13 +53,7 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 125;
         }
         if command.is_empty() {
-            let mut env: Vec<(String, String)> = if clear { Vec::new() } else { ctx.env.clone() };
-            env.retain(|(name, _)| !unset.contains(name));
-            for assignment in &assignments {
-                let (name, value) = assignment.split_once('=').unwrap_or((assignment, ""));
-                env.retain(|(existing, _)| existing != name);
-                env.push((name.to_string(), value.to_string()));
-            }
+            let env = changed_environment(&ctx.env, clear, &unset, &assignments);
             let end = if parsed.has("0") { '\0' } else { '\n' };
             let text: String = env.iter().map(|(name, value)| format!("{name}={value}{end}")).collect();
             return match ctx.write_out(text.as_bytes()).await {
@@ -64,36 +62,32 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             };
         }
         let name = command.first().cloned().unwrap_or_default();
-        if !ctx.shell.command_exists(&name) {
-            ctx.report(&format!("{}: No such file or directory", quote_value(&name))).await;
+        if !crate::commands::common::program_exists(ctx, &name).await {
+            ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &name))).await;
             return 127;
         }
-        let argv = if clear || !unset.is_empty() || !assignments.is_empty() || parsed.value("C").is_some() {
-            let mut script = String::new();
-            let mut names: Vec<&str> = if clear { ctx.env.iter().map(|(n, _)| n.as_str()).collect() } else { Vec::new() };
-            names.extend(unset.iter().map(String::as_str));
-            names.retain(|n| is_name(n));
-            if !names.is_empty() {
-                script.push_str(&format!("unset {}; ", names.join(" ")));
-            }
-            for assignment in &assignments {
-                let (name, value) = assignment.split_once('=').unwrap_or((assignment, ""));
-                if is_name(name) {
-                    script.push_str(&format!("export {name}={}; ", single_quoted(value)));
+        let cwd = match parsed.value("C") {
+            Some(dir) => {
+                let path = ctx.resolve(dir);
+                match ctx.fs.metadata(&path).await {
+                    Ok(metadata) if metadata.is_dir() => Some(path),
+                    Ok(_) => {
+                        ctx.report(&format!("cannot change directory to {}: Not a directory", crate::commands::format::quote(dir))).await;
+                        return 125;
+                    }
+                    Err(error) => {
+                        ctx.report(&format!("cannot change directory to {}: {error}", crate::commands::format::quote(dir))).await;
+                        return 125;
+                    }
                 }
             }
-            if let Some(dir) = parsed.value("C") {
-                script.push_str(&format!("cd {} || exit 125; ", single_quoted(dir)));
-            }
-            script.push_str("\"$@\"");
-            let mut argv = vec!["bash".to_string(), "-c".to_string(), script, "env".to_string()];
-            argv.extend(command);
-            argv
-        } else {
-            command
+            None => None,
         };
-        let (stdin, stdout, stderr) = (ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
-        ctx.shell.run_command(argv, stdin, stdout, stderr).await
+        let changed = clear || !unset.is_empty() || !assignments.is_empty();
+        let mut request = ProgramRequest::new(command, ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
+        request.env = changed.then(|| changed_environment(&ctx.env, clear, &unset, &assignments));
+        request.cwd = cwd;
+        ctx.shell.run_program(request).await
     })
 }
 

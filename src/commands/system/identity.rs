@@ -1,7 +1,7 @@
 //! Who the sandbox user is: `whoami`, `id` and `hostname`, with the
 //! sandbox's fixed values (user `user`, uid and gid 1000, host `sandbox`).
 
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::layout::{HOST_NAME, SANDBOX_GID, SANDBOX_UID, USER_NAME};
 use crate::host::LocalFuture;
@@ -24,7 +24,7 @@ pub fn run_whoami<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.first() {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         print(ctx, &format!("{USER_NAME}\n")).await
@@ -59,14 +59,14 @@ pub fn run_id<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.get(1) {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         let user = match parsed.operands.first() {
             Some(name) => match lookup(name) {
                 Some(user) => user,
                 None => {
-                    ctx.report(&format!("{}: no such user", quote_value(name))).await;
+                    ctx.report(&format!("{}: no such user", quote_locale(ctx, name))).await;
                     return 1;
                 }
             },

@@ -2,9 +2,9 @@
 //! x86_64), `uptime` (the sandbox has just started), `nproc` (one
 //! processor: the engine is single-threaded) and `getconf`.
 
-use super::civil::from_timestamp;
-use super::tz::parse_tz;
-use crate::commands::hash::source::quote_value;
+use crate::calendar::civil::from_timestamp;
+use crate::calendar::parse_tz;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::layout::HOST_NAME;
 use crate::host::LocalFuture;
@@ -43,7 +43,7 @@ pub fn run_uname<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.first() {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         let all = parsed.has("a");
@@ -102,12 +102,12 @@ pub fn run_nproc<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.first() {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         if let Some(ignore) = parsed.value("ignore") {
             if ignore.parse::<u64>().is_err() {
-                ctx.report(&format!("invalid number: {}", quote_value(ignore))).await;
+                ctx.report(&format!("invalid number: {}", quote_locale(ctx, ignore))).await;
                 return 1;
             }
         }

@@ -1,20 +1,18 @@
 //! System utilities: `date`, `sleep`, `timeout`, `env`, `printenv`,
 //! `which`, the identity and machine queries (`whoami`, `id`, `hostname`,
-//! `uname`, `uptime`, `nproc`, `tty`, `getconf`), `yes`, `seq`, `clear`.
+//! `uname`, `uptime`, `nproc`, `tty`, `getconf`), `ps`, `yes`, `seq`, `clear`.
 
-pub mod civil;
 pub mod date;
-pub mod date_format;
-pub mod date_parse;
+pub mod deadline;
 pub mod env;
 pub mod float_format;
 pub mod identity;
 pub mod machine;
+pub mod ps;
 pub mod seq;
 pub mod sleep;
 pub mod terminal;
 pub mod timeout;
-pub mod tz;
 pub mod which;
 pub mod yes;
 

@@ -3,7 +3,7 @@
 //! `-w` equal widths, `-s` separators and `-f` floating formats.
 
 use super::float_format::{format_float, parse_format};
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -21,13 +21,13 @@ struct Number {
     exact: Option<(i128, u32)>,
 }
 
-fn parse_number(text: &str) -> Result<Number, String> {
+fn parse_number(ctx: &Invocation<'_>, text: &str) -> Result<Number, String> {
     let trimmed = text.trim_start();
     let lower = trimmed.to_ascii_lowercase();
     if lower.trim_start_matches(['+', '-']).starts_with("nan") {
-        return Err(format!("invalid 'not-a-number' argument: {}", quote_value(text)));
+        return Err(format!("invalid 'not-a-number' argument: {}", quote_locale(ctx, text)));
     }
-    let invalid = || format!("invalid floating point argument: {}", quote_value(text));
+    let invalid = || format!("invalid floating point argument: {}", quote_locale(ctx, text));
     let unsigned = lower.trim_start_matches(['+', '-']);
     if let Some(hex) = unsigned.strip_prefix("0x") {
         let value = i128::from_str_radix(hex, 16).map_err(|_| invalid())?;
@@ -119,12 +119,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             return 1;
         }
         if let Some(extra) = operands.get(3) {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 1;
         }
         let mut numbers = Vec::new();
         for operand in operands {
-            match parse_number(operand) {
+            match parse_number(ctx, operand) {
                 Ok(number) => numbers.push(number),
                 Err(message) => {
                     report_usage(ctx, &message).await;
@@ -141,7 +141,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         if step.value == 0.0 {
             let text = operands.get(1).cloned().unwrap_or_default();
-            report_usage(ctx, &format!("invalid Zero increment value: {}", quote_value(&text))).await;
+            report_usage(ctx, &format!("invalid Zero increment value: {}", quote_locale(ctx, &text))).await;
             return 1;
         }
         let precision = first.precision.max(step.precision);

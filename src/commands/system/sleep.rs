@@ -2,7 +2,7 @@
 //! through the host's clock, so a JS host really waits and a fixed-clock
 //! host just advances. Also the duration parser `timeout` shares.
 
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
@@ -63,7 +63,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             match parse_duration(operand) {
                 Some(millis) => total += millis,
                 None => {
-                    report_usage(ctx, &format!("invalid time interval {}", quote_value(operand))).await;
+                    report_usage(ctx, &format!("invalid time interval {}", quote_locale(ctx, operand))).await;
                     return 1;
                 }
             }

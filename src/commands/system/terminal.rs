@@ -1,7 +1,7 @@
 //! Terminal queries: `tty` (the sandbox never has one) and `clear` (the
 //! escape sequence `clear` writes for an xterm-like terminal).
 
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
@@ -17,7 +17,7 @@ pub fn run_tty<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         if let Some(extra) = parsed.operands.first() {
-            report_usage(ctx, &format!("extra operand {}", quote_value(extra))).await;
+            report_usage(ctx, &format!("extra operand {}", quote_locale(ctx, extra))).await;
             return 2;
         }
         if !parsed.has("s") {

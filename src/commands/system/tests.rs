@@ -90,11 +90,11 @@ fn date_reference_file_and_file_of_dates() {
 
 #[test]
 fn date_time_zones() {
-    let zone = super::tz::parse_tz(Some("EST5"));
-    let at = super::date_parse::Instant { seconds: 0, nanos: 0 };
+    let zone = crate::calendar::parse_tz(Some("EST5"));
+    let at = crate::calendar::Instant { seconds: 0, nanos: 0 };
     assert_eq!(super::date::render("%a %b %e %H:%M:%S %Z %Y", at, &zone), "Wed Dec 31 19:00:00 EST 1969");
     assert_eq!(super::date::render("%Z%z", at, &zone), "EST-0500");
-    let plus_two = super::tz::parse_tz(Some("UTC-2"));
+    let plus_two = crate::calendar::parse_tz(Some("UTC-2"));
     assert_eq!(super::date::render("%F %T %z %Z", at, &plus_two), "1970-01-01 02:00:00 +0200 UTC");
 }
 

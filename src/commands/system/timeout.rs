@@ -1,18 +1,22 @@
 //! `timeout`: run a command and stop it when a duration passes.
 //!
-//! The command runs through the shell as a future; it is raced against a
-//! host timer and, when the timer wins, the command's future is dropped,
-//! which stops it at its next await point (reading, writing, sleeping).
-//! Under a fixed-clock host (where `sleep` only advances the clock) a
-//! command that finishes after the deadline counts as timed out too.
+//! The command runs as a separate program whose host carries the deadline
+//! ([`DeadlineHost`]): a command that never waits (a busy loop) is stopped
+//! by the interpreter's and the utilities' interrupt checks, and one that
+//! waits is raced against a host timer; when the timer wins, the command's
+//! future is dropped. Under a fixed-clock host (where `sleep` only advances
+//! the clock) a command that finishes after the deadline counts as timed
+//! out too.
 
+use super::deadline::DeadlineHost;
 use super::sleep::parse_duration;
-use crate::commands::hash::source::quote_value;
+use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::interp::{Invocation, ProgramRequest};
 use std::future::Future;
 use std::pin::pin;
+use std::rc::Rc;
 use std::task::Poll;
 
 const LONGS: &[Long] = &[
@@ -70,12 +74,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let signal_text = parsed.value("s").unwrap_or("TERM").to_string();
         let Some(signal) = signal_number(&signal_text) else {
-            report_usage(ctx, &format!("{}: invalid signal", quote_value(&signal_text))).await;
+            report_usage(ctx, &format!("{}: invalid signal", quote_locale(ctx, &signal_text))).await;
             return 125;
         };
         if let Some(kill_after) = parsed.value("k") {
             if parse_duration(kill_after).is_none() {
-                report_usage(ctx, &format!("invalid time interval {}", quote_value(kill_after))).await;
+                report_usage(ctx, &format!("invalid time interval {}", quote_locale(ctx, kill_after))).await;
                 return 125;
             }
         }
@@ -87,25 +91,35 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let _ = ctx.stderr.write(b"Try 'timeout --help' for more information.\n").await;
             return 125;
         }
-        let Some(millis) = parse_duration(duration) else {
-            report_usage(ctx, &format!("invalid time interval {}", quote_value(duration))).await;
+        let Some(mut millis) = parse_duration(duration) else {
+            report_usage(ctx, &format!("invalid time interval {}", quote_locale(ctx, duration))).await;
             return 125;
         };
+        if millis == 0.0 {
+            // A duration of 0 disables the timeout.
+            millis = f64::INFINITY;
+        }
         let name = command.first().cloned().unwrap_or_default();
-        if !ctx.shell.command_exists(&name) {
+        if !crate::commands::common::program_exists(ctx, &name).await {
             let reason = if name.contains('/') && ctx.fs.metadata(&ctx.resolve(&name)).await.is_ok() {
                 "Permission denied"
             } else {
                 "No such file or directory"
             };
-            ctx.report(&format!("failed to run command {}: {reason}", quote_value(&name))).await;
+            ctx.report(&format!("failed to run command {}: {reason}", quote_locale(ctx, &name))).await;
             return if reason == "Permission denied" { 126 } else { 127 };
         }
         let host = ctx.host.clone();
         let deadline = host.now_millis() + millis;
-        let (stdin, stdout, stderr) = (ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
+        let mut request = ProgramRequest::new(command.to_vec(), ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
+        let mut _watch = None;
+        if millis.is_finite() {
+            let (deadline_host, watch) = DeadlineHost::new(host.clone(), deadline);
+            request.host = Some(Rc::new(deadline_host));
+            _watch = Some(watch);
+        }
         let finished = {
-            let mut child = pin!(ctx.shell.run_command(command.to_vec(), stdin, stdout, stderr));
+            let mut child = pin!(ctx.shell.run_program(request));
             // The timer starts only once the command waits, so a command that
             // never waits does not move a fixed clock by the whole duration.
             let mut timer: Option<LocalFuture<'_, ()>> = None;
@@ -131,7 +145,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             None => true,
         };
         if timed_out && parsed.has("v") {
-            ctx.report(&format!("sending signal {} to command {}", signal_name(signal), quote_value(&name))).await;
+            ctx.report(&format!("sending signal {} to command {}", signal_name(signal), quote_locale(ctx, &name))).await;
         }
         if parsed.has("preserve-status") || signal == 9 {
             128 + signal

@@ -1,18 +1,9 @@
 //! `which`: the path of each named command found in `PATH`, as Debian's
 //! `which` prints it (`-a` for every match); status 1 when any is missing.
 
-use crate::fs::FileType;
+use crate::commands::common::{is_executable, DEFAULT_PATH};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
-
-const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
-
-async fn is_executable(ctx: &Invocation<'_>, path: &str) -> bool {
-    match ctx.fs.metadata(path).await {
-        Ok(metadata) => metadata.file_type == FileType::File && metadata.mode & 0o111 != 0,
-        Err(_) => false,
-    }
-}
 
 /// Runs `which [-a] NAME...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {

@@ -3,7 +3,7 @@
 use crate::commands::test_support::new_fs;
 use crate::fs::Fs;
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::interp::{Invocation, ShellServices};
+use crate::interp::{Invocation, Process, ProgramRequest, ShellServices};
 use crate::io::{pipe::pipe, Capture, Fd, Stream};
 use std::rc::Rc;
 
@@ -22,6 +22,14 @@ impl ShellServices for NoShell {
 
     fn open_fd(&self, _fd: usize) -> Option<Fd> {
         None
+    }
+
+    fn run_program<'a>(&'a mut self, _request: ProgramRequest) -> LocalFuture<'a, i32> {
+        Box::pin(async { 127 })
+    }
+
+    fn processes(&self) -> Vec<Process> {
+        Vec::new()
     }
 }
 

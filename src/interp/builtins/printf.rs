@@ -272,7 +272,7 @@ impl Formatter<'_> {
                             }
                         }
                     };
-                    let text = crate::interp::time_format::strftime(time_format, seconds);
+                    let text = crate::calendar::strftime(seconds as f64 * 1000.0, time_format, &crate::calendar::Zone::utc());
                     let text = match spec.precision {
                         Some(p) => text.chars().take(p).collect(),
                         None => text,

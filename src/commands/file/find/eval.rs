@@ -3,13 +3,13 @@
 
 use super::parse::{Compare, Expr, PermMatch, Primary, Stamp};
 use super::printf::render_printf;
+use crate::calendar::Zone;
 use crate::commands::file::glob::{matches, matches_ignore_case};
 use crate::commands::format::quote_locale;
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;
-use crate::interp::{Invocation, STATUS_SIGPIPE};
+use crate::interp::{Invocation, ProgramRequest, STATUS_SIGPIPE};
 use std::collections::BTreeMap;
 
 /// The node being visited.
@@ -263,25 +263,24 @@ fn parent_of(path: &str) -> String {
     crate::commands::file::basename::dir_name(path).to_string()
 }
 
-/// Runs one command for `-exec`, in `directory` for `-execdir` (through
-/// `bash -c 'cd'` when a shell is available; otherwise in place).
+/// Runs one command for `-exec`, in `directory` for `-execdir`.
 async fn run_command(ctx: &mut Invocation<'_>, words: Vec<String>, directory: Option<String>) -> i32 {
     let program = words.first().cloned().unwrap_or_default();
-    if !ctx.shell.command_exists(&program) && !program.contains('/') {
+    if !crate::commands::common::program_exists(ctx, &program).await {
         // GNU find cannot exec it: it says so itself, and the test is false.
         ctx.report(&format!("{}: No such file or directory", quote_locale(ctx, &program))).await;
         return 127;
     }
-    let argv = match directory {
-        Some(dir) if ctx.shell.command_exists("bash") => {
-            let mut argv = vec!["bash".to_string(), "-c".into(), "cd -- \"$1\" || exit 1; shift; \"$@\"".into(), "find".into(), dir];
-            argv.extend(words);
-            argv
-        }
-        _ => words,
-    };
     let (stdin, stdout, stderr) = (ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone());
-    ctx.shell.run_command(argv, stdin, stdout, stderr).await
+    match directory {
+        Some(directory) => {
+            let mut request = ProgramRequest::new(words, stdin, stdout, stderr);
+            // The directory as the program's getcwd() would name it.
+            request.cwd = Some(crate::fs::path::normalize("/", &directory));
+            ctx.shell.run_program(request).await
+        }
+        None => ctx.shell.run_command(words, stdin, stdout, stderr).await,
+    }
 }
 
 /// Runs the gathered `-exec ... {} +` command `id`, if any paths wait.

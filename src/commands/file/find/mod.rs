@@ -7,7 +7,6 @@ mod parse;
 mod printf;
 mod regex;
 
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
@@ -68,8 +67,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             })
         };
         let now = ctx.host.now_millis();
-        let zone = Zone::from_tz(ctx.env_var("TZ"));
-        let date = |text: &str| crate::commands::datestr::parse_date(text, now, &zone);
+        let zone = crate::calendar::parse_tz(ctx.env_var("TZ"));
+        let date = |text: &str| crate::calendar::parse_date_millis(text, now, &zone);
         let utf8 = crate::commands::format::locale_is_utf8(ctx);
         let quote = |text: &str| if utf8 { format!("\u{2018}{text}\u{2019}") } else { format!("'{text}'") };
         let context = ParseContext {
@@ -82,7 +81,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let (expr, walk) = match parse::parse(expression, &context) {
             Ok(parsed) => parsed,
             Err(message) => {
-                ctx.report(&message).await;
+                ctx.report(&without_false_hint(ctx, message).await).await;
                 return 1;
             }
         };
@@ -103,7 +102,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             status: 0,
             batches: BTreeMap::new(),
             now: ctx.host.now_millis(),
-            zone: Zone::from_tz(ctx.env_var("TZ")),
+            zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             accounts,
             broken_pipe: false,
         };
@@ -145,6 +144,18 @@ struct Walk<'a> {
     options: &'a WalkOptions,
     follow: Follow,
     start: &'a str,
+}
+
+/// Drops the unquoted-pattern hint from a misplaced-path error when the
+/// path does not exist (GNU only guesses at a glob that matched a file).
+async fn without_false_hint(ctx: &Invocation<'_>, message: String) -> String {
+    let Some((first, _)) = message.split_once(&format!("\n{}", parse::UNQUOTED_HINT)) else { return message };
+    let word = first.strip_prefix("paths must precede expression: `").and_then(|w| w.strip_suffix('\'')).unwrap_or("");
+    if ctx.fs.symlink_metadata(&ctx.resolve(word)).await.is_ok() {
+        message
+    } else {
+        first.to_string()
+    }
 }
 
 /// Walks one starting point depth first with an explicit stack, so deep
@@ -218,10 +229,11 @@ async fn enter(
         eval(ctx, walk.expr, &node, state).await;
     }
     let pruned = state.prune && !options.depth_first;
-    let may_descend = options.max_depth.is_none_or(|max| depth < max);
+    let other_device = options.same_device && ancestors.first().is_some_and(|start| start.node.metadata.dev != node.metadata.dev);
+    let may_descend = options.max_depth.is_none_or(|max| depth < max) && !other_device;
     let mut entries = None;
     if node.metadata.is_dir() && !pruned && may_descend && !state.quit {
-        if ancestors.iter().any(|frame| frame.node.metadata.ino == node.metadata.ino) {
+        if ancestors.iter().any(|frame| (frame.node.metadata.dev, frame.node.metadata.ino) == (node.metadata.dev, node.metadata.ino)) {
             flush(ctx, state).await;
             let quoted = crate::commands::format::quote_locale(ctx, &node.shown);
             ctx.report(&format!("File system loop detected; {quoted} is part of the same file system loop.")).await;

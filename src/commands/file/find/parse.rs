@@ -125,6 +125,8 @@ pub struct WalkOptions {
     pub min_depth: usize,
     /// `-depth`/`-d` (also implied by `-delete`).
     pub depth_first: bool,
+    /// `-xdev`/`-mount`: stay on the starting point's filesystem.
+    pub same_device: bool,
     /// True when the expression has an action (so no implicit `-print`).
     pub has_action: bool,
 }
@@ -155,6 +157,9 @@ struct Parser<'a> {
     regex_type: RegexType,
 }
 
+/// The start of GNU's second line for a misplaced path that exists.
+pub const UNQUOTED_HINT: &str = "find: possible unquoted pattern after predicate ";
+
 /// Parses the expression words; `None` for an empty expression.
 pub fn parse(words: &[String], context: &ParseContext<'_>) -> Result<(Option<Expr>, WalkOptions), ParseError> {
     let mut parser = Parser { words, position: 0, context, walk: WalkOptions::default(), exec_count: 0, regex_type: RegexType::Emacs };
@@ -163,7 +168,10 @@ pub fn parse(words: &[String], context: &ParseContext<'_>) -> Result<(Option<Exp
     }
     let expr = parser.comma()?;
     if let Some(word) = parser.peek() {
-        return Err(if word == ")" { "you have too many ')'".to_string() } else { format!("paths must precede expression: `{word}'") });
+        if word == ")" {
+            return Err("you have too many ')'".to_string());
+        }
+        return Err(parser.misplaced_path(word, parser.position));
     }
     Ok((expr, parser.walk))
 }
@@ -260,6 +268,18 @@ impl Parser<'_> {
 
     fn argument(&mut self, name: &str) -> Result<String, ParseError> {
         self.next_word().ok_or_else(|| format!("missing argument to `{name}'"))
+    }
+
+    /// The error for a path (`word`, at `index`) after the expression began,
+    /// with GNU's guess at an unquoted pattern the shell expanded, naming the
+    /// last predicate; the caller keeps that line only when `word` exists.
+    fn misplaced_path(&self, word: &str, index: usize) -> String {
+        let mut message = format!("paths must precede expression: `{word}'");
+        let before = self.words.get(..index).unwrap_or(&[]);
+        if let Some(predicate) = before.iter().rev().find(|w| w.starts_with('-') && w.len() > 1) {
+            message.push_str(&format!("\n{UNQUOTED_HINT}`{predicate}'?"));
+        }
+        message
     }
 
     fn primary(&mut self) -> Result<Option<Expr>, ParseError> {
@@ -422,7 +442,11 @@ impl Parser<'_> {
                 self.walk.depth_first = true;
                 Primary::Constant(true)
             }
-            "-xdev" | "-mount" | "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" | "-follow" => Primary::Constant(true),
+            "-xdev" | "-mount" => {
+                self.walk.same_device = true;
+                Primary::Constant(true)
+            }
+            "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" | "-follow" => Primary::Constant(true),
             "-prune" => Primary::Prune,
             "-quit" => Primary::Quit,
             "-print" => {
@@ -472,7 +496,7 @@ impl Parser<'_> {
                 return Err(format!("{name} is not supported: there is no terminal to ask; use -exec"));
             }
             other if other.starts_with('-') && other.len() > 1 => return Err(format!("unknown predicate `{other}'")),
-            other => return Err(format!("paths must precede expression: `{other}'")),
+            other => return Err(self.misplaced_path(other, self.position.saturating_sub(1))),
         };
         Ok(Some(Expr::Primary(primary)))
     }

@@ -1,8 +1,8 @@
 //! `find -printf` directives and escapes, and the `-ls` line.
 
 use super::eval::{Node, State};
+use crate::calendar::strftime;
 use crate::commands::format::{kib_blocks, mode_string};
-use crate::commands::timefmt::strftime;
 use crate::fs::{FileType, Metadata};
 
 fn type_letter(file_type: FileType) -> char {

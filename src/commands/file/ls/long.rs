@@ -3,8 +3,8 @@
 
 use super::entry::{indicator_of, time_of, Entry};
 use super::Settings;
+use crate::calendar::strftime;
 use crate::commands::format::{human_size, kib_blocks, mode_string};
-use crate::commands::timefmt::strftime;
 use crate::fs::FileType;
 
 /// Half of GNU's average Gregorian year: older (or future) times show the year.
@@ -18,9 +18,10 @@ pub struct PrefixWidths {
 
 /// A byte count or block count as `-s`/`total` print it (`-h` aware).
 pub fn size_text(settings: &Settings, bytes: u64, kib: u64) -> String {
-    match settings.human {
-        Some(si) => human_size(bytes, si),
-        None => kib.to_string(),
+    match (settings.human, &settings.block_size) {
+        (Some(si), _) => human_size(bytes, si),
+        (None, Some((unit, suffix))) => format!("{}{suffix}", bytes.div_ceil(*unit)),
+        (None, None) => kib.to_string(),
     }
 }
 
@@ -96,9 +97,10 @@ pub fn render_long(settings: &Settings, entries: &[Entry], out: &mut String) {
                 let (major, minor) = device_numbers(&entry.path);
                 format!("{major}, {minor}")
             } else {
-                match settings.human {
-                    Some(si) => human_size(m.size, si),
-                    None => m.size.to_string(),
+                match (settings.human, &settings.block_size) {
+                    (Some(si), _) => human_size(m.size, si),
+                    (None, Some((unit, suffix))) => format!("{}{suffix}", m.size.div_ceil(*unit)),
+                    (None, None) => m.size.to_string(),
                 }
             };
             let (owner, group) = if settings.numeric {
@@ -131,10 +133,10 @@ pub fn render_long(settings: &Settings, entries: &[Entry], out: &mut String) {
         if !settings.no_group {
             out.push_str(&format!("{:<group_w$} ", row.group));
         }
-        out.push_str(&format!("{:>size_w$} {} {}", row.size, row.date, entry.name));
+        out.push_str(&format!("{:>size_w$} {} {}", row.size, row.date, super::shown_name(settings, &entry.name)));
         if let Some(target) = &entry.link_target {
             out.push_str(" -> ");
-            out.push_str(target);
+            out.push_str(&super::shown_name(settings, target));
             if let (Some(full), Some(meta)) = (settings.classify, &entry.target_metadata) {
                 out.push_str(indicator_of(meta.file_type, meta.mode, full));
             }

@@ -7,9 +7,9 @@ mod columns;
 mod entry;
 mod long;
 
+use crate::calendar::Zone;
 use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_invalid_argument, Long, Spec};
-use crate::commands::timefmt::Zone;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
@@ -46,6 +46,7 @@ const SPEC: Spec = Spec::new(
         Long::required("quoting-style", "quoting-style"),
         Long::flag("literal", "N"),
         Long::flag("quote-name", "Q"),
+        Long::required("block-size", "block-size"),
         Long::flag("escape", "b"),
         Long::flag("dereference-command-line", "H"),
     ],
@@ -116,6 +117,11 @@ pub struct Settings {
     ignore: Vec<String>,
     hide: Vec<String>,
     group_dirs: bool,
+    /// `-Q`/`--quoting-style=c`: names in double quotes with C escapes.
+    pub quote_names: bool,
+    /// `--block-size=SIZE`: the unit of sizes and blocks, and the suffix
+    /// shown after them (`M` for `--block-size=M`, none for `1M`).
+    pub block_size: Option<(u64, String)>,
     /// The time zone for dates.
     pub zone: Zone,
     /// Now, for the six-month rule.
@@ -154,7 +160,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             ignore: Vec::new(),
             hide: Vec::new(),
             group_dirs: false,
-            zone: Zone::from_tz(ctx.env_var("TZ")),
+            quote_names: false,
+            block_size: None,
+            zone: crate::calendar::parse_tz(ctx.env_var("TZ")),
             now: ctx.host.now_millis(),
             accounts: Accounts::load(ctx.fs.as_ref()).await,
             width: ctx.env_var("COLUMNS").and_then(|c| c.parse().ok()).filter(|w| *w > 0).unwrap_or(80),
@@ -173,6 +181,19 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 "U" => settings.sort = SortKey::None,
                 "f" => (settings.sort, settings.all) = (SortKey::None, true),
                 "F" => settings.classify = Some(true),
+                "Q" => settings.quote_names = true,
+                "block-size" => match crate::commands::file::df::block_size(&value) {
+                    Some(unit) => {
+                        settings.block_size = Some((unit, block_suffix(&value)));
+                        settings.human = None;
+                    }
+                    None => {
+                        ctx.report(&format!("invalid --block-size argument {}", quote(&value))).await;
+                        return 2;
+                    }
+                },
+                "N" => settings.quote_names = false,
+                "quoting-style" => settings.quote_names = value == "c",
                 "p" => settings.classify = Some(false),
                 "i" => settings.inode = true,
                 "s" => settings.blocks = true,
@@ -433,17 +454,19 @@ fn render(settings: &Settings, entries: &[Entry], total: bool, out: &mut String)
             let widths = long::prefix_widths(settings, entries);
             for entry in entries {
                 long::push_prefix(settings, entry, &widths, out);
-                out.push_str(&entry.name);
+                out.push_str(&shown_name(settings, &entry.name));
                 out.push_str(indicator(settings, entry));
                 out.push('\n');
             }
         }
         Layout::Columns | Layout::Across => {
-            let names: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
+            let names: Vec<String> =
+                entries.iter().map(|e| format!("{}{}", shown_name(settings, &e.name), indicator(settings, e))).collect();
             columns::render_columns(&names, settings.width, settings.layout == Layout::Across, out);
         }
         Layout::Commas => {
-            let parts: Vec<String> = entries.iter().map(|e| format!("{}{}", e.name, indicator(settings, e))).collect();
+            let parts: Vec<String> =
+                entries.iter().map(|e| format!("{}{}", shown_name(settings, &e.name), indicator(settings, e))).collect();
             if !parts.is_empty() {
                 out.push_str(&parts.join(", "));
                 out.push('\n');
@@ -458,6 +481,38 @@ pub fn classify_suffix(file_type: crate::fs::FileType, mode: u32) -> &'static st
 }
 
 /// The `-F`/`-p` suffix of an entry.
+/// The suffix `--block-size` shows: none when the size starts with a digit,
+/// else its unit (`K`, `M`; `kB` for `KB`).
+fn block_suffix(text: &str) -> String {
+    if text.starts_with(|c: char| c.is_ascii_digit()) {
+        return String::new();
+    }
+    match text {
+        "KB" | "kB" => "kB".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A name as listed: as it is, or in C-style double quotes under `-Q`.
+pub fn shown_name(settings: &Settings, name: &str) -> String {
+    if !settings.quote_names {
+        return name.to_string();
+    }
+    let mut text = String::from("\"");
+    for c in name.chars() {
+        match c {
+            '"' => text.push_str("\\\""),
+            '\\' => text.push_str("\\\\"),
+            '\n' => text.push_str("\\n"),
+            '\t' => text.push_str("\\t"),
+            c if c.is_control() => text.push_str(&format!("\\{:03o}", c as u32)),
+            c => text.push(c),
+        }
+    }
+    text.push('"');
+    text
+}
+
 fn indicator(settings: &Settings, entry: &Entry) -> &'static str {
     match settings.classify {
         None => "",

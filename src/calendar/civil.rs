@@ -1,6 +1,7 @@
 //! Calendar arithmetic on the proleptic Gregorian calendar: seconds since
 //! the epoch to a broken-down time and back, weekdays, and week numbers.
-//! Used by `date` and by the archive listings (`tar -tv`, `gzip -lv`).
+//! Used by `date`, the file listings and the archive listings (`tar -tv`,
+//! `gzip -lv`).
 
 /// A broken-down time, as `struct tm` holds it (but with the real year).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +87,20 @@ pub fn from_timestamp(seconds: i64, nanos: u32, offset: i64) -> DateTime {
         yday,
         offset,
     }
+}
+
+/// Splits milliseconds since the epoch into whole seconds and nanoseconds,
+/// clamped to JavaScript's date range so absurd stamps cannot overflow.
+pub fn split_millis(millis: f64) -> (i64, u32) {
+    let millis = if millis.is_nan() { 0.0 } else { millis.clamp(-8.64e15, 8.64e15) };
+    let total_nanos = (millis * 1_000_000.0).floor() as i128;
+    (total_nanos.div_euclid(1_000_000_000) as i64, total_nanos.rem_euclid(1_000_000_000) as u32)
+}
+
+/// Breaks down `millis` since the epoch at a UTC offset.
+pub fn from_millis(millis: f64, offset: i64) -> DateTime {
+    let (seconds, nanos) = split_millis(millis);
+    from_timestamp(seconds, nanos, offset)
 }
 
 /// Seconds since the epoch of a local civil time at `offset`.

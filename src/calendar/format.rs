@@ -2,7 +2,8 @@
 //! common conversion, the `-` `_` `0` `^` `#` flags, field widths, `%N`
 //! precision and the `%:z` family.
 
-use super::civil::{days_from_civil, DateTime, MONTHS, MONTH_NAMES, WEEKDAYS, WEEKDAY_NAMES};
+use super::civil::{days_from_civil, from_timestamp, split_millis, DateTime, MONTHS, MONTH_NAMES, WEEKDAYS, WEEKDAY_NAMES};
+use super::zone::Zone;
 
 /// ISO 8601 week-based year and week number of a date.
 fn iso_week(time: &DateTime) -> (i64, u32) {
@@ -40,6 +41,13 @@ enum Field {
     Number(i64, usize, char),
     /// Text.
     Text(String),
+}
+
+/// Formats `millis` since the epoch in `zone` by `format` (`ls -l`, `stat`,
+/// `find -printf`, `printf %(fmt)T`).
+pub fn strftime(millis: f64, format: &str, zone: &Zone) -> String {
+    let (seconds, nanos) = split_millis(millis);
+    format_time(format, &from_timestamp(seconds, nanos, zone.offset), &zone.name, seconds)
 }
 
 /// Formats `time` (with `zone` as the `%Z` name and `seconds` since the
@@ -187,7 +195,6 @@ pub fn format_time(format: &str, time: &DateTime, zone: &str, seconds: i64) -> S
 
 #[cfg(test)]
 mod tests {
-    use super::super::civil::from_timestamp;
     use super::*;
 
     fn at(format: &str, seconds: i64, nanos: u32) -> String {
@@ -214,5 +221,15 @@ mod tests {
         // 2021-01-03 is in ISO week 53 of 2020; 2024-12-30 in week 1 of 2025.
         assert_eq!(at("%G-%V", 1_609_632_000, 0), "2020-53");
         assert_eq!(at("%G-%V", 1_735_516_800, 0), "2025-01");
+    }
+
+    #[test]
+    fn milliseconds_in_a_zone() {
+        let t = 1_704_067_200_000.0 + 1_500.0;
+        assert_eq!(strftime(t, "%Y-%m-%d %H:%M:%S.%N %z", &Zone::utc()), "2024-01-01 00:00:01.500000000 +0000");
+        assert_eq!(strftime(t, "%b %e %H:%M|%a %A %j %s", &Zone::utc()), "Jan  1 00:00|Mon Monday 001 1704067201");
+        let est = super::super::parse_tz(Some("EST5"));
+        assert_eq!(strftime(t, "%F %T %z %Z", &est), "2023-12-31 19:00:01 -0500 EST");
+        assert_eq!(strftime(-1.0, "%F %T.%N", &Zone::utc()), "1969-12-31 23:59:59.999000000");
     }
 }

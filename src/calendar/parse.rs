@@ -3,7 +3,8 @@
 //! `@EPOCH`, ISO 8601 dates and times with zones, `Jan 15 2024`,
 //! `next monday`, `3pm`, and any mix of these items.
 
-use super::civil::{days_from_civil, days_in_month, from_timestamp, to_timestamp};
+use super::civil::{days_from_civil, days_in_month, from_timestamp, split_millis, to_timestamp};
+use super::zone::Zone;
 
 /// An instant: seconds since the epoch and nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -471,6 +472,14 @@ fn shift_date(year: i64, month: u32, day: u32, years: i64, months: i64, days: i6
     days_from_civil(year, month, 1) + i64::from(day) - 1 + days
 }
 
+/// Parses `text` relative to `now` (milliseconds since the epoch) in `zone`,
+/// giving milliseconds (`touch -d`, `find -newermt`).
+pub fn parse_date_millis(text: &str, now: f64, zone: &Zone) -> Option<f64> {
+    let (seconds, nanos) = split_millis(now);
+    let instant = parse_date(text, Instant { seconds, nanos }, zone.offset)?;
+    Some(instant.seconds as f64 * 1000.0 + f64::from(instant.nanos) / 1_000_000.0)
+}
+
 /// Parses `text` relative to `now` in a zone `offset` seconds east of UTC.
 /// `None` when GNU would say `invalid date`.
 pub fn parse_date(text: &str, now: Instant, offset: i64) -> Option<Instant> {
@@ -635,5 +644,31 @@ mod tests {
         ] {
             assert_eq!(show(text), "invalid", "{text}");
         }
+    }
+
+    const NOW_MILLIS: f64 = 1_704_067_200_000.0 + 3_723_000.0; // 2024-01-01 01:02:03 UTC
+
+    fn at_millis(text: &str) -> Option<f64> {
+        parse_date_millis(text, NOW_MILLIS, &Zone::utc())
+    }
+
+    #[test]
+    fn millisecond_forms_for_touch_and_find() {
+        assert_eq!(at_millis("@100"), Some(100_000.0));
+        assert_eq!(at_millis("2020-02-03 04:05:06"), Some(1_580_702_706_000.0));
+        assert_eq!(at_millis("2020-01-01T10:00:00Z"), Some(1_577_872_800_000.0));
+        assert_eq!(at_millis("2020-01-01 10:00 +01:00"), Some(1_577_869_200_000.0));
+        assert_eq!(at_millis("Jan 2 2020"), Some(1_577_923_200_000.0));
+        assert_eq!(at_millis("2 Jan 2020"), Some(1_577_923_200_000.0));
+        assert_eq!(at_millis("now"), Some(NOW_MILLIS));
+        assert_eq!(at_millis("12:00"), Some(1_704_067_200_000.0 + 43_200_000.0));
+        assert_eq!(at_millis("xyz"), None);
+        assert_eq!(at_millis("2020-13-01"), None);
+        assert_eq!(at_millis("999999999999999999 days"), None);
+        assert_eq!(at_millis("yesterday"), Some(NOW_MILLIS - 86_400_000.0));
+        assert_eq!(at_millis("2 days ago"), Some(NOW_MILLIS - 172_800_000.0));
+        assert_eq!(at_millis("-30 minutes"), Some(NOW_MILLIS - 1_800_000.0));
+        assert_eq!(at_millis("next week"), Some(NOW_MILLIS + 604_800_000.0));
+        assert_eq!(at_millis("2020-01-31 +1 month"), Some(1_580_428_800_000.0 + 31.0 * 86_400_000.0));
     }
 }
