@@ -1,8 +1,9 @@
 /**
- * The host object handed to each sandbox: timers and interruption, built
- * only from what every target runtime has.
+ * The host object handed to each sandbox: timers, interruption and custom
+ * commands, built only from what every target runtime has.
  */
 import type { HostObject } from "./bindings.js";
+import { startCommand, type CommandServices, type CustomCommand } from "./commands.js";
 
 /** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
 function nextMacrotask(): Promise<void> {
@@ -23,9 +24,28 @@ function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** A host whose interruption follows whatever signal `currentSignal` returns. */
-export function createHost(currentSignal: () => AbortSignal | undefined): HostObject {
+/** A failed command session: reports `message` as the command's error. */
+function failedSession(name: string, message: string): ReturnType<HostObject["startCommand"]> {
+  const done = { done: { stdout: new Uint8Array(), stderr: new TextEncoder().encode(`${name}: ${message}\n`), exitCode: 127 } };
+  return { next: () => Promise.resolve(done), reply: () => undefined };
+}
+
+/**
+ * A host whose interruption follows the signal `services.signal` returns,
+ * and which runs the custom commands in `commands`.
+ */
+export function createHost(commands: Map<string, CustomCommand>, services: CommandServices): HostObject {
+  const currentSignal = services.signal;
   return {
+    commandNames: () => [...commands.keys()],
+    startCommand(call) {
+      const { argv } = call as { argv: string[] };
+      const command = commands.get(argv[0] ?? "");
+      if (command === undefined) {
+        return failedSession(argv[0] ?? "", "command not found");
+      }
+      return startCommand(command, call as Parameters<typeof startCommand>[1], services);
+    },
     sleep(millis: number): Promise<void> {
       const signal = currentSignal();
       return new Promise((resolve) => {
