@@ -243,10 +243,11 @@ export class Bash {
       const current = session;
       return current ? engine.drive(() => start(current.sandbox)) : Promise.reject(new WabashError("WABASH_INTERNAL", "no sandbox yet"));
     };
-    const host = createHost(this.#commands, {
-      signal: () => this.#signal,
-      fs: (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
-    });
+    const host = createHost(
+      () => this.#signal,
+      this.#commands,
+      (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
+    );
     const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
     session = { engine, sandbox };
     return session;

@@ -124,7 +124,7 @@ export function commandTable(commands: unknown): Map<string, CustomCommand> {
 }
 
 /** A call as the engine sends it. */
-interface CommandCall {
+export interface CommandCall {
   argv: string[];
   stdin: Uint8Array;
   cwd: string;

@@ -3,7 +3,7 @@
  * commands, built only from what every target runtime has.
  */
 import type { HostObject } from "./bindings.js";
-import { startCommand, type CommandServices, type CustomCommand } from "./commands.js";
+import { startCommand, type CommandCall, type CommandServices, type CustomCommand } from "./commands.js";
 
 /** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
 function nextMacrotask(): Promise<void> {
@@ -31,20 +31,24 @@ function failedSession(name: string, message: string): ReturnType<HostObject["st
 }
 
 /**
- * A host whose interruption follows the signal `services.signal` returns,
- * and which runs the custom commands in `commands`.
+ * A host whose interruption follows whatever signal `currentSignal` returns,
+ * and which runs the custom commands in `commands`, their `ctx.fs` made by `fs`.
  */
-export function createHost(commands: Map<string, CustomCommand>, services: CommandServices): HostObject {
-  const currentSignal = services.signal;
+export function createHost(
+  currentSignal: () => AbortSignal | undefined,
+  commands: Map<string, CustomCommand> = new Map(),
+  fs: CommandServices["fs"] = () => {
+    throw new Error("ctx.fs is not available");
+  },
+): HostObject {
+  const services: CommandServices = { signal: currentSignal, fs };
   return {
     commandNames: () => [...commands.keys()],
     startCommand(call) {
-      const { argv } = call as { argv: string[] };
-      const command = commands.get(argv[0] ?? "");
-      if (command === undefined) {
-        return failedSession(argv[0] ?? "", "command not found");
-      }
-      return startCommand(command, call as Parameters<typeof startCommand>[1], services);
+      const checked = call as CommandCall;
+      const name = checked.argv[0] ?? "";
+      const command = commands.get(name);
+      return command === undefined ? failedSession(name, "command not found") : startCommand(command, checked, services);
     },
     sleep(millis: number): Promise<void> {
       const signal = currentSignal();
