@@ -95,32 +95,12 @@ impl Budget {
 
     /// Counts one command; the run's count, or the message of the limit it breaks.
     pub fn charge_command(&self, limits: &Limits) -> Result<u64, String> {
-        let count = self.commands.get() + 1;
-        self.commands.set(count);
-        let session = self.session_commands.get() + 1;
-        self.session_commands.set(session);
-        if count > limits.max_commands {
-            return Err(format!("command limit ({}) exceeded", limits.max_commands));
-        }
-        if limits.max_session_commands > 0 && session > limits.max_session_commands {
-            return Err(format!("session command limit ({}) exceeded", limits.max_session_commands));
-        }
-        Ok(count)
+        charge(&self.commands, &self.session_commands, limits.max_commands, limits.max_session_commands, "command")
     }
 
     /// Counts one loop iteration; the run's count, or the message of the limit it breaks.
     pub fn charge_iteration(&self, limits: &Limits) -> Result<u64, String> {
-        let count = self.iterations.get() + 1;
-        self.iterations.set(count);
-        let session = self.session_iterations.get() + 1;
-        self.session_iterations.set(session);
-        if count > limits.max_loop_iterations {
-            return Err(format!("loop iteration limit ({}) exceeded", limits.max_loop_iterations));
-        }
-        if limits.max_session_loop_iterations > 0 && session > limits.max_session_loop_iterations {
-            return Err(format!("session loop iteration limit ({}) exceeded", limits.max_session_loop_iterations));
-        }
-        Ok(count)
+        charge(&self.iterations, &self.session_iterations, limits.max_loop_iterations, limits.max_session_loop_iterations, "loop iteration")
     }
 
     /// Checks the time limits at host time `now_ms`; the message of the limit it breaks.
@@ -134,6 +114,22 @@ impl Budget {
         }
         Ok(())
     }
+}
+
+/// Adds one to a run counter and its session total; the run's count, or the
+/// message naming the `what` limit that broke (a session maximum of 0 is none).
+fn charge(run: &Cell<u64>, session: &Cell<u64>, max_run: u64, max_session: u64, what: &str) -> Result<u64, String> {
+    let count = run.get() + 1;
+    run.set(count);
+    let total = session.get() + 1;
+    session.set(total);
+    if count > max_run {
+        return Err(format!("{what} limit ({max_run}) exceeded"));
+    }
+    if max_session > 0 && total > max_session {
+        return Err(format!("session {what} limit ({max_session}) exceeded"));
+    }
+    Ok(count)
 }
 
 #[cfg(test)]
