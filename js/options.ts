@@ -26,13 +26,17 @@ export interface BashOptions {
 }
 
 /**
- * Execution limits. A script that breaks one stops with
- * `bash: limit: NAME (VALUE) exceeded` on stderr and exit status 126; the
- * sandbox stays usable for the next `exec` (a broken session limit fails
- * every later `exec` too). Per-run limits start again at each `exec`; the
- * `maxSession...` ones add up over the Bash object's life. Defaults are
- * generous enough for ordinary scripts; a session limit of 0 (the default)
- * means none, as does a `maxDurationMs` of 0.
+ * Execution limits. Every limit error names the limit and its value. The
+ * budgets (commands, loop iterations, output, time, session totals) stop the
+ * script with `bash: limit: command limit (1000) exceeded` on stderr and exit
+ * status 126; the size limits (call depth, substitution depth, string length,
+ * array elements) fail the way bash's own errors do
+ * (`f: maximum function nesting level exceeded (200)`). The sandbox stays
+ * usable for the next `exec` (a spent session limit fails every later `exec`
+ * too). Per-run limits start again at each `exec`; the `maxSession...` ones
+ * add up over the Bash object's life. Defaults are generous enough for
+ * ordinary scripts; a session limit of 0 (the default) means none, as does a
+ * `maxDurationMs` of 0.
  */
 export interface ExecutionLimits {
   /** Most commands (builtins, utilities, function calls) one exec may start. Default 10,000,000. */
