@@ -61,7 +61,10 @@ export interface CommandContext {
    * and returned, not written to the command's own output.
    */
   exec(script: string, options?: { stdin?: FileContent }): Promise<CommandExecResult>;
-  /** The abort signal of the `exec` call running this command, if it has one. */
+  /**
+   * The abort signal of the `exec` call running this command, if it has one.
+   * When it aborts, the command ends at once with status 130 (what it returns later is dropped).
+   */
   signal: AbortSignal | undefined;
 }
 
@@ -227,6 +230,17 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
       });
     },
   };
+  // An abort ends a command that is still running as Ctrl-C would (status
+  // 130); whatever it returns later is dropped.
+  const finish = (output: OutputBytes): void => {
+    if (!finished) {
+      finished = true;
+      push({ done: output });
+    }
+  };
+  ctx.signal?.addEventListener("abort", () => finish({ stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: 130 }), {
+    once: true,
+  });
   // Started on a later microtask: the engine is inside a poll right now.
   void Promise.resolve()
     .then(() => command.execute(call.argv.slice(1), ctx))
@@ -236,10 +250,7 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
       stderr: encoder.encode(`${command.name}: ${messageOf(error)}\n`),
       exitCode: 1,
     }))
-    .then((output) => {
-      finished = true;
-      push({ done: output });
-    });
+    .then(finish);
   return {
     next: () => {
       const event = events.shift();

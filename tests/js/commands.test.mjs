@@ -142,3 +142,13 @@ test("bad definitions are WABASH_INVALID_OPTIONS errors", () => {
   assert.throws(() => new Bash({ customCommands: hello }), { code: "WABASH_INVALID_OPTIONS" });
   assert.throws(() => new Bash({ customCommands: [{ name: "x" }] }), { code: "WABASH_INVALID_OPTIONS" });
 });
+
+test("aborting the exec ends a command that never settles, and the sandbox stays usable", async () => {
+  const hang = defineCommand("hang", () => new Promise(() => {}));
+  const bash = new Bash({ customCommands: [hang] });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const result = await bash.exec("hang", { signal: controller.signal });
+  assert.equal(result.exitCode, 130);
+  assert.equal((await bash.exec("echo usable")).stdout, "usable\n");
+});
