@@ -10,5 +10,13 @@
  * Every runtime entry (node, browser, workerd, edge-light) exports exactly this.
  */
 export { Bash } from "./bash.js";
+export {
+  defineCommand,
+  type CommandContext,
+  type CommandExecResult,
+  type CommandFunction,
+  type CommandResult,
+  type CustomCommand,
+} from "./commands.js";
 export { WabashError, type WabashErrorCode } from "./errors.js";
-export type { BashFs, BashOptions, ExecOptions, ExecResult, FileContent } from "./options.js";
+export type { BashFs, BashOptions, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";

@@ -5,12 +5,14 @@
  * instance traps, the operation fails with code WABASH_TRAP and the next one
  * starts from a fresh sandbox built from the constructor's options.
  */
-import type { WasmSandbox } from "./bindings.js";
+import type { Run, WasmSandbox } from "./bindings.js";
+import { commandTable, type CustomCommand } from "./commands.js";
 import { Engine } from "./engine.js";
 import { WabashError } from "./errors.js";
 import { createHost } from "./host.js";
+import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
-import type { BashFs, BashOptions, ExecOptions, ExecResult, FileContent } from "./options.js";
+import type { BashFs, BashOptions, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -61,6 +63,39 @@ function optionalString(value: unknown, what: string): string | undefined {
   return value;
 }
 
+/** Runs one filesystem operation on a sandbox and resolves to its value. */
+type FsRunner = <T>(start: (sandbox: WasmSandbox) => Run) => Promise<T>;
+
+/** The {@link BashFs} methods over `run`, with paths passed through `resolve`. */
+function fsOver(run: FsRunner, resolve: (path: string) => string): BashFs {
+  const at = (path: string): string => resolve(String(path));
+  return {
+    readFile: async (path) => decoder.decode(await run<Uint8Array>((sandbox) => sandbox.readFile(at(path)))),
+    readFileBytes: (path) => run<Uint8Array>((sandbox) => sandbox.readFile(at(path))),
+    writeFile: async (path, content) => {
+      const bytes = toBytes(content, "content");
+      await run<void>((sandbox) => sandbox.writeFile(at(path), bytes));
+    },
+    mkdir: (path) => run<void>((sandbox) => sandbox.mkdir(at(path))),
+    exists: (path) => run<boolean>((sandbox) => sandbox.exists(at(path))),
+    readdir: (path) => run<string[]>((sandbox) => sandbox.readdir(at(path))),
+    chmod: async (path, mode) => {
+      if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+        throw new WabashError("WABASH_INVALID_OPTIONS", "mode must be an integer from 0 to 0o7777");
+      }
+      await run<void>((sandbox) => sandbox.chmod(at(path), mode));
+    },
+    symlink: async (target, path) => {
+      await run<void>((sandbox) => sandbox.symlink(String(target), at(path)));
+    },
+  };
+}
+
+/** `path` taken from `cwd` when relative. */
+function resolveFrom(cwd: string, path: string): string {
+  return path.startsWith("/") ? path : `${cwd.replace(/\/+$/, "")}/${path}`;
+}
+
 /**
  * Internal, for tests of trap recovery: the method under this symbol makes
  * the engine trap on purpose. The package's entries do not export it.
@@ -71,7 +106,13 @@ export const crashForTesting: unique symbol = Symbol("wabash.crashForTesting");
 export class Bash {
   /** The sandbox's filesystem, for the host to read and write directly. */
   readonly fs: BashFs;
-  readonly #createOptions: { files: [string, Uint8Array][]; env: [string, string][]; cwd?: string };
+  readonly #createOptions: {
+    files: [string, Uint8Array][];
+    env: [string, string][];
+    cwd?: string;
+    executionLimits: ExecutionLimits;
+  };
+  readonly #commands: Map<string, CustomCommand>;
   #current: Session | undefined;
   #creating: Promise<Session> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -83,8 +124,17 @@ export class Bash {
       ([path, content]): [string, Uint8Array] => [path, toBytes(content, `files[${JSON.stringify(path)}]`)],
     );
     const cwd = optionalString(options.cwd, "cwd");
-    this.#createOptions = { files, env: toPairs(options.env, "env"), ...(cwd === undefined ? {} : { cwd }) };
-    this.fs = this.#createFs();
+    this.#commands = commandTable(options.customCommands);
+    this.#createOptions = {
+      files,
+      env: toPairs(options.env, "env"),
+      executionLimits: checkLimits(options.executionLimits),
+      ...(cwd === undefined ? {} : { cwd }),
+    };
+    this.fs = fsOver(
+      (start) => this.#enqueue(({ engine, sandbox }) => engine.drive(() => start(sandbox))),
+      (path) => path,
+    );
   }
 
   /**
@@ -117,7 +167,12 @@ export class Bash {
       this.#signal = options.signal;
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input));
-        return { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode, exited: raw.exited };
+        const result = { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode, exited: raw.exited };
+        // The bytes stay out of JSON and spreads: they repeat the text.
+        return Object.defineProperties(result, {
+          stdoutBytes: { value: raw.stdout, enumerable: false },
+          stderrBytes: { value: raw.stderr, enumerable: false },
+        }) as ExecResult;
       } finally {
         this.#signal = undefined;
       }
@@ -181,24 +236,20 @@ export class Bash {
   /** A fresh instance holding a fresh sandbox built from the constructor's options. */
   async #create(): Promise<Session> {
     const engine = await Engine.create(await engineModule());
-    const host = createHost(() => this.#signal);
-    const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
-    return { engine, sandbox };
-  }
-
-  #createFs(): BashFs {
-    const run = <T>(start: (sandbox: WasmSandbox) => ReturnType<WasmSandbox["exists"]>): Promise<T> =>
-      this.#enqueue(({ engine, sandbox }) => engine.drive<T>(() => start(sandbox)));
-    return {
-      readFile: async (path) => decoder.decode(await run<Uint8Array>((sandbox) => sandbox.readFile(String(path)))),
-      readFileBytes: (path) => run<Uint8Array>((sandbox) => sandbox.readFile(String(path))),
-      writeFile: async (path, content) => {
-        const bytes = toBytes(content, "content");
-        await run<void>((sandbox) => sandbox.writeFile(String(path), bytes));
-      },
-      mkdir: (path) => run<void>((sandbox) => sandbox.mkdir(String(path))),
-      exists: (path) => run<boolean>((sandbox) => sandbox.exists(String(path))),
-      readdir: (path) => run<string[]>((sandbox) => sandbox.readdir(String(path))),
+    let session: Session | undefined;
+    // Custom commands run while an exec holds the queue: their ctx.fs goes to
+    // the sandbox directly.
+    const direct: FsRunner = (start) => {
+      const current = session;
+      return current ? engine.drive(() => start(current.sandbox)) : Promise.reject(new WabashError("WABASH_INTERNAL", "no sandbox yet"));
     };
+    const host = createHost(
+      () => this.#signal,
+      this.#commands,
+      (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
+    );
+    const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
+    session = { engine, sandbox };
+    return session;
   }
 }

@@ -21,6 +21,18 @@ export interface HostObject {
   yieldNow(): Promise<void>;
   /** True once the running script has been asked to stop. */
   interrupted(): boolean;
+  /** The names of the custom commands. */
+  commandNames(): string[];
+  /** Starts a custom command on `call` (`{ argv, stdin, cwd, env }`). */
+  startCommand(call: unknown): CommandSession;
+}
+
+/** One running custom command, as the engine converses with it (src/wasm/host.rs). */
+export interface CommandSession {
+  /** The next event: `{ exec: { script, stdin } }` or `{ done: { stdout, stderr, exitCode } }`. */
+  next(): Promise<unknown>;
+  /** Answers the oldest `exec` event with `{ stdout, stderr, exitCode }`. */
+  reply(output: unknown): void;
 }
 
 /** A sandbox inside one instance (src/wasm/sandbox.rs). */
@@ -31,6 +43,8 @@ export interface WasmSandbox {
   mkdir(path: string): Run;
   exists(path: string): Run;
   readdir(path: string): Run;
+  chmod(path: string, mode: number): Run;
+  symlink(target: string, path: string): Run;
   /** The session's working directory; undefined while a run holds the session. */
   cwd(): string | undefined;
   free(): void;

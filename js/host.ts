@@ -1,8 +1,9 @@
 /**
- * The host object handed to each sandbox: timers and interruption, built
- * only from what every target runtime has.
+ * The host object handed to each sandbox: timers, interruption and custom
+ * commands, built only from what every target runtime has.
  */
 import type { HostObject } from "./bindings.js";
+import { startCommand, type CommandCall, type CommandServices, type CustomCommand } from "./commands.js";
 
 /** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
 function nextMacrotask(): Promise<void> {
@@ -23,9 +24,32 @@ function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** A host whose interruption follows whatever signal `currentSignal` returns. */
-export function createHost(currentSignal: () => AbortSignal | undefined): HostObject {
+/** A failed command session: reports `message` as the command's error. */
+function failedSession(name: string, message: string): ReturnType<HostObject["startCommand"]> {
+  const done = { done: { stdout: new Uint8Array(), stderr: new TextEncoder().encode(`${name}: ${message}\n`), exitCode: 127 } };
+  return { next: () => Promise.resolve(done), reply: () => undefined };
+}
+
+/**
+ * A host whose interruption follows whatever signal `currentSignal` returns,
+ * and which runs the custom commands in `commands`, their `ctx.fs` made by `fs`.
+ */
+export function createHost(
+  currentSignal: () => AbortSignal | undefined,
+  commands: Map<string, CustomCommand> = new Map(),
+  fs: CommandServices["fs"] = () => {
+    throw new Error("ctx.fs is not available");
+  },
+): HostObject {
+  const services: CommandServices = { signal: currentSignal, fs };
   return {
+    commandNames: () => [...commands.keys()],
+    startCommand(call) {
+      const checked = call as CommandCall;
+      const name = checked.argv[0] ?? "";
+      const command = commands.get(name);
+      return command === undefined ? failedSession(name, "command not found") : startCommand(command, checked, services);
+    },
     sleep(millis: number): Promise<void> {
       const signal = currentSignal();
       return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 /** The public option and result types of {@link Bash}. */
+import type { CustomCommand } from "./commands.js";
 
 /** File contents: text (stored as UTF-8) or raw bytes. */
 export type FileContent = string | Uint8Array;
@@ -15,6 +16,51 @@ export interface BashOptions {
   env?: Record<string, string>;
   /** The initial working directory inside the sandbox (default `/home/user`). */
   cwd?: string;
+  /**
+   * Commands written in JavaScript, made with `defineCommand`. Scripts run
+   * them like any utility (pipes, redirections, `xargs`, `/bin/NAME`).
+   */
+  customCommands?: CustomCommand[];
+  /** Limits on what one `exec` (and the whole session) may do; see {@link ExecutionLimits}. */
+  executionLimits?: ExecutionLimits;
+}
+
+/**
+ * Execution limits. Every limit error names the limit and its value. The
+ * budgets (commands, loop iterations, output, time, session totals) stop the
+ * script with `bash: limit: command limit (1000) exceeded` on stderr and exit
+ * status 126; the size limits (call depth, substitution depth, string length,
+ * array elements) fail the way bash's own errors do
+ * (`f: maximum function nesting level exceeded (200)`). The sandbox stays
+ * usable for the next `exec` (a spent session limit fails every later `exec`
+ * too). Per-run limits start again at each `exec`; the `maxSession...` ones
+ * add up over the Bash object's life. Defaults are generous enough for
+ * ordinary scripts; a session limit of 0 (the default) means none, as does a
+ * `maxDurationMs` of 0.
+ */
+export interface ExecutionLimits {
+  /** Most commands (builtins, utilities, function calls) one exec may start. Default 10,000,000. */
+  maxCommandCount?: number;
+  /** Most loop iterations one exec may run, over all loops. Default 10,000,000. */
+  maxLoopIterations?: number;
+  /** Deepest function call nesting (bash's FUNCNEST). Default 200. */
+  maxCallDepth?: number;
+  /** Deepest nesting of command substitutions and subshells. Default 100. */
+  maxSubstitutionDepth?: number;
+  /** Longest string one variable or expansion may hold, in bytes. Default 64 MiB. */
+  maxStringLength?: number;
+  /** Most elements one array may hold. Default 1,000,000. */
+  maxArrayElements?: number;
+  /** Most bytes one exec may write to stdout, and to stderr. Default 64 MiB. */
+  maxOutputSize?: number;
+  /** Longest exec, in milliseconds of wall-clock time. Default 0 (none). */
+  maxDurationMs?: number;
+  /** Most commands over all execs of the session. Default 0 (none). */
+  maxSessionCommandCount?: number;
+  /** Most loop iterations over all execs of the session. Default 0 (none). */
+  maxSessionLoopIterations?: number;
+  /** Most milliseconds spent running, over all execs of the session. Default 0 (none). */
+  maxSessionDurationMs?: number;
 }
 
 /** Options of one {@link Bash.exec} call. */
@@ -43,6 +89,10 @@ export interface ExecResult {
   exitCode: number;
   /** True when the script ended through `exit` (or a fatal error) rather than by reaching its end. */
   exited: boolean;
+  /** Standard output, byte for byte, for binary output (not enumerable: JSON and spreads leave it out). */
+  readonly stdoutBytes: Uint8Array;
+  /** Standard error, byte for byte (not enumerable). */
+  readonly stderrBytes: Uint8Array;
 }
 
 /** Direct access to the sandbox's in-memory filesystem. Relative paths start at the initial `cwd`. */
@@ -59,4 +109,8 @@ export interface BashFs {
   exists(path: string): Promise<boolean>;
   /** The names in a directory, sorted, without `.` and `..`. */
   readdir(path: string): Promise<string[]>;
+  /** Sets a file's permission bits, such as `0o755`. */
+  chmod(path: string, mode: number): Promise<void>;
+  /** Creates a symbolic link at `path` that points to `target` (stored as given). */
+  symlink(target: string, path: string): Promise<void>;
 }

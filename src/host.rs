@@ -2,8 +2,8 @@
 //!
 //! The engine never touches the real machine: no files, processes, sockets or
 //! clocks. It asks its host, through the one [`Host`] trait, for the time, for
-//! randomness, and (in later layers) for network fetches, custom commands and
-//! host-backed mounts. Calls that may wait return futures, so the same engine
+//! randomness, for the commands it defines itself (JS custom commands), and
+//! (in later layers) for network fetches and host-backed mounts. Calls that may wait return futures, so the same engine
 //! runs under a JS event loop (where nothing may block) and under a native
 //! `block_on` in tests.
 
@@ -41,6 +41,59 @@ pub trait Host {
     fn deadline_passed(&self) -> bool {
         false
     }
+
+    /// The names of the commands the host defines (JS custom commands). The
+    /// sandbox registers them beside its own utilities, once, when it is built.
+    fn command_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Runs one of the host's commands. `shell` lets the command run scripts
+    /// back in the sandbox while it works (`ctx.exec`).
+    fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
+        let _ = shell;
+        let name = call.argv.first().cloned().unwrap_or_default();
+        Box::pin(async move { HostCommandOutput::failure(127, &format!("{name}: command not found")) })
+    }
+}
+
+/// One call of a command the host defines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCommandCall {
+    /// The arguments; `argv[0]` is the command's registered name.
+    pub argv: Vec<String>,
+    /// The command's whole standard input (read up to a limit before the call).
+    pub stdin: Vec<u8>,
+    /// The working directory (absolute).
+    pub cwd: String,
+    /// The exported environment, sorted by name.
+    pub env: Vec<(String, String)>,
+}
+
+/// What a host command (or a script it ran back in the sandbox) produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostCommandOutput {
+    /// Standard output bytes.
+    pub stdout: Vec<u8>,
+    /// Standard error bytes.
+    pub stderr: Vec<u8>,
+    /// The exit status.
+    pub status: i32,
+}
+
+impl HostCommandOutput {
+    /// No output, status `status`, and `message` plus a newline on stderr.
+    pub fn failure(status: i32, message: &str) -> Self {
+        HostCommandOutput { stdout: Vec::new(), stderr: format!("{message}\n").into_bytes(), status }
+    }
+}
+
+/// The sandbox as a running host command sees it.
+pub trait HostCommandShell {
+    /// Runs `script` as `bash -c SCRIPT` started by the command would: same
+    /// working directory, exported variables and open file descriptors, with
+    /// `stdin` as standard input; collects its output and status.
+    fn exec(&mut self, script: String, stdin: Vec<u8>) -> LocalFuture<'_, HostCommandOutput>;
 }
 
 /// A host with a fixed, hand-advanced clock and a fixed seed, for tests and

@@ -2,6 +2,8 @@
 //! whose state (variables, functions, working directory) persists across
 //! [`Sandbox::exec`] calls, as in one interactive bash session.
 
+mod host_command;
+
 use crate::fs::{Fs, MemoryFs};
 use crate::host::Host;
 use crate::interp::{Limits, Shell, ShellConfig};
@@ -68,6 +70,11 @@ impl ExecResult {
     }
 }
 
+/// True for a name a host command may have: a non-empty file name.
+fn is_command_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\0'])
+}
+
 /// A sandboxed shell session over its own in-memory filesystem.
 pub struct Sandbox {
     fs: MemoryFs,
@@ -83,6 +90,11 @@ impl Sandbox {
             crate::commands::registry().iter().map(|u| (u.name.to_string(), u.run)).collect();
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);
+        }
+        for name in host.command_names() {
+            if is_command_name(&name) {
+                table.insert(name, host_command::run);
+            }
         }
         let mut names: Vec<String> = table.keys().cloned().collect();
         // Builtins that also exist as programs on a GNU system.

@@ -120,3 +120,39 @@ fn completeness_tells_complete_from_incomplete() {
     assert_eq!(completeness("echo 'unterminated"), "incomplete");
     assert_eq!(completeness("if true; then"), "incomplete");
 }
+
+/// A host object with two custom commands: `twice SCRIPT` runs SCRIPT back
+/// in the sandbox (with its own stdin) and prints its output twice, status
+/// 5; `boom` fails inside the host.
+fn host_with_commands() -> HostObject {
+    let make = Function::new_no_args(
+        "return { sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+                  yieldNow: () => new Promise((r) => setTimeout(r, 0)),
+                  interrupted: () => false,
+                  commandNames: () => ['twice', 'boom'],
+                  startCommand(call) {
+                    if (call.argv[0] === 'boom') {
+                      return { next: () => Promise.reject(new Error('host broke')), reply() {} };
+                    }
+                    let step = 0;
+                    let answer;
+                    return {
+                      next: () => step++ === 0
+                        ? Promise.resolve({ exec: { script: call.argv[1], stdin: call.stdin } })
+                        : Promise.resolve({ done: { stdout: new Uint8Array([...answer.stdout, ...answer.stdout]),
+                                                    stderr: answer.stderr, exitCode: 5 } }),
+                      reply(output) { answer = output; },
+                    };
+                  } };",
+    );
+    make.call0(&JsValue::NULL).expect("host object").unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn custom_commands_run_through_the_host_and_can_exec_back() {
+    let sandbox = WasmSandbox::build(SandboxOptions::default(), JsHost::new(host_with_commands())).await;
+    let script = "export X=x; echo in | twice 'cat; echo $X; echo e >&2'; echo $?; command -v twice; boom; echo $?";
+    let result = finish(sandbox.exec(script.into(), JsValue::UNDEFINED)).await.expect("exec");
+    assert_eq!(text(&field(&result, "stdout")), "in\nx\nin\nx\n5\n/usr/bin/twice\n1\n");
+    assert_eq!(text(&field(&result, "stderr")), "e\nboom: host broke\n");
+}

@@ -137,11 +137,10 @@ impl Shell {
 
     /// Counts a loop iteration against the budget.
     async fn charge_iteration(&mut self) -> Result<(), Flow> {
-        let count = self.budget.iterations.get() + 1;
-        self.budget.iterations.set(count);
-        if count > self.limits.max_loop_iterations {
-            return Err(self.limit_exceeded(format!("loop iteration limit ({}) exceeded", self.limits.max_loop_iterations)).await);
-        }
+        let count = match self.budget.charge_iteration(&self.limits) {
+            Ok(count) => count,
+            Err(message) => return Err(self.limit_exceeded(message).await),
+        };
         if count % 1024 == 0 {
             self.check_time_and_interrupt().await?;
         }

@@ -39,11 +39,15 @@ impl JobTable {
         pid
     }
 
-    /// Polls every running job once. Returns true if any finished.
+    /// Polls every running job once, including jobs spawned while polling
+    /// (a background command's process substitution), so that each one has
+    /// registered a waker before the run waits. Returns true if any finished.
     pub fn poll_all(&self, cx: &mut Context<'_>) -> bool {
         let mut finished = false;
-        let count = self.jobs.borrow().len();
-        for index in 0..count {
+        for index in 0.. {
+            if index >= self.jobs.borrow().len() {
+                break;
+            }
             // Take the future out so a job may itself touch the table.
             let future = self.jobs.borrow_mut().get_mut(index).and_then(|j| j.future.take());
             let Some(mut future) = future else { continue };

@@ -28,6 +28,10 @@ pub struct Limits {
     pub max_duration_ms: f64,
     /// Most commands across all runs of the session (0: no limit).
     pub max_session_commands: u64,
+    /// Most loop iterations across all runs of the session (0: no limit).
+    pub max_session_loop_iterations: u64,
+    /// Most milliseconds of host time across all runs of the session (0: no limit).
+    pub max_session_duration_ms: f64,
 }
 
 impl Default for Limits {
@@ -42,6 +46,8 @@ impl Default for Limits {
             max_output_bytes: 64 << 20,
             max_duration_ms: 0.0,
             max_session_commands: 0,
+            max_session_loop_iterations: 0,
+            max_session_duration_ms: 0.0,
         }
     }
 }
@@ -55,6 +61,10 @@ pub struct Budget {
     pub iterations: Cell<u64>,
     /// Commands started in the whole session.
     pub session_commands: Cell<u64>,
+    /// Loop iterations in the whole session.
+    pub session_iterations: Cell<u64>,
+    /// Host time spent by the session's earlier runs.
+    pub session_earlier_ms: Cell<f64>,
     /// Host time when the run started.
     pub started_ms: Cell<f64>,
     /// Set once a limit has fired: the whole run unwinds.
@@ -65,5 +75,88 @@ impl Budget {
     /// A fresh shared budget.
     pub fn new() -> Rc<Budget> {
         Rc::new(Budget::default())
+    }
+
+    /// The budget of a run starting at host time `now_ms`: fresh per-run
+    /// counters, this budget's session totals.
+    pub fn next_run(&self, now_ms: f64) -> Rc<Budget> {
+        let next = Budget::default();
+        next.session_commands.set(self.session_commands.get());
+        next.session_iterations.set(self.session_iterations.get());
+        next.session_earlier_ms.set(self.session_earlier_ms.get());
+        next.started_ms.set(now_ms);
+        Rc::new(next)
+    }
+
+    /// Adds the run that ends at host time `now_ms` to the session's time.
+    pub fn finish_run(&self, now_ms: f64) {
+        self.session_earlier_ms.set(self.session_earlier_ms.get() + (now_ms - self.started_ms.get()).max(0.0));
+    }
+
+    /// Counts one command; the run's count, or the message of the limit it breaks.
+    pub fn charge_command(&self, limits: &Limits) -> Result<u64, String> {
+        charge(&self.commands, &self.session_commands, limits.max_commands, limits.max_session_commands, "command")
+    }
+
+    /// Counts one loop iteration; the run's count, or the message of the limit it breaks.
+    pub fn charge_iteration(&self, limits: &Limits) -> Result<u64, String> {
+        charge(&self.iterations, &self.session_iterations, limits.max_loop_iterations, limits.max_session_loop_iterations, "loop iteration")
+    }
+
+    /// Checks the time limits at host time `now_ms`; the message of the limit it breaks.
+    pub fn check_time(&self, limits: &Limits, now_ms: f64) -> Result<(), String> {
+        let elapsed = now_ms - self.started_ms.get();
+        if limits.max_duration_ms > 0.0 && elapsed > limits.max_duration_ms {
+            return Err(format!("time limit ({} ms) exceeded", limits.max_duration_ms));
+        }
+        if limits.max_session_duration_ms > 0.0 && self.session_earlier_ms.get() + elapsed > limits.max_session_duration_ms {
+            return Err(format!("session time limit ({} ms) exceeded", limits.max_session_duration_ms));
+        }
+        Ok(())
+    }
+}
+
+/// Adds one to a run counter and its session total; the run's count, or the
+/// message naming the `what` limit that broke (a session maximum of 0 is none).
+fn charge(run: &Cell<u64>, session: &Cell<u64>, max_run: u64, max_session: u64, what: &str) -> Result<u64, String> {
+    let count = run.get() + 1;
+    run.set(count);
+    let total = session.get() + 1;
+    session.set(total);
+    if count > max_run {
+        return Err(format!("{what} limit ({max_run}) exceeded"));
+    }
+    if max_session > 0 && total > max_session {
+        return Err(format!("session {what} limit ({max_session}) exceeded"));
+    }
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, Limits};
+
+    #[test]
+    fn session_totals_carry_over_runs_and_per_run_counters_do_not() {
+        let limits = Limits { max_commands: 2, max_session_commands: 3, ..Limits::default() };
+        let first = Budget::new().next_run(0.0);
+        assert_eq!(first.charge_command(&limits), Ok(1));
+        assert_eq!(first.charge_command(&limits), Ok(2));
+        assert_eq!(first.charge_command(&limits), Err("command limit (2) exceeded".to_string()));
+        let second = first.next_run(0.0);
+        assert_eq!(second.charge_command(&limits), Err("session command limit (3) exceeded".to_string()));
+    }
+
+    #[test]
+    fn session_iterations_and_time_add_up_across_runs() {
+        let limits = Limits { max_session_loop_iterations: 2, max_session_duration_ms: 100.0, ..Limits::default() };
+        let first = Budget::new().next_run(1000.0);
+        assert_eq!(first.charge_iteration(&limits), Ok(1));
+        first.finish_run(1060.0);
+        let second = first.next_run(5000.0);
+        assert_eq!(second.charge_iteration(&limits), Ok(1));
+        assert!(second.charge_iteration(&limits).unwrap_err().contains("session loop iteration limit (2)"));
+        assert_eq!(second.check_time(&limits, 5030.0), Ok(()));
+        assert_eq!(second.check_time(&limits, 5050.0), Err("session time limit (100 ms) exceeded".to_string()));
     }
 }

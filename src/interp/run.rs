@@ -4,7 +4,7 @@
 use super::fds::FdTable;
 use super::jobs::WithJobs;
 use super::vars::Variable;
-use super::{Budget, Flow, Shell, SourceText};
+use super::{Flow, Shell, SourceText};
 use crate::io::Fd;
 use crate::syntax::{ParseOptions, Parser};
 
@@ -29,10 +29,7 @@ impl Shell {
         env: Vec<(String, String)>,
         cwd: Option<String>,
     ) -> i32 {
-        let session = self.budget.session_commands.get();
-        self.budget = Budget::new();
-        self.budget.session_commands.set(session);
-        self.budget.started_ms.set(self.host.now_millis());
+        self.budget = self.budget.next_run(self.host.now_millis());
         self.fds = FdTable::new(stdin, stdout, stderr);
         let mut restore_vars: Vec<(String, Option<Variable>)> = Vec::new();
         for (name, value) in env {
@@ -68,6 +65,7 @@ impl Shell {
                 }
             }
         }
+        self.budget.finish_run(self.host.now_millis());
         status
     }
 

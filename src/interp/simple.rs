@@ -19,15 +19,10 @@ impl Shell {
     /// Counts one command against the budget and checks the time limit and
     /// the host's interrupt. `Err` ends the run.
     pub(super) async fn charge_command(&mut self) -> Result<(), Flow> {
-        let count = self.budget.commands.get() + 1;
-        self.budget.commands.set(count);
-        self.budget.session_commands.set(self.budget.session_commands.get() + 1);
-        if count > self.limits.max_commands {
-            return Err(self.limit_exceeded(format!("command limit ({}) exceeded", self.limits.max_commands)).await);
-        }
-        if self.limits.max_session_commands > 0 && self.budget.session_commands.get() > self.limits.max_session_commands {
-            return Err(self.limit_exceeded(format!("session command limit ({}) exceeded", self.limits.max_session_commands)).await);
-        }
+        let count = match self.budget.charge_command(&self.limits) {
+            Ok(count) => count,
+            Err(message) => return Err(self.limit_exceeded(message).await),
+        };
         if count % 256 == 0 {
             self.check_time_and_interrupt().await?;
             if count % 4096 == 0 {
@@ -47,8 +42,8 @@ impl Shell {
             self.budget.exceeded.set(true);
             return Err(Flow::Exit(130));
         }
-        if self.limits.max_duration_ms > 0.0 && self.host.now_millis() - self.budget.started_ms.get() > self.limits.max_duration_ms {
-            return Err(self.limit_exceeded(format!("time limit ({} ms) exceeded", self.limits.max_duration_ms)).await);
+        if let Err(message) = self.budget.check_time(&self.limits, self.host.now_millis()) {
+            return Err(self.limit_exceeded(message).await);
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! objects: maps as arrays of `[key, value]` pairs, bytes as `Uint8Array`.
 
 use super::error::{js_error, INTERNAL, INVALID_OPTIONS};
+use crate::interp::Limits;
 use crate::{ExecOptions, ExecResult, SandboxOptions};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
@@ -18,6 +19,56 @@ pub struct SandboxInput {
     pub env: Vec<(String, String)>,
     /// The initial working directory.
     pub cwd: Option<String>,
+    /// Execution limits; missing ones keep their defaults.
+    pub execution_limits: LimitsInput,
+}
+
+/// `executionLimits`: every field optional, counts as JS numbers.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LimitsInput {
+    /// Commands per run.
+    pub max_command_count: Option<u64>,
+    /// Loop iterations per run.
+    pub max_loop_iterations: Option<u64>,
+    /// Function call nesting.
+    pub max_call_depth: Option<usize>,
+    /// Command substitution and subshell nesting.
+    pub max_substitution_depth: Option<usize>,
+    /// Bytes in one string.
+    pub max_string_length: Option<usize>,
+    /// Elements in one array.
+    pub max_array_elements: Option<usize>,
+    /// Bytes of stdout (and of stderr) per run.
+    pub max_output_size: Option<usize>,
+    /// Milliseconds per run.
+    pub max_duration_ms: Option<f64>,
+    /// Commands across the session.
+    pub max_session_command_count: Option<u64>,
+    /// Loop iterations across the session.
+    pub max_session_loop_iterations: Option<u64>,
+    /// Milliseconds across the session.
+    pub max_session_duration_ms: Option<f64>,
+}
+
+impl LimitsInput {
+    /// The engine's limits: the defaults, with the given fields replaced.
+    pub fn into_limits(self) -> Limits {
+        let defaults = Limits::default();
+        Limits {
+            max_commands: self.max_command_count.unwrap_or(defaults.max_commands),
+            max_loop_iterations: self.max_loop_iterations.unwrap_or(defaults.max_loop_iterations),
+            max_call_depth: self.max_call_depth.unwrap_or(defaults.max_call_depth),
+            max_substitution_depth: self.max_substitution_depth.unwrap_or(defaults.max_substitution_depth),
+            max_string_bytes: self.max_string_length.unwrap_or(defaults.max_string_bytes),
+            max_array_elements: self.max_array_elements.unwrap_or(defaults.max_array_elements),
+            max_output_bytes: self.max_output_size.unwrap_or(defaults.max_output_bytes),
+            max_duration_ms: self.max_duration_ms.unwrap_or(defaults.max_duration_ms),
+            max_session_commands: self.max_session_command_count.unwrap_or(defaults.max_session_commands),
+            max_session_loop_iterations: self.max_session_loop_iterations.unwrap_or(defaults.max_session_loop_iterations),
+            max_session_duration_ms: self.max_session_duration_ms.unwrap_or(defaults.max_session_duration_ms),
+        }
+    }
 }
 
 impl SandboxInput {
@@ -27,6 +78,7 @@ impl SandboxInput {
             files: self.files.into_iter().map(|(path, bytes)| (path, bytes.into_vec())).collect(),
             env: self.env,
             cwd: self.cwd,
+            limits: self.execution_limits.into_limits(),
             ..SandboxOptions::default()
         }
     }

@@ -1,9 +1,16 @@
 //! The engine's [`Host`] under JavaScript: the clock and the random seed come
-//! from the JS platform; sleeping, yielding and interruption come from a host
-//! object the wrapper supplies, so each runtime picks its own timers and
-//! abort signals.
+//! from the JS platform; sleeping, yielding, interruption and custom commands
+//! come from a host object the wrapper supplies, so each runtime picks its
+//! own timers and abort signals.
+//!
+//! A custom command runs as a conversation: `startCommand(call)` returns a
+//! session whose `next()` resolves to the command's next event, either a
+//! script to run back in the sandbox (`ctx.exec`, answered with `reply`) or
+//! the command's final output.
 
-use crate::host::{Host, LocalFuture};
+use crate::host::{Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -21,6 +28,49 @@ extern "C" {
 
     #[wasm_bindgen(method, catch)]
     fn interrupted(this: &HostObject) -> Result<bool, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = commandNames)]
+    fn command_names(this: &HostObject) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = startCommand)]
+    fn start_command(this: &HostObject, call: JsValue) -> Result<CommandSession, JsValue>;
+
+    /// One running custom command: `{ next(): Promise<event>, reply(output): void }`.
+    pub type CommandSession;
+
+    #[wasm_bindgen(method, catch)]
+    fn next(this: &CommandSession) -> Result<js_sys::Promise, JsValue>;
+
+    #[wasm_bindgen(method, catch)]
+    fn reply(this: &CommandSession, output: JsValue) -> Result<(), JsValue>;
+}
+
+/// A custom command call as JS receives it.
+#[derive(Serialize)]
+struct CallOut {
+    argv: Vec<String>,
+    stdin: ByteBuf,
+    cwd: String,
+    env: Vec<(String, String)>,
+}
+
+/// Output as it crosses the boundary, both ways: `{ stdout, stderr, exitCode }`.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OutputBytes {
+    stdout: ByteBuf,
+    stderr: ByteBuf,
+    exit_code: i32,
+}
+
+/// What a custom command's session reports next: `{ exec: {...} }` or `{ done: {...} }`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum CommandEvent {
+    /// The command asks to run `script` in the sandbox (`ctx.exec`).
+    Exec { script: String, stdin: ByteBuf },
+    /// The command finished.
+    Done(OutputBytes),
 }
 
 /// A [`Host`] backed by the JS platform and the wrapper's host object.
@@ -68,4 +118,60 @@ impl Host for JsHost {
     fn interrupted(&self) -> bool {
         self.object.interrupted().unwrap_or(false)
     }
+
+    fn command_names(&self) -> Vec<String> {
+        self.object.command_names().ok().and_then(|names| serde_wasm_bindgen::from_value(names).ok()).unwrap_or_default()
+    }
+
+    fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
+        Box::pin(async move {
+            let name = call.argv.first().cloned().unwrap_or_default();
+            match self.converse(call, shell).await {
+                Ok(output) => output,
+                Err(error) => HostCommandOutput::failure(1, &format!("{name}: {}", describe(&error))),
+            }
+        })
+    }
+}
+
+impl JsHost {
+    /// Starts a custom command and serves its `ctx.exec` requests until it finishes.
+    async fn converse(&self, call: HostCommandCall, shell: &mut dyn HostCommandShell) -> Result<HostCommandOutput, JsValue> {
+        let call = CallOut { argv: call.argv, stdin: ByteBuf::from(call.stdin), cwd: call.cwd, env: call.env };
+        let session = self.object.start_command(to_js(&call)?)?;
+        loop {
+            let event = JsFuture::from(session.next()?).await?;
+            match serde_wasm_bindgen::from_value(event).map_err(|error| JsValue::from_str(&error.to_string()))? {
+                CommandEvent::Done(output) => {
+                    return Ok(HostCommandOutput {
+                        stdout: output.stdout.into_vec(),
+                        stderr: output.stderr.into_vec(),
+                        status: output.exit_code,
+                    });
+                }
+                CommandEvent::Exec { script, stdin } => {
+                    let output = shell.exec(script, stdin.into_vec()).await;
+                    let reply = OutputBytes {
+                        stdout: ByteBuf::from(output.stdout),
+                        stderr: ByteBuf::from(output.stderr),
+                        exit_code: output.status,
+                    };
+                    session.reply(to_js(&reply)?)?;
+                }
+            }
+        }
+    }
+}
+
+/// A serializable value as a plain JS object (byte buffers as `Uint8Array`).
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|error| JsValue::from_str(&error.to_string()))
+}
+
+/// The message of a thrown JS value: an `Error`'s message, or the value as text.
+fn describe(error: &JsValue) -> String {
+    if let Some(error) = error.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    error.as_string().unwrap_or_else(|| "custom command failed".to_string())
 }

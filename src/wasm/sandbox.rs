@@ -100,6 +100,24 @@ impl WasmSandbox {
         Run::new(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
     }
 
+    /// Changes a file's permission bits (`chmod`), with the host's full rights.
+    pub fn chmod(&self, path: String, mode: u32) -> Run {
+        let (fs, path) = self.resolve_as_root(&path);
+        Run::new(async move {
+            fs.set_mode(&path, mode & 0o7777).await.map_err(|error| fs_error(error, "chmod", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Creates a symbolic link at `path` pointing to `target` (stored as given).
+    pub fn symlink(&self, target: String, path: String) -> Run {
+        let (fs, path) = self.resolve(&path);
+        Run::new(async move {
+            fs.symlink(&target, &path).await.map_err(|error| fs_error(error, "symlink", &path))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// The names in a directory, sorted, without `.` and `..`.
     #[wasm_bindgen(js_name = readdir)]
     pub fn read_dir(&self, path: String) -> Run {

@@ -208,3 +208,9 @@ test("deep recursion ends with bash's nesting error, not a crash", async () => {
   assert.equal(result.stdout, "next 1\n");
   assert.match(result.stderr, /maximum function nesting level exceeded \(200\)/);
 });
+
+test("a background job's process substitution runs under the JS event loop", async () => {
+  const bash = new Bash();
+  const result = await bash.exec("cat <(seq 3) & wait\necho sync\ncat <(true) &\necho fork");
+  assert.equal(result.stdout, "1\n2\n3\nsync\nfork\n");
+});

@@ -7,7 +7,7 @@
 //! dropped), such sleeps return, so a background job the command left
 //! behind cannot hang a later `wait`.
 
-use crate::host::{Host, LocalFuture};
+use crate::host::{Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::Poll;
@@ -69,6 +69,14 @@ impl Host for DeadlineHost {
 
     fn deadline_passed(&self) -> bool {
         self.inner.now_millis() >= self.deadline
+    }
+
+    fn command_names(&self) -> Vec<String> {
+        self.inner.command_names()
+    }
+
+    fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
+        self.inner.run_command(call, shell)
     }
 }
 

@@ -294,6 +294,14 @@ impl Shell {
             }
             var.value = Some(Value::Indexed(map));
         }
+        let count = match &var.value {
+            Some(Value::Indexed(map)) => map.len(),
+            Some(Value::Assoc(map)) => map.len(),
+            _ => 0,
+        };
+        if count > self.limits.max_array_elements {
+            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+        }
         if self.options.allexport {
             var.attributes.exported = true;
         }
