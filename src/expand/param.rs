@@ -81,6 +81,13 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             let keys = host.keys(&name);
             return apply_length_and_op(host, pe, Value::Many(keys, star)).await;
         }
+        // `${!ref}` on a nameref names its target instead of following it.
+        if let (Parameter::Named(name), None) = (&param, &index) {
+            if host.attribute_letters(name).contains('n') {
+                let target = host.scalar(name).map(Value::One).unwrap_or(Value::Unset);
+                return apply_length_and_op(host, pe, target).await;
+            }
+        }
         let target = match lookup(host, &param, &index, pe).await? {
             Value::One(s) => s,
             Value::Many(values, _) => values.join(" "),
@@ -133,6 +140,16 @@ async fn lookup(
     index: &Option<Subscript>,
     pe: &ParamExpansion,
 ) -> Result<Value, ExpandError> {
+    // A nameref to an element (`declare -n r='a[2]'`) reads that element.
+    if let (Parameter::Named(name), None) = (param, index) {
+        let resolved = host.resolve_name(name);
+        if resolved.contains('[') {
+            return match parse_indirect_target(&resolved) {
+                Some((param, index @ Some(_))) => Box::pin(lookup(host, &param, &index, pe)).await,
+                _ => Ok(Value::Unset),
+            };
+        }
+    }
     Ok(match param {
         Parameter::Special('@') => Value::Many(host.positionals(), false),
         Parameter::Special('*') => Value::Many(host.positionals(), true),
@@ -145,7 +162,7 @@ async fn lookup(
                 Some(Subscript::At) | Some(Subscript::Star) => {
                     let star = matches!(index, Some(Subscript::Star));
                     match host.shape(&name) {
-                        VarShape::Unset => Value::Unset,
+                        VarShape::Unset => Value::Many(Vec::new(), star),
                         _ => Value::Many(host.values(&name), star),
                     }
                 }
@@ -193,7 +210,18 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         }
         return Ok(Expansion::Value(value));
     };
-    let unset_or_null = |colon: bool, value: &Value| if colon { value.is_null() } else { *value == Value::Unset };
+    // `$@` and `${a[@]}` with no elements count as unset; with a colon, the
+    // `*` forms are null when their IFS-joined text is empty.
+    let separator = match host.scalar("IFS") {
+        Some(ifs) => ifs.chars().next().map(String::from).unwrap_or_default(),
+        None => " ".to_string(),
+    };
+    let unset_or_null = |colon: bool, value: &Value| match value {
+        Value::Many(values, star) if colon && *star => values.join(&separator).is_empty(),
+        Value::Many(values, _) if !colon => values.is_empty(),
+        _ if colon => value.is_null(),
+        _ => *value == Value::Unset,
+    };
     match op {
         ParamOp::Default { colon, word } => {
             if unset_or_null(*colon, &value) {
@@ -282,7 +310,7 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
             let length = match length {
                 Some(word) => {
                     let text = expand_string(host, word).await?;
-                    Some(arith::eval_text(&text, &mut HostArith(host))?)
+                    Some((arith::eval_text(&text, &mut HostArith(host))?, text))
                 }
                 None => None,
             };
@@ -480,48 +508,79 @@ fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> 
     }
 }
 
-fn substring(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, offset: i64, length: Option<i64>) -> Result<Value, ExpandError> {
-    let slice = |len: usize| -> Result<Option<(usize, usize)>, ExpandError> {
-        let len = len as i64;
-        let start = if offset < 0 { len + offset } else { offset };
-        if start < 0 || start > len {
-            return Ok(None);
-        }
-        let end = match length {
-            None => len,
-            Some(l) if l < 0 => {
-                let end = len + l;
-                if end < start {
-                    return Err(ExpandError::Arith(arith::ArithError {
-                        expression: l.to_string(),
-                        message: "substring expression < 0".into(),
-                    }));
-                }
-                end
-            }
-            Some(l) => (start + l).min(len),
-        };
-        Ok(Some((start as usize, end as usize)))
-    };
+fn substring_error(text: &str) -> ExpandError {
+    ExpandError::Arith(arith::ArithError { expression: text.to_string(), message: "substring expression < 0".into() })
+}
+
+/// `${x:offset:length}` on a string, `$@` (positions, `$0` first) or an
+/// array (offsets are indices: a sparse array's slice starts at the first
+/// element at or after `offset`).
+fn substring(
+    host: &mut dyn ExpandHost,
+    pe: &ParamExpansion,
+    value: Value,
+    offset: i64,
+    length: Option<(i64, String)>,
+) -> Result<Value, ExpandError> {
     Ok(match value {
         Value::Unset => Value::Unset,
         Value::One(s) => {
             let chars: Vec<char> = s.chars().collect();
-            match slice(chars.len())? {
-                Some((a, b)) => Value::One(chars[a..b].iter().collect()),
-                None => Value::One(String::new()),
+            let len = chars.len() as i64;
+            let start = if offset < 0 { len + offset } else { offset };
+            if start < 0 || start > len {
+                return Ok(Value::One(String::new()));
             }
+            let end = match length {
+                None => len,
+                Some((l, text)) if l < 0 => {
+                    if len + l < start {
+                        return Err(substring_error(&text));
+                    }
+                    len + l
+                }
+                Some((l, _)) => start.saturating_add(l).min(len),
+            };
+            Value::One(chars[start as usize..end as usize].iter().collect())
         }
         Value::Many(values, star) => {
-            // `${@:0}` includes $0; `${@:1}` starts at $1.
-            let mut all = values;
-            if matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) {
-                all.insert(0, host.positional(0).unwrap_or_default());
-            }
-            match slice(all.len())? {
-                Some((a, b)) => Value::Many(all[a..b].to_vec(), star),
-                None => Value::Many(Vec::new(), star),
-            }
+            let count = match length {
+                Some((l, text)) if l < 0 => return Err(substring_error(&text)),
+                Some((l, _)) => l as usize,
+                None => usize::MAX,
+            };
+            let indexed_array = match (&pe.param, &pe.index) {
+                (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) => {
+                    let name = host.resolve_name(name);
+                    (host.shape(&name) == VarShape::Indexed).then(|| host.keys(&name))
+                }
+                _ => None,
+            };
+            let selected: Vec<String> = match indexed_array {
+                Some(keys) => {
+                    let indices: Vec<i64> = keys.iter().filter_map(|k| k.parse().ok()).collect();
+                    let end = indices.last().map_or(0, |last| last + 1);
+                    let start = if offset < 0 { end + offset } else { offset };
+                    if start < 0 {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    indices.iter().zip(values).filter(|(i, _)| **i >= start).map(|(_, v)| v).take(count).collect()
+                }
+                None => {
+                    // `${@:0}` includes $0; `${@:1}` starts at $1.
+                    let mut all = values;
+                    if matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) {
+                        all.insert(0, host.positional(0).unwrap_or_default());
+                    }
+                    let len = all.len() as i64;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    if start < 0 || start > len {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    all.into_iter().skip(start as usize).take(count).collect()
+                }
+            };
+            Value::Many(selected, star)
         }
     })
 }

@@ -160,8 +160,9 @@ pub struct Shell {
     compound_redirect_failed: bool,
     /// Set when a top-level run ended through `exit` or a fatal error.
     exited: bool,
-    /// Whether the last failed assignment hit a read-only variable.
-    last_assignment_readonly: bool,
+    /// Whether the last failed assignment ends the shell (an arithmetic
+    /// error) rather than discarding the rest of the line.
+    assignment_error_is_fatal: bool,
     /// True while the ERR trap runs (it does not trigger itself).
     in_err_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
@@ -221,7 +222,7 @@ impl Shell {
             syntax_error_seen: false,
             last_argument: None,
             in_err_trap: false,
-            last_assignment_readonly: false,
+            assignment_error_is_fatal: false,
             exited: false,
             compound_redirect_failed: false,
             getopts_position: 0,

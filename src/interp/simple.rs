@@ -106,7 +106,7 @@ impl Shell {
             // A failed bare assignment discards the rest of the line (a
             // read-only variable) or ends the shell (a bad subscript).
             if !self.apply_assignment(assignment, false).await? {
-                return Err(if self.last_assignment_readonly { Flow::Abort(1) } else { Flow::Exit(1) });
+                return Err(if self.assignment_error_is_fatal { Flow::Exit(1) } else { Flow::Abort(1) });
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -138,7 +138,7 @@ impl Shell {
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
         if let Err(message) = self.assign_declaration(&decl) {
-            self.last_assignment_readonly = message.ends_with("readonly variable");
+            self.assignment_error_is_fatal = message.contains("error token is");
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);

@@ -10,6 +10,20 @@ use std::collections::BTreeMap;
 /// Longest nameref chain followed before giving up, as bash.
 const MAX_NAMEREF_DEPTH: usize = 8;
 
+/// Splits `name[subscript]` into its name and subscript.
+pub fn split_subscript(text: &str) -> Option<(&str, &str)> {
+    let open = text.find('[')?;
+    let inner = text.strip_suffix(']')?.get(open + 1..)?;
+    let name = &text[..open];
+    is_valid_name(name).then_some((name, inner))
+}
+
+/// True when `value` may be the target of a nameref: a variable name or
+/// `name[subscript]`.
+pub fn is_valid_nameref_target(value: &str) -> bool {
+    is_valid_name(value) || split_subscript(value).is_some()
+}
+
 /// True for a valid variable name: `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_valid_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -78,19 +92,29 @@ impl Shell {
         self.vars.insert("PWD", pwd);
     }
 
-    /// Follows namerefs from `name` to the variable it designates.
+    /// Follows namerefs from `name` to the variable it designates: a name,
+    /// or `name[subscript]` when a nameref points at an element. A circular
+    /// chain yields the empty string, which designates nothing.
     pub(super) fn resolve_nameref(&self, name: &str) -> String {
         let mut current = name.to_string();
         for _ in 0..MAX_NAMEREF_DEPTH {
             match self.vars.get(&current) {
                 Some(var) if var.attributes.nameref => match &var.value {
-                    Some(Value::Scalar(target)) if !target.is_empty() => current = target.clone(),
+                    Some(Value::Scalar(target)) if !target.is_empty() => {
+                        if target == name {
+                            return String::new();
+                        }
+                        if split_subscript(target).is_some() {
+                            return target.clone();
+                        }
+                        current = target.clone();
+                    }
                     _ => return current,
                 },
                 _ => return current,
             }
         }
-        current
+        String::new()
     }
 
     /// A dynamic array (FUNCNAME, BASH_SOURCE, BASH_LINENO, PIPESTATUS).
@@ -160,7 +184,18 @@ impl Shell {
     /// Assigns a scalar (or element 0 of an array) with bash's rules.
     /// `Err` holds the message (`x: readonly variable`).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let name = self.resolve_nameref(name);
+        let name = match self.resolve_nameref(name) {
+            resolved if resolved.is_empty() && !name.is_empty() => return Err(format!("warning: {name}: circular name reference")),
+            resolved => resolved,
+        };
+        if let Some((base, subscript)) = split_subscript(&name) {
+            if subscript == "@" || subscript == "*" {
+                return Err(format!("`{name}': not a valid identifier"));
+            }
+            let (base, subscript) = (base.to_string(), subscript.to_string());
+            let key = self.subscript_key(&base, &subscript)?;
+            return self.assign_element(&base, key, value, append);
+        }
         if name == "RANDOM" {
             if let Ok(seed) = value.trim().parse::<u64>() {
                 self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -207,12 +242,26 @@ impl Shell {
     /// Assigns `name[key]=value`, creating an indexed array if needed.
     pub fn assign_element(&mut self, name: &str, key: ElementKey, value: String, append: bool) -> Result<(), String> {
         let name = self.resolve_nameref(name);
+        if !is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
         if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
         }
         let mut var = existing.unwrap_or(Variable { value: None, attributes });
+        // A negative index counts back from the end of an indexed array.
+        let key = match (&var.value, key) {
+            (Some(Value::Indexed(map)), ElementKey::Index(i)) if i < 0 => {
+                let resolved = map.keys().next_back().copied().unwrap_or(-1) + 1 + i;
+                if resolved < 0 {
+                    return Err(format!("{name}[{i}]: bad array subscript"));
+                }
+                ElementKey::Index(resolved)
+            }
+            (_, key) => key,
+        };
         let current = match (&var.value, &key) {
             (Some(Value::Indexed(map)), ElementKey::Index(i)) => map.get(i).cloned(),
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
@@ -224,17 +273,7 @@ impl Shell {
         match (&mut var.value, key) {
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.insert(k, value),
             (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.insert(i.to_string(), value),
-            (Some(Value::Indexed(map)), ElementKey::Index(i)) => {
-                let index = if i < 0 {
-                    let max = map.keys().next_back().copied().unwrap_or(-1);
-                    let resolved = max + 1 + i;
-                    if resolved < 0 {
-                        return Err(format!("{name}[{i}]: bad array subscript"));
-                    }
-                    resolved
-                } else {
-                    i
-                };
+            (Some(Value::Indexed(map)), ElementKey::Index(index)) => {
                 if map.len() >= self.limits.max_array_elements && !map.contains_key(&index) {
                     return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
                 }
@@ -351,12 +390,18 @@ impl Shell {
             return Err(format!("`{name}': not a valid identifier"));
         }
         let subscript = &name[open + 1..name.len() - 1];
-        let key = if self.var_shape(&base) == VarShape::Assoc {
+        let key = self.subscript_key(&base, subscript)?;
+        self.assign_element(&base, key, value, false)
+    }
+
+    /// The element key a subscript's text designates in `base`: the text
+    /// itself for an associative array, its arithmetic value otherwise.
+    pub(super) fn subscript_key(&mut self, base: &str, subscript: &str) -> Result<ElementKey, String> {
+        Ok(if self.var_shape(base) == VarShape::Assoc {
             let unquoted = subscript.trim_matches(|c| c == '"' || c == '\'');
             ElementKey::Key(unquoted.to_string())
         } else {
             ElementKey::Index(arith::eval_text(subscript, &mut HostArith(self)).map_err(|e| e.to_string())?)
-        };
-        self.assign_element(&base, key, value, false)
+        })
     }
 }

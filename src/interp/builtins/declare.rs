@@ -4,7 +4,7 @@
 use super::{Arg, DeclAssignment, DeclValue};
 use crate::expand::ElementKey;
 use crate::host::LocalFuture;
-use crate::interp::variables::is_valid_name;
+use crate::interp::variables::{is_valid_name, is_valid_nameref_target};
 use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
 use crate::interp::{Outcome, Shell};
 use std::collections::BTreeMap;
@@ -258,7 +258,23 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
                         status = 1;
                         continue;
                     }
-                    declare_name(shell, builtin, &word, flags, local).await.unwrap_or_else(|s| status = s);
+                    if flags.set.nameref {
+                        let current = shell.vars.get(&word).and_then(|v| v.scalar_value());
+                        if let Some(message) = current.and_then(|value| nameref_target_error(&word, &value)) {
+                            shell.builtin_error(builtin, &message).await;
+                            status = 1;
+                            continue;
+                        }
+                    }
+                    match declare_name(shell, builtin, &word, flags, local).await {
+                        Ok(()) if flags.set.readonly => {
+                            if let Some(var) = shell.vars.get_mut(&word) {
+                                var.attributes.readonly = true;
+                            }
+                        }
+                        Ok(()) => {}
+                        Err(s) => status = s,
+                    }
                     None
                 }
             }
@@ -269,11 +285,27 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             status = 1;
             continue;
         }
+        let nameref_value = match (&decl.value, &decl.index) {
+            (DeclValue::Scalar(value), None) if flags.set.nameref && !decl.append => Some(value.clone()),
+            _ => None,
+        };
+        if let Some(message) = nameref_value.as_ref().and_then(|value| nameref_target_error(&decl.name, value)) {
+            shell.builtin_error(builtin, &message).await;
+            status = 1;
+            continue;
+        }
         if let Err(s) = declare_name(shell, builtin, &decl.name, flags, local).await {
             status = s;
             continue;
         }
-        let value_flags = Flags { set: Attributes { readonly: false, ..flags.set }, ..flags };
+        if let Some(target) = nameref_value {
+            // `declare -n ref=target` sets the reference itself.
+            if let Some(var) = shell.vars.get_mut(&decl.name) {
+                var.value = Some(Value::Scalar(target));
+                var.attributes.readonly |= flags.set.readonly;
+            }
+            continue;
+        }
         let result = match (&decl.value, flags.assoc) {
             (DeclValue::Array(items), true) => shell.assign_array(&decl.name, items, decl.append, true),
             (DeclValue::Scalar(value), true) if decl.index.is_none() => {
@@ -281,7 +313,6 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             }
             _ => shell.assign_declaration(&decl),
         };
-        let _ = value_flags;
         if let Err(message) = result {
             shell.builtin_error(builtin, &message).await;
             status = 1;
@@ -294,6 +325,17 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         }
     }
     Ok(status)
+}
+
+/// Why `value` cannot be the target of nameref `name`, in bash's words.
+fn nameref_target_error(name: &str, value: &str) -> Option<String> {
+    if value == name {
+        Some(format!("{name}: nameref variable self references not allowed"))
+    } else if !is_valid_nameref_target(value) {
+        Some(format!("`{value}': invalid variable name for name reference"))
+    } else {
+        None
+    }
 }
 
 /// Creates or updates the variable `name` with the flags' attributes.
@@ -345,9 +387,6 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
             Some(Value::Scalar(s)) => var.value = Some(Value::Indexed(BTreeMap::from([(0, s.clone())]))),
             None => var.value = Some(Value::Indexed(BTreeMap::new())),
         }
-    }
-    if s.readonly && !flags.print {
-        // Readonly is applied after any value is assigned.
     }
     if local && existing.is_none() {
         if shell.options.allexport {

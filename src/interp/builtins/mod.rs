@@ -235,6 +235,9 @@ impl Shell {
         use super::vars::{AssocArray, Value, Variable};
         use std::collections::BTreeMap;
         let name = self.resolve_nameref(name);
+        if !crate::interp::variables::is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
         if var.attributes.readonly {
