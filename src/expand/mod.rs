@@ -113,4 +113,6 @@ pub trait ExpandHost {
     async fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>>;
     /// True when `path` exists (following symlinks).
     async fn path_exists(&mut self, path: &str) -> bool;
+    /// Reports a non-fatal problem (`a: bad array subscript`) on stderr.
+    async fn warn(&mut self, message: &str);
 }

@@ -168,7 +168,14 @@ async fn lookup(
                 }
                 Some(Subscript::Expr(word)) => {
                     let key = element_key(host, &name, word).await?;
-                    let _ = pe;
+                    if let ElementKey::Index(i) = key {
+                        let below_start = i < 0
+                            && host.shape(&name) == VarShape::Indexed
+                            && host.keys(&name).last().and_then(|k| k.parse::<i64>().ok()).is_some_and(|last| last + 1 + i < 0);
+                        if below_start {
+                            host.warn(&format!("{name}: bad array subscript")).await;
+                        }
+                    }
                     host.element(&name, &key).map(Value::One).unwrap_or(Value::Unset)
                 }
             }

@@ -186,6 +186,10 @@ impl ExpandHost for Shell {
     async fn path_exists(&mut self, path: &str) -> bool {
         self.fs.symlink_metadata(path).await.is_ok()
     }
+
+    async fn warn(&mut self, message: &str) {
+        self.report_error(message).await;
+    }
 }
 
 impl Shell {

@@ -274,7 +274,10 @@ impl Shell {
             .visible()
             .into_iter()
             .filter(|(_, v)| v.attributes.exported)
-            .filter_map(|(name, v)| v.scalar_value().map(|value| (name, value)))
+            .filter_map(|(name, v)| match &v.value {
+                Some(vars::Value::Scalar(value)) => Some((name, value.clone())),
+                _ => None,
+            })
             .collect()
     }
 

@@ -190,7 +190,7 @@ impl Shell {
         };
         if let Some((base, subscript)) = split_subscript(&name) {
             if subscript == "@" || subscript == "*" {
-                return Err(format!("`{name}': not a valid identifier"));
+                return Err(format!("{name}: bad array subscript"));
             }
             let (base, subscript) = (base.to_string(), subscript.to_string());
             let key = self.subscript_key(&base, &subscript)?;

@@ -513,9 +513,14 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     match (&mut var.value, key) {
                         (Some(Value::Assoc(map)), _) if subscript == "@" || subscript == "*" => *map = AssocArray::default(),
                         (Some(Value::Assoc(map)), _) => map.remove(subscript),
-                        (Some(Value::Indexed(_)), None) => var.value = None,
+                        (Some(Value::Indexed(map)), None) => map.clear(),
                         (Some(Value::Indexed(map)), Some(i)) => {
-                            let i = if i < 0 { map.keys().next_back().copied().unwrap_or(0) + 1 + i } else { i };
+                            let i = if i < 0 { map.keys().next_back().copied().unwrap_or(-1) + 1 + i } else { i };
+                            if i < 0 {
+                                shell.builtin_error("unset", &format!("[{subscript}]: bad array subscript")).await;
+                                status = 1;
+                                continue;
+                            }
                             map.remove(&i);
                         }
                         (Some(Value::Scalar(_)), Some(0)) => var.value = None,

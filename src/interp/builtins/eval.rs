@@ -174,12 +174,9 @@ impl Shell {
         child.functions.clear();
         child.traps.clear();
         child.options = crate::interp::Options::default();
-        let exported: Vec<(String, crate::interp::vars::Variable)> =
-            self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();
+        // A new bash sees only the exported scalars, as environment strings.
         child.vars = crate::interp::vars::Variables::default();
-        for (name, var) in exported {
-            child.vars.insert(&name, var);
-        }
+        child.init_variables(self.exported_env());
         child.arg0 = arg0;
         child.positional = positional;
         child.error_prefix = "bash".to_string();

@@ -219,7 +219,13 @@ impl Shell {
         match (&decl.value, &decl.index) {
             (DeclValue::Scalar(value), None) => self.assign_scalar(&decl.name, value.clone(), decl.append),
             (DeclValue::Scalar(value), Some(key)) => self.assign_element(&decl.name, key.clone(), value.clone(), decl.append),
-            (DeclValue::Array(_), Some(_)) => Err(format!("{}: cannot assign list to array member", decl.name)),
+            (DeclValue::Array(_), Some(key)) => {
+                let subscript = match key {
+                    ElementKey::Index(i) => i.to_string(),
+                    ElementKey::Key(k) => k.clone(),
+                };
+                Err(format!("{}[{subscript}]: cannot assign list to array member", decl.name))
+            }
             (DeclValue::Array(items), None) => self.assign_array(&decl.name, items, decl.append, false),
         }
     }
