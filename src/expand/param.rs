@@ -121,9 +121,7 @@ fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)>
             let subscript = match inner {
                 "@" => Subscript::At,
                 "*" => Subscript::Star,
-                text => {
-                    Subscript::Expr(Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() })
-                }
+                text => Subscript::Expr(parse_subscript(text)),
             };
             (&target[..open], Some(subscript))
         }
@@ -181,6 +179,29 @@ async fn lookup(
             }
         }
     })
+}
+
+/// Parses a subscript held as text (a nameref's `a[$k]`, `unset 'm["k"]'`)
+/// the way the shell parses it in `name[subscript]=`: quotes, `$var` and
+/// `$(...)` inside keep their meaning.
+pub fn parse_subscript(text: &str) -> Word {
+    let literal = || Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() };
+    if !text.contains(['$', '`', '\'', '"', '\\']) {
+        return literal();
+    }
+    let Ok(list) = crate::syntax::parse(&format!("_[{text}]="), &Default::default()) else { return literal() };
+    let parsed = list.items.into_iter().next().and_then(|item| match item.and_or.first.commands.into_iter().next() {
+        Some(crate::syntax::ast::Command::Simple(command)) if command.words.is_empty() && command.assignments.len() == 1 => {
+            command.assignments.into_iter().next().and_then(|a| a.index)
+        }
+        _ => None,
+    });
+    parsed.unwrap_or_else(literal)
+}
+
+/// The element a subscript held as text designates in array `name`.
+pub async fn subscript_key(host: &mut dyn ExpandHost, name: &str, text: &str) -> Result<ElementKey, ExpandError> {
+    element_key(host, name, &parse_subscript(text)).await
 }
 
 /// Evaluates a subscript: a key for associative arrays, arithmetic otherwise.
@@ -344,30 +365,19 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 'L' => value.map(|s| s.to_lowercase()),
                 'a' => {
                     let letters = host.attribute_letters(&name);
-                    value.map(|_| letters.clone())
+                    match value {
+                        Value::Unset if !letters.is_empty() => Value::One(letters),
+                        value => value.map(|_| letters.clone()),
+                    }
                 }
-                'A' => match &value {
-                    Value::Unset => Value::Unset,
-                    Value::One(s) => Value::One(format!("{name}={}", quote_for_reuse(s))),
-                    Value::Many(values, _) => Value::One(format!(
-                        "declare -a {name}=({})",
-                        values.iter().enumerate().map(|(i, v)| format!("[{i}]={}", quote_for_reuse(v))).collect::<Vec<_>>().join(" ")
-                    )),
-                },
-                'K' | 'k' => {
-                    if matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc) && matches!(value, Value::Many(..)) {
-                        let keys = host.keys(&name);
-                        let values = host.values(&name);
-                        let pairs: Vec<String> = keys
-                            .iter()
-                            .zip(values.iter())
-                            .map(|(k, v)| if *c == 'K' { format!("{} {}", quote_key(k), quote_for_reuse(v)) } else { format!("{k} {v}") })
-                            .collect();
-                        if *c == 'k' {
-                            Value::Many(pairs.join(" ").split(' ').map(str::to_string).collect(), false)
-                        } else {
-                            Value::One(pairs.join(" "))
-                        }
+                'A' | 'K' | 'k' => {
+                    let whole_array = matches!(value, Value::Many(..)) && matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc);
+                    if whole_array {
+                        array_transform(host, &name, *c)
+                    } else if *c == 'A' {
+                        let letters = host.attribute_letters(&name);
+                        let prefix = if letters.is_empty() { String::new() } else { format!("declare -{letters} ") };
+                        value.map(|s| format!("{prefix}{name}={}", quote_for_reuse(s)))
                     } else {
                         value.map(quote_for_reuse)
                     }
@@ -379,11 +389,50 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
     })
 }
 
-fn quote_key(key: &str) -> String {
+/// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
+pub fn declare_quote(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// An associative array key as `declare -p` shows it: bare when it is a
+/// word, double-quoted otherwise.
+pub fn declare_key(key: &str) -> String {
     if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         key.to_string()
     } else {
-        quote_for_reuse(key)
+        declare_quote(key)
+    }
+}
+
+/// `${a[@]@A}`, `${a[@]@K}` and `${a[@]@k}` on a whole array: the
+/// `declare` command that recreates it, the key-value pairs quoted, or
+/// each key and value as separate words.
+fn array_transform(host: &mut dyn ExpandHost, name: &str, op: char) -> Value {
+    let assoc = host.shape(name) == VarShape::Assoc;
+    let pairs: Vec<(String, String)> = host.keys(name).into_iter().zip(host.values(name)).collect();
+    match op {
+        'k' => Value::Many(pairs.into_iter().flat_map(|(k, v)| [k, v]).collect(), false),
+        'K' => {
+            let items: Vec<String> =
+                pairs.iter().map(|(k, v)| format!("{} {}", if assoc { declare_key(k) } else { k.clone() }, declare_quote(v))).collect();
+            Value::One(if assoc { format!("{} ", items.join(" ")) } else { items.join(" ") })
+        }
+        _ => {
+            let letters = host.attribute_letters(name);
+            let items: Vec<String> =
+                pairs.iter().map(|(k, v)| format!("[{}]={}", if assoc { declare_key(k) } else { k.clone() }, declare_quote(v))).collect();
+            let body = if assoc && !items.is_empty() { format!("{} ", items.join(" ")) } else { items.join(" ") };
+            Value::One(format!("declare -{letters} {name}=({body})"))
+        }
     }
 }
 

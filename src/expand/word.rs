@@ -27,21 +27,22 @@ enum Mode {
 pub struct HostArith<'h>(pub &'h mut dyn ExpandHost);
 
 impl ArithEnv for HostArith<'_> {
-    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+    fn get_var(&mut self, name: &str, index: Option<&ElementKey>) -> Result<Option<String>, String> {
         let name = self.0.resolve_name(name);
         Ok(match index {
             None => self.0.scalar(&name),
-            Some(i) => {
-                let key = if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) };
-                self.0.element(&name, &key)
-            }
+            Some(key) => self.0.element(&name, key),
         })
     }
 
-    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+    fn set_var(&mut self, name: &str, index: Option<&ElementKey>, value: i64) -> Result<(), String> {
         let name = self.0.resolve_name(name);
-        let key = index.map(|i| if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) });
-        self.0.assign(&name, key, value.to_string()).map_err(|e| e.to_string())
+        self.0.assign(&name, index.cloned(), value.to_string()).map_err(|e| e.to_string())
+    }
+
+    fn is_assoc(&mut self, name: &str) -> bool {
+        let name = self.0.resolve_name(name);
+        self.0.shape(&name) == VarShape::Assoc
     }
 
     fn nounset(&self) -> bool {

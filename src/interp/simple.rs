@@ -134,6 +134,10 @@ impl Shell {
     /// `Ok(false)` when the assignment failed (reported, status 1).
     pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<bool, Flow> {
         let decl = match self.expand_declaration(assignment).await {
+            Ok(decl) => self.through_element_nameref(decl).await,
+            Err(error) => return self.expansion_failed(error).await.map(|_| false),
+        };
+        let decl = match decl {
             Ok(decl) => decl,
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
@@ -149,6 +153,22 @@ impl Shell {
             }
         }
         Ok(true)
+    }
+
+    /// Turns `ref=value`, where `ref` is a nameref to `a[subscript]`, into
+    /// the assignment of that element (the subscript is evaluated now).
+    async fn through_element_nameref(&mut self, mut decl: DeclAssignment) -> Result<DeclAssignment, ExpandError> {
+        if decl.index.is_some() {
+            return Ok(decl);
+        }
+        let target = self.resolve_nameref(&decl.name);
+        if let Some((base, subscript)) = crate::interp::variables::split_subscript(&target) {
+            if subscript != "@" && subscript != "*" {
+                decl.index = Some(crate::expand::subscript_key(self, base, subscript).await?);
+                decl.name = base.to_string();
+            }
+        }
+        Ok(decl)
     }
 
     /// Expands an assignment's subscript and value(s).

@@ -381,7 +381,7 @@ impl Shell {
 
     /// Assigns to `name` or `name[subscript]` (as `read`, `printf -v` and
     /// `getopts` accept).
-    pub fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
+    pub async fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
         let Some(open) = name.find('[').filter(|_| name.ends_with(']')) else {
             return self.assign_scalar(name, value, false);
         };
@@ -390,7 +390,7 @@ impl Shell {
             return Err(format!("`{name}': not a valid identifier"));
         }
         let subscript = &name[open + 1..name.len() - 1];
-        let key = self.subscript_key(&base, subscript)?;
+        let key = crate::expand::subscript_key(self, &base, subscript).await.map_err(|e| e.to_string())?;
         self.assign_element(&base, key, value, false)
     }
 

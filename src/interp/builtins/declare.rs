@@ -2,7 +2,7 @@
 //! `readonly`, and `unset`, with `declare -p` output exactly as bash prints it.
 
 use super::{Arg, DeclAssignment, DeclValue};
-use crate::expand::ElementKey;
+use crate::expand::{declare_key, declare_quote, ElementKey};
 use crate::host::LocalFuture;
 use crate::interp::variables::{is_valid_name, is_valid_nameref_target};
 use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
@@ -36,20 +36,6 @@ fn apply_letter(attributes: &mut Attributes, letter: char) -> bool {
     true
 }
 
-/// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
-pub fn declare_quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        if matches!(c, '"' | '\\' | '$' | '`') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
-}
-
 /// The `declare -p` line for a variable.
 pub fn declare_line(name: &str, var: &Variable) -> String {
     let a = var.attributes;
@@ -80,8 +66,7 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
             let mut items = String::new();
             for key in &map.keys() {
                 let value = map.get(key).cloned().unwrap_or_default();
-                let key_text = if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { key.clone() } else { declare_quote(key) };
-                items.push_str(&format!("[{key_text}]={} ", declare_quote(&value)));
+                items.push_str(&format!("[{}]={} ", declare_key(key), declare_quote(&value)));
             }
             format!("declare -{letters} {name}=({items})")
         }
@@ -490,12 +475,11 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             if let Some(open) = name.find('[').filter(|_| name.ends_with(']')) {
                 let base = shell.resolve_nameref(&name[..open]);
                 let subscript = &name[open + 1..name.len() - 1];
-                let is_assoc = matches!(shell.vars.get(&base).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
-                let key = if is_assoc || subscript == "@" || subscript == "*" {
+                let key = if subscript == "@" || subscript == "*" {
                     None
                 } else {
-                    match crate::expand::arith::eval_text(subscript, &mut crate::expand::HostArith(shell)) {
-                        Ok(i) => Some(i),
+                    match crate::expand::subscript_key(shell, &base, subscript).await {
+                        Ok(key) => Some(key),
                         Err(e) => {
                             shell.builtin_error("unset", &e.to_string()).await;
                             status = 1;
@@ -512,9 +496,9 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     }
                     match (&mut var.value, key) {
                         (Some(Value::Assoc(map)), _) if subscript == "@" || subscript == "*" => *map = AssocArray::default(),
-                        (Some(Value::Assoc(map)), _) => map.remove(subscript),
+                        (Some(Value::Assoc(map)), Some(ElementKey::Key(key))) => map.remove(&key),
                         (Some(Value::Indexed(map)), None) => map.clear(),
-                        (Some(Value::Indexed(map)), Some(i)) => {
+                        (Some(Value::Indexed(map)), Some(ElementKey::Index(i))) => {
                             let i = if i < 0 { map.keys().next_back().copied().unwrap_or(-1) + 1 + i } else { i };
                             if i < 0 {
                                 shell.builtin_error("unset", &format!("[{subscript}]: bad array subscript")).await;
@@ -523,7 +507,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                             }
                             map.remove(&i);
                         }
-                        (Some(Value::Scalar(_)), Some(0)) => var.value = None,
+                        (Some(Value::Scalar(_)), Some(ElementKey::Index(0))) => var.value = None,
                         _ => {}
                     }
                 }
