@@ -66,7 +66,6 @@ fn display_name(param: &Parameter) -> String {
 
 /// Expands one parameter expansion.
 pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted: bool) -> Result<Expansion, ExpandError> {
-    let _ = quoted;
     // ${!prefix*} and ${!prefix@}
     if let Some(ParamOp::PrefixNames { at }) = &pe.op {
         let prefix = display_name(&pe.param);
@@ -79,13 +78,13 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             let name = host.resolve_name(name);
             let star = matches!(index, Some(Subscript::Star));
             let keys = host.keys(&name);
-            return apply_length_and_op(host, pe, Value::Many(keys, star)).await;
+            return apply_length_and_op(host, pe, Value::Many(keys, star), quoted).await;
         }
         // `${!ref}` on a nameref names its target instead of following it.
         if let (Parameter::Named(name), None) = (&param, &index) {
             if host.attribute_letters(name).contains('n') {
                 let target = host.scalar(name).map(Value::One).unwrap_or(Value::Unset);
-                return apply_length_and_op(host, pe, target).await;
+                return apply_length_and_op(host, pe, target, quoted).await;
             }
         }
         let target = match lookup(host, &param, &index, pe).await? {
@@ -104,7 +103,7 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         index = new_index;
     }
     let value = lookup(host, &param, &index, pe).await?;
-    apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value).await
+    apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value, quoted).await
 }
 
 /// Parses the value of `x` in `${!x}` as a parameter: `name`, `name[sub]`, `3`, `@`.
@@ -214,7 +213,7 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
     Ok(ElementKey::Index(value))
 }
 
-async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value) -> Result<Expansion, ExpandError> {
+async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, quoted: bool) -> Result<Expansion, ExpandError> {
     let is_star_or_at =
         matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
     if pe.length {
@@ -239,13 +238,15 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         return Ok(Expansion::Value(value));
     };
     // `$@` and `${a[@]}` with no elements count as unset; with a colon, the
-    // `*` forms are null when their IFS-joined text is empty.
+    // quoted `*` forms are null when their IFS-joined text is empty.
     let separator = match host.scalar("IFS") {
         Some(ifs) => ifs.chars().next().map(String::from).unwrap_or_default(),
         None => " ".to_string(),
     };
     let unset_or_null = |colon: bool, value: &Value| match value {
-        Value::Many(values, star) if colon && *star => values.join(&separator).is_empty(),
+        // Through `${!ref}`, an array is null only when it has no elements.
+        Value::Many(values, _) if colon && pe.indirect => values.is_empty(),
+        Value::Many(values, star) if colon && *star && quoted => values.join(&separator).is_empty(),
         Value::Many(values, _) if !colon => values.is_empty(),
         _ if colon => value.is_null(),
         _ => *value == Value::Unset,
@@ -283,7 +284,10 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         }
         ParamOp::Alternative { colon, word } => {
             if unset_or_null(*colon, &value) {
-                return Ok(Expansion::Value(Value::One(String::new())));
+                return Ok(Expansion::Value(match value {
+                    Value::Many(_, star) => Value::Many(Vec::new(), star),
+                    _ => Value::One(String::new()),
+                }));
             }
             Ok(Expansion::Word(word.clone()))
         }
@@ -391,6 +395,9 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
 
 /// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
 pub fn declare_quote(value: &str) -> String {
+    if value.chars().any(|c| c.is_control()) {
+        return quote_for_reuse(value);
+    }
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {

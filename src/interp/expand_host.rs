@@ -86,28 +86,7 @@ impl ExpandHost for Shell {
     }
 
     fn attribute_letters(&self, name: &str) -> String {
-        let Some(var) = self.vars.get(name) else { return String::new() };
-        let mut letters = String::new();
-        match var.value {
-            Some(super::vars::Value::Indexed(_)) => letters.push('a'),
-            Some(super::vars::Value::Assoc(_)) => letters.push('A'),
-            _ => {}
-        }
-        let a = var.attributes;
-        for (on, letter) in [
-            (a.integer, 'i'),
-            (a.lowercase, 'l'),
-            (a.nameref, 'n'),
-            (a.readonly, 'r'),
-            (a.trace, 't'),
-            (a.uppercase, 'u'),
-            (a.exported, 'x'),
-        ] {
-            if on {
-                letters.push(letter);
-            }
-        }
-        letters
+        self.vars.get(name).map(|var| var.attribute_letters()).unwrap_or_default()
     }
 
     fn assign(&mut self, name: &str, key: Option<ElementKey>, value: String) -> Result<(), ExpandError> {

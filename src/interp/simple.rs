@@ -106,7 +106,8 @@ impl Shell {
             // A failed bare assignment discards the rest of the line (a
             // read-only variable) or ends the shell (a bad subscript).
             if !self.apply_assignment(assignment, false).await? {
-                return Err(if self.assignment_error_is_fatal { Flow::Exit(1) } else { Flow::Abort(1) });
+                let errexit = self.options.errexit && self.errexit_suppressed == 0;
+                return Err(if self.assignment_error_is_fatal || errexit { Flow::Exit(1) } else { Flow::Abort(1) });
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -203,16 +204,6 @@ impl Shell {
         Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
     }
 
-    /// Puts back a variable saved before a temporary binding.
-    fn restore_variable(&mut self, name: &str, previous: Option<Variable>) {
-        match previous {
-            Some(var) => self.vars.insert(name, var),
-            None => {
-                self.vars.remove(name);
-            }
-        }
-    }
-
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
         let name = args[0].text();
         self.last_argument = args.last().map(Arg::text);
@@ -224,14 +215,24 @@ impl Shell {
             line.push_str(&args.iter().map(|a| trace_quote(&a.text())).collect::<Vec<_>>().join(" "));
             self.trace(&line).await;
         }
-        let special = builtins::is_special(&name) && !self.functions.contains_key(&name);
-        let mut saved_vars: Vec<(String, Option<Variable>)> = Vec::new();
+        // Prefix assignments live in a scope of their own for the command's
+        // duration; in POSIX mode a special builtin's then persist.
+        let persist = self.options.posix && builtins::is_special(&name) && !self.functions.contains_key(&name);
+        let temporary = !command.assignments.is_empty();
+        if temporary {
+            self.vars.push_temporary_scope();
+        }
         for assignment in &command.assignments {
-            if !special {
-                saved_vars.push((assignment.name.clone(), self.vars.get(&assignment.name).cloned()));
-            }
+            // The binding is a new variable in the temporary scope, unless
+            // a read-only variable forbids it.
+            let readonly = self.vars.get(&assignment.name).filter(|v| v.attributes.readonly).cloned();
+            let binding = readonly.unwrap_or(Variable { value: None, attributes: Default::default() });
+            self.vars.insert_temporary(&assignment.name, binding);
             // A failed prefix assignment is reported; the command still runs.
-            self.apply_assignment(assignment, !special).await?;
+            if let Err(flow) = self.apply_assignment(assignment, true).await {
+                let _ = self.vars.pop_scope();
+                return Err(flow);
+            }
         }
         let saved_fds = self.fds.clone();
         let result = match self.apply_redirects(&command.redirects).await {
@@ -242,8 +243,13 @@ impl Shell {
         if !keep_fds {
             self.fds = saved_fds;
         }
-        for (name, previous) in saved_vars.into_iter().rev() {
-            self.restore_variable(&name, previous);
+        if temporary {
+            let bindings = self.vars.pop_scope();
+            if persist {
+                for (name, var) in bindings {
+                    self.vars.insert(&name, var);
+                }
+            }
         }
         if let Some(last) = self.last_argument.take() {
             let _ = self.assign_scalar("_", last, false);
@@ -374,7 +380,7 @@ impl Shell {
         self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
-        self.vars.pop_scope();
+        let _ = self.vars.pop_scope();
         self.call_stack.pop();
         self.loop_depth = saved_loop_depth;
         self.error_prefix = saved_prefix;

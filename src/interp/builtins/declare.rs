@@ -38,20 +38,7 @@ fn apply_letter(attributes: &mut Attributes, letter: char) -> bool {
 
 /// The `declare -p` line for a variable.
 pub fn declare_line(name: &str, var: &Variable) -> String {
-    let a = var.attributes;
-    let mut letters = String::new();
-    match var.value {
-        Some(Value::Indexed(_)) => letters.push('a'),
-        Some(Value::Assoc(_)) => letters.push('A'),
-        _ => {}
-    }
-    for (on, letter) in
-        [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')]
-    {
-        if on {
-            letters.push(letter);
-        }
-    }
+    let mut letters = var.attribute_letters();
     if letters.is_empty() {
         letters.push('-');
     }
@@ -291,6 +278,8 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             }
             continue;
         }
+        // `declare -g` assigns the global even where a local shadows it.
+        let hidden = if flags.global { shell.vars.hide_function_scopes() } else { Vec::new() };
         let result = match (&decl.value, flags.assoc) {
             (DeclValue::Array(items), true) => shell.assign_array(&decl.name, items, decl.append, true),
             (DeclValue::Scalar(value), true) if decl.index.is_none() => {
@@ -298,15 +287,16 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             }
             _ => shell.assign_declaration(&decl),
         };
+        if result.is_ok() && flags.set.readonly {
+            if let Some(var) = shell.vars.get_mut(&decl.name) {
+                var.attributes.readonly = true;
+            }
+        }
+        shell.vars.restore_scopes(hidden);
         if let Err(message) = result {
             shell.builtin_error(builtin, &message).await;
             status = 1;
             continue;
-        }
-        if flags.set.readonly {
-            if let Some(var) = shell.vars.get_mut(&decl.name) {
-                var.attributes.readonly = true;
-            }
         }
     }
     Ok(status)
@@ -325,10 +315,25 @@ fn nameref_target_error(name: &str, value: &str) -> Option<String> {
 
 /// Creates or updates the variable `name` with the flags' attributes.
 async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags, local: bool) -> Result<(), i32> {
-    let existing =
-        if local { shell.vars.is_local_here(name).then(|| shell.vars.get(name).cloned()).flatten() } else { shell.vars.get(name).cloned() };
+    let existing = if local {
+        shell.vars.get_local(name).cloned()
+    } else if flags.global {
+        shell.vars.get_global(name).cloned()
+    } else {
+        shell.vars.get(name).cloned()
+    };
+    let outer = shell.vars.get(name).map(|v| v.attributes).unwrap_or_default();
+    if local && existing.is_none() && outer.readonly {
+        // A local cannot shadow a read-only variable.
+        shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
+        return Err(1);
+    }
     let mut var = existing.clone().unwrap_or(Variable { value: None, attributes: Attributes::default() });
-    if var.attributes.readonly && (flags.clear.readonly || flags.set != Attributes::default() && !flags.set.readonly) {
+    if local && existing.is_none() {
+        // A local of an exported name is exported too.
+        var.attributes.exported = outer.exported;
+    }
+    if var.attributes.readonly && flags.clear.readonly {
         shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
         return Err(1);
     }
@@ -389,7 +394,12 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
 async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg]) -> Outcome {
     let mut out = String::new();
     let mut status = 0;
-    if names.is_empty() {
+    if names.is_empty() && builtin == "local" {
+        for (name, var) in shell.vars.locals() {
+            out.push_str(&declare_line(&name, var));
+            out.push('\n');
+        }
+    } else if names.is_empty() {
         for (name, var) in shell.vars.visible() {
             out.push_str(&declare_line(&name, var));
             out.push('\n');
@@ -424,7 +434,9 @@ async fn print_functions(shell: &mut Shell, names_only: bool, names: &[Arg]) -> 
     for name in selected {
         match shell.functions.get(&name) {
             Some(function) => {
-                if names_only {
+                if names_only && !names.is_empty() {
+                    out.push_str(&format!("{name}\n"));
+                } else if names_only {
                     out.push_str(&format!("declare -f {name}\n"));
                 } else {
                     out.push_str(&shell.function_text(&name, function));
@@ -515,7 +527,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             }
             if !is_valid_name(name) {
                 // Not a variable name, but possibly a function's (`a-b`).
-                if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "$`'\"\\|&;()<>".contains(c)) {
+                if variables {
                     shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
                     status = 1;
                 } else {

@@ -9,7 +9,9 @@ use crate::interp::{Flow, Outcome, Shell};
 pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let text = args[1..].join(" ");
+        // `eval -- text`: the only option eval takes is the end of options.
+        let first = if args.get(1).is_some_and(|a| a == "--") { 2 } else { 1 };
+        let text = args[first.min(args.len())..].join(" ");
         if text.trim().is_empty() {
             return Ok(0);
         }
