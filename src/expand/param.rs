@@ -74,7 +74,10 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
     let mut param = pe.param.clone();
     let mut index = pe.index.clone();
     if pe.indirect {
-        if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&param, &index) {
+        // `${!a[@]}` lists the keys; with an operator it is an indirection
+        // through the joined values.
+        let keys_only = pe.op.is_none();
+        if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star), true) = (&param, &index, keys_only) {
             let name = host.resolve_name(name);
             let star = matches!(index, Some(Subscript::Star));
             let keys = host.keys(&name);
@@ -89,16 +92,22 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         }
         let target = match lookup(host, &param, &index, pe).await? {
             Value::One(s) => s,
-            Value::Many(values, _) => values.join(" "),
-            Value::Unset => {
-                if host.options().nounset {
-                    return Err(ExpandError::Unbound(display_name(&param)));
-                }
-                return Err(ExpandError::BadSubstitution(source_text(pe)));
+            Value::Many(values, _) if !values.is_empty() => values.join(" "),
+            // A declared variable without a value (`declare -A m; ${!m}`) names nothing.
+            Value::Unset if matches!(&param, Parameter::Named(name) if host.shape(&host.resolve_name(name)) != VarShape::Unset) => {
+                return apply_length_and_op(host, pe, Value::Unset, quoted).await;
+            }
+            _ => {
+                let subscript = match index {
+                    Some(Subscript::At) => "[@]",
+                    Some(Subscript::Star) => "[*]",
+                    _ => "",
+                };
+                return Err(ExpandError::Indirect(format!("{}{subscript}: invalid indirect expansion", display_name(&param))));
             }
         };
         let (new_param, new_index) =
-            parse_indirect_target(&target).ok_or_else(|| ExpandError::BadSubstitution(format!("${{!{}}}", display_name(&pe.param))))?;
+            parse_indirect_target(&target).ok_or_else(|| ExpandError::Indirect(format!("{target}: invalid variable name")))?;
         param = new_param;
         index = new_index;
     }

@@ -350,6 +350,11 @@ impl Parser<'_> {
     fn brace_word(&mut self, start: usize, in_dquote: bool, stop: Stop, quotes_literal: bool) -> PResult<Word> {
         let word_start = self.pos;
         let mut out = PartsBuilder::default();
+        if !in_dquote {
+            if let Some(part) = self.brace_tilde() {
+                out.part(part);
+            }
+        }
         loop {
             match self.cur() {
                 None => return self.unclosed_brace(start),
@@ -360,6 +365,22 @@ impl Parser<'_> {
             }
         }
         Ok(Word { parts: out.finish(), span: self.span(word_start, self.pos) })
+    }
+
+    /// Reads a tilde prefix opening an unquoted word inside `${ }`
+    /// (`${x:-~/dir}`, `${x//~/~root}`).
+    fn brace_tilde(&mut self) -> Option<WordPart> {
+        let rest = self.rest();
+        if rest.first() != Some(&b'~') {
+            return None;
+        }
+        let length = 1 + rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+')).count();
+        if !matches!(rest.get(length), None | Some(b'/' | b'}')) {
+            return None;
+        }
+        let user = self.slice(self.pos + 1, self.pos + length).to_string();
+        self.pos += length;
+        Some(WordPart::Tilde(user))
     }
 
     /// Reads one piece of a word inside `${ }` or a subscript.
