@@ -176,7 +176,10 @@ fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Valu
         }
         Value::One(text) => push_text(builder, &text, quoted, mode),
         Value::Many(values, star) => {
-            if star && (quoted || mode != Mode::Fields) {
+            // Joined by the first IFS character, then (unquoted) split: an
+            // empty element between non-whitespace delimiters stays a field.
+            let split_joined = !quoted && mode == Mode::Fields && !builder.ifs_is_empty();
+            if (star && (quoted || mode != Mode::Fields)) || split_joined {
                 let joined = values.join(&ifs_first(host));
                 push_text(builder, &joined, quoted, mode);
                 return;
