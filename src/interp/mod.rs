@@ -175,6 +175,9 @@ pub struct Shell {
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
     getopts_last_optind: usize,
+    /// Warnings raised where no output can be written (`must use subscript
+    /// when assigning associative array`), reported after the assignment.
+    warnings: Vec<String>,
     /// Fds opened for `<( )` by the current command, closed after it.
     process_substitution_fds: Vec<usize>,
 }
@@ -228,6 +231,7 @@ impl Shell {
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),
+            warnings: Vec::new(),
         };
         shell.init_variables(config.env);
         shell

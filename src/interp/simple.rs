@@ -142,7 +142,9 @@ impl Shell {
             Ok(decl) => decl,
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
-        if let Err(message) = self.assign_declaration(&decl) {
+        let result = self.assign_declaration(&decl);
+        self.report_warnings().await;
+        if let Err(message) = result {
             self.assignment_error_is_fatal = message.contains("error token is");
             self.report_error(&message).await;
             self.last_status = 1;

@@ -300,6 +300,111 @@ impl Shell {
         Ok(())
     }
 
+    /// `name=(...)`: replaces (or with `+=` extends) an array. Elements are
+    /// assigned in order, so a subscript sees the elements before it
+    /// (`a=([0]=5 [a[0]]=x)`); the values were expanded beforehand.
+    pub(super) fn assign_array(
+        &mut self,
+        name: &str,
+        items: &[(Option<String>, String, bool)],
+        append: bool,
+        force_assoc: bool,
+    ) -> Result<(), String> {
+        let name = self.resolve_nameref(name);
+        if !is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
+        let existing = self.vars.get(&name).cloned();
+        let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
+        if var.attributes.readonly {
+            return Err(format!("{name}: readonly variable"));
+        }
+        if items.len() > self.limits.max_array_elements {
+            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+        }
+        if self.options.allexport {
+            var.attributes.exported = true;
+        }
+        let attributes = var.attributes;
+        if force_assoc || matches!(var.value, Some(Value::Assoc(_))) {
+            let original = match &var.value {
+                Some(Value::Assoc(map)) => map.clone(),
+                _ => AssocArray::default(),
+            };
+            let mut map = if append { original.clone() } else { AssocArray::default() };
+            let keyed = items.iter().any(|(key, _, _)| key.is_some());
+            let mut pending_key: Option<String> = None;
+            for (key, value, element_append) in items {
+                match key {
+                    Some(key) => {
+                        // Without `+=` on the array, `[k]+=v` appends to the old value (as bash 5.2).
+                        let base = if append { &map } else { &original };
+                        let value =
+                            if *element_append { format!("{}{value}", base.get(key).cloned().unwrap_or_default()) } else { value.clone() };
+                        map.insert(key.clone(), self.transform_value(attributes, value)?);
+                    }
+                    None if keyed => self.warnings.push(format!("{name}: {value}: must use subscript when assigning associative array")),
+                    None => match pending_key.take() {
+                        Some(key) => map.insert(key, self.transform_value(attributes, value.clone())?),
+                        None => pending_key = Some(value.clone()),
+                    },
+                }
+            }
+            if let Some(key) = pending_key {
+                map.insert(key, String::new());
+            }
+            var.value = Some(Value::Assoc(map));
+            self.vars.insert(&name, var);
+            return Ok(());
+        }
+        var.value = Some(Value::Indexed(match (var.value.take(), append) {
+            (Some(Value::Indexed(map)), true) => map,
+            (Some(Value::Scalar(s)), true) => BTreeMap::from([(0, s)]),
+            _ => BTreeMap::new(),
+        }));
+        self.vars.insert(&name, var);
+        let last_index = |shell: &Shell| match shell.vars.get(&name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Indexed(map)) => map.keys().next_back().copied(),
+            _ => None,
+        };
+        let mut next = last_index(self).map_or(0, |k| k + 1);
+        for (key, value, element_append) in items {
+            let index = match key {
+                Some(key) => {
+                    let parsed = arith::eval_text(key, &mut HostArith(self)).map_err(|e| e.to_string())?;
+                    if parsed < 0 {
+                        let resolved = last_index(self).unwrap_or(-1) + 1 + parsed;
+                        if resolved < 0 {
+                            return Err(format!("{name}[{key}]: bad array subscript"));
+                        }
+                        resolved
+                    } else {
+                        parsed
+                    }
+                }
+                None => next,
+            };
+            let value = if *element_append {
+                format!("{}{value}", self.element_value(&name, &ElementKey::Index(index)).unwrap_or_default())
+            } else {
+                value.clone()
+            };
+            let value = self.transform_value(attributes, value)?;
+            if let Some(Value::Indexed(map)) = self.vars.get_mut(&name).and_then(|v| v.value.as_mut()) {
+                map.insert(index, value);
+            }
+            next = index + 1;
+        }
+        Ok(())
+    }
+
+    /// Reports the warnings queued by an assignment.
+    pub(super) async fn report_warnings(&mut self) {
+        for warning in std::mem::take(&mut self.warnings) {
+            self.report_error(&warning).await;
+        }
+    }
+
     /// Reads `name[key]`.
     pub(super) fn element_value(&self, name: &str, key: &ElementKey) -> Option<String> {
         if let Some(values) = self.dynamic_array(name).filter(|_| self.vars.get(name).is_none()) {

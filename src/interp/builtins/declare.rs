@@ -287,6 +287,7 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             }
             _ => shell.assign_declaration(&decl),
         };
+        shell.report_warnings().await;
         if result.is_ok() && flags.set.readonly {
             if let Some(var) = shell.vars.get_mut(&decl.name) {
                 var.attributes.readonly = true;
