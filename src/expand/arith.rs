@@ -18,6 +18,12 @@ pub struct ArithError {
 }
 
 impl ArithError {
+    /// True for `x: unbound variable` and `x: readonly variable`, which
+    /// bash reports without the `((:` prefix of expression errors.
+    pub fn is_variable_error(&self) -> bool {
+        matches!(self.message.as_str(), "unbound variable" | "readonly variable")
+    }
+
     fn new(expression: &str, message: impl Into<String>) -> Self {
         ArithError { expression: expression.to_string(), message: message.into() }
     }
@@ -25,7 +31,7 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression, self.message)
+        write!(f, "{}: {}", self.expression.trim_start(), self.message)
     }
 }
 
@@ -100,6 +106,9 @@ fn last_operand(expr: &ArithExpr) -> &ArithExpr {
 pub fn parse_number(literal: &str) -> Result<i64, String> {
     let too_great = || format!("value too great for base (error token is \"{literal}\")");
     if let Some((base_text, digits)) = literal.split_once('#') {
+        if base_text.starts_with('0') {
+            return Err(format!("invalid number (error token is \"{literal}\")"));
+        }
         let base: u32 = base_text.parse().map_err(|_| format!("invalid arithmetic base (error token is \"{literal}\")"))?;
         if !(2..=64).contains(&base) {
             return Err(format!("invalid arithmetic base (error token is \"{literal}\")"));
@@ -443,6 +452,13 @@ struct Evaluator<'e> {
 }
 
 impl Evaluator<'_> {
+    fn assign_failed(&self, name: &str, message: String) -> ArithError {
+        if message.ends_with(": readonly variable") {
+            return ArithError { expression: name.to_string(), message: "readonly variable".into() };
+        }
+        self.fail(message)
+    }
+
     fn fail(&self, message: String) -> ArithError {
         ArithError::new(self.text, message)
     }
@@ -473,7 +489,7 @@ impl Evaluator<'_> {
                 let (name, index) = self.target(target)?;
                 let old = self.variable(&name, index.as_ref())?;
                 let new = if *increment { old.wrapping_add(1) } else { old.wrapping_sub(1) };
-                self.env.set_var(&name, index.as_ref(), new).map_err(|m| self.fail(m))?;
+                self.env.set_var(&name, index.as_ref(), new).map_err(|m| self.assign_failed(&name, m))?;
                 Ok(if *prefix { new } else { old })
             }
             ArithExpr::Binary(BinaryArithOp::LogicalAnd, left, right) => Ok((self.eval(left)? != 0 && self.eval(right)? != 0) as i64),
@@ -490,7 +506,7 @@ impl Evaluator<'_> {
                     let current = self.variable(&name, index.as_ref())?;
                     result = self.apply(*op, current, result, value)?;
                 }
-                self.env.set_var(&name, index.as_ref(), result).map_err(|m| self.fail(m))?;
+                self.env.set_var(&name, index.as_ref(), result).map_err(|m| self.assign_failed(&name, m))?;
                 Ok(result)
             }
             ArithExpr::Conditional(condition, then, otherwise) => {
@@ -543,8 +559,11 @@ impl Evaluator<'_> {
         if trimmed.is_empty() {
             return Ok(0);
         }
-        if let Ok(number) = trimmed.parse::<i64>() {
-            return Ok(number);
+        // A plain decimal reads directly; `010` (octal) and `0x1f` go through the parser.
+        if !trimmed.starts_with('0') || trimmed == "0" {
+            if let Ok(number) = trimmed.parse::<i64>() {
+                return Ok(number);
+            }
         }
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));

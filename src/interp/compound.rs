@@ -112,7 +112,7 @@ impl Shell {
                 match eval_arith(self, expr).await {
                     Ok(value) => Ok((value == 0) as i32),
                     Err(ExpandError::Arith(error)) => {
-                        self.report_error(&format!("((: {error}")).await;
+                        self.report_arith_command_error(&error).await;
                         Ok(1)
                     }
                     Err(error) => self.expansion_failed(error).await,
@@ -233,7 +233,7 @@ impl Shell {
             Some(expr) => match eval_arith(self, expr).await {
                 Ok(v) => Ok(v),
                 Err(ExpandError::Arith(error)) => {
-                    self.report_error(&format!("((: {error}")).await;
+                    self.report_arith_command_error(&error).await;
                     Err(Ok(1))
                 }
                 Err(error) => Err(self.expansion_failed(error).await),
@@ -303,5 +303,17 @@ impl Shell {
         };
         self.loop_depth -= 1;
         result
+    }
+}
+
+impl Shell {
+    /// Reports an error of `(( ))` or `for (( ))`: `((: expr: message`, or
+    /// the bare `x: readonly variable`.
+    async fn report_arith_command_error(&self, error: &crate::expand::arith::ArithError) {
+        if error.is_variable_error() {
+            self.report_error(&error.to_string()).await;
+        } else {
+            self.report_error(&format!("((: {error}")).await;
+        }
     }
 }
