@@ -581,7 +581,8 @@ fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> 
 }
 
 fn substring_error(text: &str) -> ExpandError {
-    ExpandError::Arith(arith::ArithError { expression: text.to_string(), message: "substring expression < 0".into() })
+    // The text is shown as written, leading spaces included.
+    ExpandError::Assign(format!("{text}: substring expression < 0"))
 }
 
 /// `${x:offset:length}` on a string, `$@` (positions, `$0` first) or an
