@@ -252,11 +252,14 @@ impl Shell {
             return outcome;
         }
         let mut status = 0;
+        // The condition and step see LINENO of the `for` line, not the body's.
+        let for_line = self.current_line;
         self.loop_depth += 1;
         let result = loop {
             if let Err(flow) = self.charge_iteration().await {
                 break Err(flow);
             }
+            self.current_line = for_line;
             match self.eval_optional(condition).await {
                 Ok(0) => break Ok(status),
                 Ok(_) => {}
@@ -266,6 +269,7 @@ impl Shell {
             if let LoopStep::Leave(result) = self.loop_step(outcome, &mut status) {
                 break result;
             }
+            self.current_line = for_line;
             if let Err(outcome) = self.eval_optional(step).await {
                 break outcome;
             }

@@ -119,6 +119,8 @@ impl Shell {
             self.trace(line.trim_end()).await;
         }
         let status = self.last_substitution_status.unwrap_or(0);
+        // A command of assignments only leaves `$_` empty.
+        let _ = self.assign_scalar("_", String::new(), false);
         if !command.redirects.is_empty() {
             let saved = self.fds.clone();
             let result = self.apply_redirects(&command.redirects).await;
@@ -208,7 +210,11 @@ impl Shell {
 
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
         let name = args[0].text();
-        self.last_argument = args.last().map(Arg::text);
+        // `$_` is the last argument; for `declare a=(1 2)` it is the name.
+        self.last_argument = args.last().map(|arg| match arg {
+            Arg::Assign(decl) if matches!(decl.value, DeclValue::Array(_)) => decl.name.clone(),
+            other => other.text(),
+        });
         if self.options.xtrace {
             let mut line = String::new();
             for assignment in &command.assignments {
