@@ -309,7 +309,16 @@ impl Parser<'_> {
                 if mode != ReplaceMode::First {
                     self.pos += 1;
                 }
-                let pattern = self.brace_word(start, in_dquote, Stop::Slash, false)?;
+                // A `/` right where the pattern starts belongs to it: `${x////c}`
+                // replaces every `/` with `c`.
+                let leading_slash = mode == ReplaceMode::All && self.cur() == Some(b'/');
+                if leading_slash {
+                    self.pos += 1;
+                }
+                let mut pattern = self.brace_word(start, in_dquote, Stop::Slash, false)?;
+                if leading_slash {
+                    pattern.parts.insert(0, WordPart::Literal("/".to_string()));
+                }
                 let replacement = if self.cur() == Some(b'/') {
                     self.pos += 1;
                     Some(self.brace_word(start, in_dquote, Stop::Brace, false)?)
