@@ -373,9 +373,9 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 'Q' => value.map(quote_for_reuse),
                 'E' => value.map(|s| String::from_utf8_lossy(&super::escapes::decode_ansi_c(s)).into_owned()),
                 'P' => value,
-                'U' => value.map(|s| s.to_uppercase()),
+                'U' => value.map(to_upper),
                 'u' => value.map(|s| change_case(s, CaseMode::Upper, false, None)),
-                'L' => value.map(|s| s.to_lowercase()),
+                'L' => value.map(to_lower),
                 'a' => {
                     let letters = host.attribute_letters(&name);
                     match value {
@@ -667,16 +667,45 @@ fn change_case(s: &str, mode: CaseMode, all: bool, pattern: Option<&Pattern>) ->
             continue;
         }
         match mode {
-            CaseMode::Upper => out.extend(c.to_uppercase()),
-            CaseMode::Lower => out.extend(c.to_lowercase()),
+            CaseMode::Upper => out.push(upper_char(c)),
+            CaseMode::Lower => out.push(lower_char(c)),
             CaseMode::Toggle => {
                 if c.is_uppercase() {
-                    out.extend(c.to_lowercase())
+                    out.push(lower_char(c))
                 } else {
-                    out.extend(c.to_uppercase())
+                    out.push(upper_char(c))
                 }
             }
         }
     }
     out
+}
+
+/// The upper case of `c` as bash's `towupper` gives it: one character, so
+/// `ß` (whose full upper case is `SS`) stays as it is.
+fn upper_char(c: char) -> char {
+    let mut upper = c.to_uppercase();
+    match (upper.next(), upper.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// The lower case of `c`, one character for one (`towlower`).
+fn lower_char(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// `s` in upper case, character by character (`${x^^}`, `declare -u`).
+pub fn to_upper(s: &str) -> String {
+    s.chars().map(upper_char).collect()
+}
+
+/// `s` in lower case, character by character (`${x,,}`, `declare -l`).
+pub fn to_lower(s: &str) -> String {
+    s.chars().map(lower_char).collect()
 }

@@ -173,9 +173,9 @@ impl Shell {
             value
         };
         Ok(if attributes.lowercase {
-            value.to_lowercase()
+            crate::expand::to_lower(&value)
         } else if attributes.uppercase {
-            value.to_uppercase()
+            crate::expand::to_upper(&value)
         } else {
             value
         })
