@@ -232,9 +232,11 @@ impl Shell {
         }
         for assignment in &command.assignments {
             // The binding is a new variable in the temporary scope, unless
-            // a read-only variable forbids it.
-            let readonly = self.vars.get(&assignment.name).filter(|v| v.attributes.readonly).cloned();
-            let binding = readonly.unwrap_or(Variable { value: None, attributes: Default::default() });
+            // a read-only variable forbids it; `x+=v` starts from the value.
+            let visible = self.vars.get(&assignment.name);
+            let readonly = visible.filter(|v| v.attributes.readonly).cloned();
+            let value = visible.filter(|_| assignment.append).and_then(|v| v.scalar_value()).map(crate::interp::vars::Value::Scalar);
+            let binding = readonly.unwrap_or(Variable { value, attributes: Default::default() });
             self.vars.insert_temporary(&assignment.name, binding);
             // A failed prefix assignment is reported; the command still runs.
             if let Err(flow) = self.apply_assignment(assignment, true).await {

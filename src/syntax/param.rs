@@ -405,6 +405,11 @@ impl Parser<'_> {
                     self.pos += 1;
                     out.part(WordPart::Escaped('\\'));
                 }
+                // `"${x%d\'}"`: an escaped single quote in a pattern is a literal quote.
+                Some(b'\'') if in_dquote && !single_literal => {
+                    self.pos += 2;
+                    out.part(WordPart::Escaped('\''));
+                }
                 Some(c) if in_dquote && !matches!(c, b'$' | b'`' | b'"' | b'\\' | b'}') => {
                     self.pos += 1;
                     out.char('\\');
@@ -420,6 +425,19 @@ impl Parser<'_> {
                 let text = self.single_quoted()?;
                 out.part(WordPart::SingleQuoted(text));
             }
+            // In `"${x-'a}b'}"` the quotes are literal but still hide a `}`.
+            b'\'' => {
+                let text = self.single_quoted()?;
+                out.text(&format!("'{text}'"));
+            }
+            // `$'...'` keeps its meaning in a pattern even inside double quotes.
+            b'$' if in_dquote && !single_literal && self.peek_at(1) == Some(b'\'') => match self.dollar(false)? {
+                Some(part) => out.part(part),
+                None => {
+                    self.pos += 1;
+                    out.char('$');
+                }
+            },
             b'"' => {
                 let parts = self.double_quoted()?;
                 out.part(WordPart::DoubleQuoted(parts));
@@ -437,7 +455,7 @@ impl Parser<'_> {
             }
             _ => {
                 let rest = self.rest();
-                let mut length = rest
+                let length = rest
                     .iter()
                     .position(|b| {
                         matches!(b, b'\\' | b'\'' | b'"' | b'$' | b'`' | b'}')
@@ -446,9 +464,6 @@ impl Parser<'_> {
                     })
                     .unwrap_or(rest.len())
                     .max(1);
-                if single_literal && byte == b'\'' {
-                    length = 1;
-                }
                 let mut end = self.pos + length;
                 while end < self.end && !self.text.is_char_boundary(end) {
                     end += 1;
