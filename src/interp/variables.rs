@@ -57,6 +57,7 @@ impl Shell {
         for (name, value, exported) in defaults {
             let mut var = Variable::scalar(*value);
             var.attributes.exported = *exported;
+            var.attributes.integer = *name == "OPTIND";
             self.vars.insert(name, var);
         }
         let mut versinfo = BTreeMap::new();

@@ -211,7 +211,7 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         return print_functions(shell, flags.function_names, &rest).await;
     }
     if flags.print || (rest.is_empty() && builtin != "local") {
-        return print_variables(shell, builtin, &rest).await;
+        return print_variables(shell, builtin, &rest, flags).await;
     }
     let mut status = 0;
     for arg in rest {
@@ -392,16 +392,29 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
     Ok(())
 }
 
-async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg]) -> Outcome {
+/// True when `var` has every attribute `flags` asks for (`declare -pa`
+/// lists only the indexed arrays).
+fn has_flag_attributes(var: &Variable, flags: Flags) -> bool {
+    let a = var.attributes;
+    let s = flags.set;
+    (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))))
+        && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))))
+        && (!s.integer || a.integer)
+        && (!s.lowercase || a.lowercase)
+        && (!s.uppercase || a.uppercase)
+        && (!s.readonly || a.readonly)
+        && (!s.exported || a.exported)
+        && (!s.nameref || a.nameref)
+        && (!s.trace || a.trace)
+}
+
+async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg], flags: Flags) -> Outcome {
     let mut out = String::new();
     let mut status = 0;
-    if names.is_empty() && builtin == "local" {
-        for (name, var) in shell.vars.locals() {
-            out.push_str(&declare_line(&name, var));
-            out.push('\n');
-        }
-    } else if names.is_empty() {
-        for (name, var) in shell.vars.visible() {
+    if names.is_empty() {
+        let all = if builtin == "local" { shell.vars.locals() } else { shell.vars.visible() };
+        // `local -p` lists every local whatever the flags (as bash).
+        for (name, var) in all.into_iter().filter(|(_, var)| builtin == "local" || has_flag_attributes(var, flags)) {
             out.push_str(&declare_line(&name, var));
             out.push('\n');
         }
