@@ -387,7 +387,7 @@ impl Shell {
         let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
         let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
-        self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
+        self.call_stack.push(Frame { name: name.clone(), source_name: function.error_name.clone(), call_line });
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
         let _ = self.vars.pop_scope();

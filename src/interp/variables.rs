@@ -126,22 +126,33 @@ impl Shell {
                     return None;
                 }
                 let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.name.clone()).collect();
-                names.push("main".to_string());
+                if let Some(_script) = self.main_script() {
+                    names.push("main".to_string());
+                }
                 names
             }
             "BASH_SOURCE" => {
                 let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.source_name.clone()).collect();
-                names.push(String::new());
+                names.extend(self.main_script());
                 names
             }
             "BASH_LINENO" => {
                 let mut lines: Vec<String> = self.call_stack.iter().rev().map(|f| f.call_line.to_string()).collect();
-                lines.push("0".to_string());
+                if self.main_script().is_some() {
+                    lines.push("0".to_string());
+                }
                 lines
             }
             "PIPESTATUS" => self.pipestatus.iter().map(|s| s.to_string()).collect(),
             _ => return None,
         })
+    }
+
+    /// The script the shell runs (`bash file`), whose frame ends the
+    /// FUNCNAME/BASH_SOURCE stacks as `main`; `None` for `bash -c`.
+    fn main_script(&self) -> Option<String> {
+        let name = self.syntax_prefix.strip_suffix(": eval").unwrap_or(&self.syntax_prefix);
+        (!name.starts_with("bash")).then(|| name.to_string())
     }
 
     /// The shape of a variable (after nameref resolution by the caller).
