@@ -141,9 +141,6 @@ pub fn parse_number(literal: &str) -> Result<i64, String> {
     } else {
         (literal, 10)
     };
-    if digits.is_empty() && base == 16 {
-        return Err(format!("invalid integer constant (error token is \"{literal}\")"));
-    }
     let mut value: i64 = 0;
     for c in digits.chars() {
         let digit = c.to_digit(16).ok_or_else(too_great)?;

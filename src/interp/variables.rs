@@ -160,7 +160,10 @@ impl Shell {
         if matches!(name, "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" | "PIPESTATUS") && self.vars.get(name).is_none() {
             return if self.dynamic_array(name).is_some() { VarShape::Indexed } else { VarShape::Unset };
         }
+        let declared = self.vars.get(name).map(|v| v.attributes).unwrap_or_default();
         match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            None if declared.assoc => VarShape::Assoc,
+            None if declared.indexed => VarShape::Indexed,
             None => {
                 if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL") {
                     VarShape::Scalar
@@ -242,6 +245,12 @@ impl Shell {
                 map.insert(0, new_value);
             }
             Some(Value::Assoc(map)) => map.insert("0".to_string(), new_value),
+            None if attributes.assoc => {
+                let mut map = AssocArray::default();
+                map.insert("0".to_string(), new_value);
+                var.value = Some(Value::Assoc(map));
+            }
+            None if attributes.indexed => var.value = Some(Value::Indexed(BTreeMap::from([(0, new_value)]))),
             _ => var.value = Some(Value::Scalar(new_value)),
         }
         if self.options.allexport {
@@ -338,7 +347,7 @@ impl Shell {
             var.attributes.exported = true;
         }
         let attributes = var.attributes;
-        if force_assoc || matches!(var.value, Some(Value::Assoc(_))) {
+        if force_assoc || matches!(var.value, Some(Value::Assoc(_))) || (var.value.is_none() && attributes.assoc) {
             let original = match &var.value {
                 Some(Value::Assoc(map)) => map.clone(),
                 _ => AssocArray::default(),

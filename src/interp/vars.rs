@@ -100,6 +100,10 @@ pub struct Attributes {
     pub nameref: bool,
     /// `-t`: trace (functions only, kept for `declare -p`).
     pub trace: bool,
+    /// `-a` given while the variable has no value yet (`declare -a x`).
+    pub indexed: bool,
+    /// `-A` given while the variable has no value yet (`declare -A m`).
+    pub assoc: bool,
 }
 
 /// A variable: a value (absent for `declare x` without a value) and attributes.
@@ -136,6 +140,8 @@ impl Variable {
         match self.value {
             Some(Value::Indexed(_)) => letters.push('a'),
             Some(Value::Assoc(_)) => letters.push('A'),
+            None if a.indexed => letters.push('a'),
+            None if a.assoc => letters.push('A'),
             _ => {}
         }
         for (on, letter) in [

@@ -359,14 +359,25 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
     if c.uppercase {
         a.uppercase = false;
     }
+    // Without a value yet, the array kind is kept as an attribute
+    // (`declare -A m` prints as such, not as `m=()`).
     if flags.assoc {
         match &var.value {
             Some(Value::Indexed(_)) => {
                 shell.builtin_error(builtin, &format!("{name}: cannot convert indexed to associative array")).await;
                 return Err(1);
             }
+            None if var.attributes.indexed => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert indexed to associative array")).await;
+                return Err(1);
+            }
             Some(Value::Assoc(_)) => {}
-            _ => var.value = Some(Value::Assoc(AssocArray::default())),
+            Some(Value::Scalar(s)) => {
+                let mut map = AssocArray::default();
+                map.insert("0".to_string(), s.clone());
+                var.value = Some(Value::Assoc(map));
+            }
+            None => var.attributes.assoc = true,
         }
     } else if flags.indexed {
         match &var.value {
@@ -374,9 +385,13 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
                 shell.builtin_error(builtin, &format!("{name}: cannot convert associative to indexed array")).await;
                 return Err(1);
             }
+            None if var.attributes.assoc => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert associative to indexed array")).await;
+                return Err(1);
+            }
             Some(Value::Indexed(_)) => {}
             Some(Value::Scalar(s)) => var.value = Some(Value::Indexed(BTreeMap::from([(0, s.clone())]))),
-            None => var.value = Some(Value::Indexed(BTreeMap::new())),
+            None => var.attributes.indexed = true,
         }
     }
     if local && existing.is_none() {
@@ -397,8 +412,8 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
 fn has_flag_attributes(var: &Variable, flags: Flags) -> bool {
     let a = var.attributes;
     let s = flags.set;
-    (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))))
-        && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))))
+    (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))) || (var.value.is_none() && a.indexed))
+        && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))) || (var.value.is_none() && a.assoc))
         && (!s.integer || a.integer)
         && (!s.lowercase || a.lowercase)
         && (!s.uppercase || a.uppercase)
