@@ -316,6 +316,7 @@ fn unbound_name(pe: &ParamExpansion) -> String {
                 word.parts.iter().map(|p| if let crate::syntax::ast::WordPart::Literal(s) = p { s.as_str() } else { "" }).collect();
             format!("{name}[{text}]")
         }
+        (Parameter::Positional(n), _) => format!("${n}"),
         (param, _) => display_name(param),
     }
 }

@@ -252,7 +252,10 @@ fn expand_parts_in<'a>(
                 WordPart::CommandSub { body, .. } => {
                     let output = host.command_substitution(body).await?;
                     let mut text = String::from_utf8_lossy(&output).into_owned();
-                    text.retain(|c| c != '\0');
+                    if text.contains('\0') {
+                        host.warn("warning: command substitution: ignored null byte in input").await;
+                        text.retain(|c| c != '\0');
+                    }
                     let trimmed = text.trim_end_matches('\n');
                     push_text(builder, trimmed, quoted, mode);
                 }
