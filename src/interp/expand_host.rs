@@ -34,7 +34,11 @@ impl ExpandHost for Shell {
 
     fn scalar(&self, name: &str) -> Option<String> {
         match name {
-            "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL" => self.dynamic_scalar(name),
+            "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL"
+                if !self.plain_specials.iter().any(|n| n == name) =>
+            {
+                self.dynamic_scalar(name)
+            }
             _ => {
                 if self.vars.get(name).is_none() {
                     if let Some(values) = self.dynamic_array(name) {
@@ -186,7 +190,10 @@ impl Shell {
                 ((x >> 16) & 0x7fff).to_string()
             }
             "LINENO" => self.current_line.to_string(),
-            "SECONDS" => (((now - self.budget.started_ms.get()) / 1000.0).floor().max(0.0) as i64).to_string(),
+            "SECONDS" => {
+                let base = self.seconds_base_ms.unwrap_or_else(|| self.budget.started_ms.get());
+                (((now - base) / 1000.0).floor().max(0.0) as i64).to_string()
+            }
             "EPOCHSECONDS" => ((now / 1000.0).floor() as i64).to_string(),
             "EPOCHREALTIME" => format!("{:.6}", now / 1000.0),
             "BASHPID" => self.bash_pid.to_string(),

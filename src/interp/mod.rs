@@ -175,6 +175,11 @@ pub struct Shell {
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
     getopts_last_optind: usize,
+    /// When `SECONDS` was assigned: the clock time (ms) it counts from.
+    seconds_base_ms: Option<f64>,
+    /// Dynamic variables (`RANDOM`, `SECONDS`...) that were unset and so
+    /// lost their special meaning, as in bash.
+    plain_specials: Vec<String>,
     /// Warnings raised where no output can be written (`must use subscript
     /// when assigning associative array`), reported after the assignment.
     warnings: Vec<String>,
@@ -232,6 +237,8 @@ impl Shell {
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),
             warnings: Vec::new(),
+            seconds_base_ms: None,
+            plain_specials: Vec::new(),
         };
         shell.init_variables(config.env);
         shell

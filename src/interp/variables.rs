@@ -165,7 +165,9 @@ impl Shell {
             None if declared.assoc => VarShape::Assoc,
             None if declared.indexed => VarShape::Indexed,
             None => {
-                if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL") {
+                if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL")
+                    && !self.plain_specials.iter().any(|n| n == name)
+                {
                     VarShape::Scalar
                 } else {
                     VarShape::Unset
@@ -211,10 +213,15 @@ impl Shell {
             let key = self.subscript_key(&base, &subscript)?;
             return self.assign_element(&base, key, value, append);
         }
-        if name == "RANDOM" {
+        let special = !self.plain_specials.iter().any(|n| *n == name);
+        if name == "RANDOM" && special {
             if let Ok(seed) = value.trim().parse::<u64>() {
                 self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
             }
+        }
+        if name == "SECONDS" && special {
+            let seconds = value.trim().parse::<i64>().unwrap_or(0);
+            self.seconds_base_ms = Some(self.host.now_millis() - seconds as f64 * 1000.0);
         }
         if !is_valid_name(&name) {
             return Err(format!("`{name}': not a valid identifier"));
@@ -487,6 +494,11 @@ impl Shell {
 
     /// `unset name`: `Err` with bash's message for read-only variables.
     pub(super) fn unset_variable(&mut self, name: &str) -> Result<(), String> {
+        if matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL")
+            && !self.plain_specials.iter().any(|n| n == name)
+        {
+            self.plain_specials.push(name.to_string());
+        }
         if let Some(var) = self.vars.get(name) {
             if var.attributes.readonly {
                 return Err(format!("{name}: cannot unset: readonly variable"));

@@ -565,7 +565,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 continue;
             }
             let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };
-            if shell.vars.get(&target).is_some() {
+            if shell.vars.get(&target).is_some() || shell.var_shape(&target) != crate::expand::VarShape::Unset {
                 if let Err(message) = shell.unset_variable(&target) {
                     shell.builtin_error("unset", &message).await;
                     status = 1;
