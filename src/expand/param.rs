@@ -173,6 +173,9 @@ async fn lookup(
                     }
                 }
                 Some(Subscript::Expr(word)) => {
+                    if word.parts.is_empty() {
+                        return Err(ExpandError::BadSubstitution(format!("${{{name}[]}}")));
+                    }
                     let key = element_key(host, &name, word).await?;
                     if let ElementKey::Index(i) = key {
                         let below_start = i < 0

@@ -136,6 +136,12 @@ impl Shell {
     /// is reported; for a bare assignment bash then ends a non-interactive shell.
     /// `Ok(false)` when the assignment failed (reported, status 1).
     pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<bool, Flow> {
+        if assignment.index.as_ref().is_some_and(|word| word.parts.is_empty()) {
+            self.assignment_error_is_fatal = false;
+            self.report_error(&format!("{}[]: bad array subscript", assignment.name)).await;
+            self.last_status = 1;
+            return Ok(false);
+        }
         let decl = match self.expand_declaration(assignment).await {
             Ok(decl) => self.through_element_nameref(decl).await,
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
@@ -238,8 +244,19 @@ impl Shell {
             let value = visible.filter(|_| assignment.append).and_then(|v| v.scalar_value()).map(crate::interp::vars::Value::Scalar);
             let binding = readonly.unwrap_or(Variable { value, attributes: Default::default() });
             self.vars.insert_temporary(&assignment.name, binding);
+            // `A=(x y) cmd` binds the text `(x y)`: arrays are not bindings.
+            let as_text = match &assignment.value {
+                AssignValue::Array(_) => {
+                    let span = assignment.span;
+                    let source = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
+                    let text = source.split_once('=').map(|(_, value)| value.to_string()).unwrap_or_default();
+                    let word = crate::syntax::ast::Word { parts: vec![crate::syntax::ast::WordPart::Literal(text)], span };
+                    Some(Assignment { value: AssignValue::Scalar(word), ..assignment.clone() })
+                }
+                AssignValue::Scalar(_) => None,
+            };
             // A failed prefix assignment is reported; the command still runs.
-            if let Err(flow) = self.apply_assignment(assignment, true).await {
+            if let Err(flow) = self.apply_assignment(as_text.as_ref().unwrap_or(assignment), true).await {
                 let _ = self.vars.pop_scope();
                 return Err(flow);
             }
