@@ -364,9 +364,21 @@ impl Parser<'_> {
                 out.part(part);
             }
         }
+        // In `"${x-'a}b'}"` the single quotes are literal characters, but a
+        // `}` between them does not end the expansion.
+        let mut literal_quote_open = false;
         loop {
             match self.cur() {
                 None => return self.unclosed_brace(start),
+                Some(b'\'') if in_dquote && quotes_literal => {
+                    self.pos += 1;
+                    out.char('\'');
+                    literal_quote_open = !literal_quote_open;
+                }
+                Some(b'}') if literal_quote_open => {
+                    self.pos += 1;
+                    out.char('}');
+                }
                 Some(b'}') => break,
                 Some(b':') if stop == Stop::Colon => break,
                 Some(b'/') if stop == Stop::Slash => break,
@@ -424,11 +436,6 @@ impl Parser<'_> {
             b'\'' if !single_literal => {
                 let text = self.single_quoted()?;
                 out.part(WordPart::SingleQuoted(text));
-            }
-            // In `"${x-'a}b'}"` the quotes are literal but still hide a `}`.
-            b'\'' => {
-                let text = self.single_quoted()?;
-                out.text(&format!("'{text}'"));
             }
             // `$'...'` keeps its meaning in a pattern even inside double quotes.
             b'$' if in_dquote && !single_literal && self.peek_at(1) == Some(b'\'') => match self.dollar(false)? {
