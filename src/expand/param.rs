@@ -350,6 +350,15 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
             }
         }
         ParamOp::Substring { offset, length } => {
+            if offset.parts.is_empty() && length.is_none() {
+                // `${s:}`: an offset or a length is required.
+                let subscript = match &pe.index {
+                    Some(Subscript::At) => "[@]",
+                    Some(Subscript::Star) => "[*]",
+                    _ => "",
+                };
+                return Err(ExpandError::BadSubstitution(format!("${{{}{subscript}:}}", display_name(&pe.param))));
+            }
             let offset_text = expand_string(host, offset).await?;
             let offset = arith::eval_text(&offset_text, &mut HostArith(host))?;
             let length = match length {
