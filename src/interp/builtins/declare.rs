@@ -223,7 +223,12 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
                         Some(n) => (n.to_string(), true),
                         None => (name.to_string(), false),
                     };
-                    Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) })
+                    let array_target = flags.indexed || flags.assoc || shell.vars.get(&name).is_some_and(|v| v.is_array());
+                    match array_literal(shell, &word, array_target).await {
+                        Some(Ok(decl)) => Some(decl),
+                        Some(Err(outcome)) => return outcome,
+                        None => Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) }),
+                    }
                 } else {
                     if !is_valid_name(&word) {
                         shell.builtin_error(builtin, &format!("`{word}': not a valid identifier")).await;
@@ -301,6 +306,23 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         }
     }
     Ok(status)
+}
+
+/// `declare -a "a=(1 2)"`: for an array, a quoted `name=(...)` argument is
+/// read again as an array assignment. `None` when it is not one.
+async fn array_literal(shell: &mut Shell, word: &str, array_target: bool) -> Option<Result<DeclAssignment, Outcome>> {
+    let (_, value) = word.split_once('=')?;
+    if !array_target || !value.starts_with('(') || !value.ends_with(')') {
+        return None;
+    }
+    let list = crate::syntax::parse(word, &Default::default()).ok()?;
+    let item = list.items.into_iter().next()?;
+    let crate::syntax::ast::Command::Simple(command) = item.and_or.first.commands.into_iter().next()? else { return None };
+    let assignment = command.assignments.into_iter().next().filter(|_| command.words.is_empty())?;
+    Some(match shell.expand_declaration(&assignment).await {
+        Ok(decl) => Ok(decl),
+        Err(error) => Err(shell.expansion_failed(error).await),
+    })
 }
 
 /// Why `value` cannot be the target of nameref `name`, in bash's words.
