@@ -213,7 +213,7 @@ impl Shell {
             let key = self.subscript_key(&base, &subscript)?;
             return self.assign_element(&base, key, value, append);
         }
-        let special = !self.plain_specials.iter().any(|n| *n == name);
+        let special = !self.plain_specials.contains(&name);
         if name == "RANDOM" && special {
             if let Ok(seed) = value.trim().parse::<u64>() {
                 self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
