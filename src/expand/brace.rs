@@ -25,7 +25,10 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
                 all
             }
             WordPart::BraceRange { start, end, step } => match sequence(start, end, step.as_deref()) {
-                Some(items) => items.into_iter().map(|s| vec![WordPart::Literal(s)]).collect(),
+                // An empty item (the backslash of `{Z..a}`) is still a word.
+                Some(items) => {
+                    items.into_iter().map(|s| vec![if s.is_empty() { WordPart::SingleQuoted(s) } else { WordPart::Literal(s) }]).collect()
+                }
                 None => vec![vec![WordPart::Literal(range_text(start, end, step.as_deref()))]],
             },
             other => {
@@ -145,7 +148,9 @@ fn sequence(start: &str, end: &str, step: Option<&str>) -> Option<Vec<String>> {
     let mut items = Vec::new();
     let mut value = a;
     while (a <= b && value <= b) || (a > b && value >= b) {
-        items.push(char::from_u32(value as u32)?.to_string());
+        // bash reads the produced text again: a lone backslash quotes nothing.
+        let c = char::from_u32(value as u32)?;
+        items.push(if c == '\\' { String::new() } else { c.to_string() });
         value = if a <= b { value + step } else { value - step };
     }
     Some(items)
