@@ -175,6 +175,9 @@ pub struct Shell {
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
     getopts_last_optind: usize,
+    /// `subshell_depth` where the running bash started (`bash -c` inside
+    /// the sandbox is a new shell, not a subshell).
+    shell_base_depth: usize,
     /// When `SECONDS` was assigned: the clock time (ms) it counts from.
     seconds_base_ms: Option<f64>,
     /// Dynamic variables (`RANDOM`, `SECONDS`...) that were unset and so
@@ -238,6 +241,7 @@ impl Shell {
             process_substitution_fds: Vec::new(),
             warnings: Vec::new(),
             seconds_base_ms: None,
+            shell_base_depth: 0,
             plain_specials: Vec::new(),
         };
         shell.init_variables(config.env);

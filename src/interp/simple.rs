@@ -70,7 +70,10 @@ impl Shell {
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
         match error {
-            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // bash exits with 127 from the shell itself, 1 from a subshell.
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
+                Err(Flow::Exit(if self.subshell_depth > self.shell_base_depth { 1 } else { error.status() }))
+            }
             // failglob fails just the command (and so obeys `set -e`).
             ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),

@@ -173,6 +173,7 @@ impl Shell {
     /// `bash -c text`: a child interpreter whose errors say `bash: -c`.
     async fn run_child_command(&mut self, text: &str, arg0: String, positional: Vec<String>, _prelude_lines: usize) -> i32 {
         let mut child = self.subshell();
+        child.shell_base_depth = child.subshell_depth;
         child.functions.clear();
         child.traps.clear();
         child.options = crate::interp::Options::default();
