@@ -296,8 +296,16 @@ impl Shell {
             (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
             _ => None,
         };
-        let value = if append { format!("{}{value}", current.unwrap_or_default()) } else { value };
-        let value = self.transform_value(attributes, value)?;
+        let value = match (append, attributes.integer) {
+            // `-i`: `+=` adds.
+            (true, true) => {
+                let added = self.transform_value(attributes, value)?.parse::<i64>().unwrap_or(0);
+                let current = current.and_then(|c| c.trim().parse::<i64>().ok()).unwrap_or(0);
+                current.wrapping_add(added).to_string()
+            }
+            (true, false) => self.transform_value(attributes, format!("{}{value}", current.unwrap_or_default()))?,
+            (false, _) => self.transform_value(attributes, value)?,
+        };
         match (&mut var.value, key) {
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.insert(k, value),
             (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.insert(i.to_string(), value),
