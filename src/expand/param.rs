@@ -95,7 +95,8 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             Value::Many(values, _) if !values.is_empty() => values.join(" "),
             // A declared variable without a value (`declare -A m; ${!m}`) names nothing.
             Value::Unset if matches!(&param, Parameter::Named(name) if host.shape(&host.resolve_name(name)) != VarShape::Unset) => {
-                return apply_length_and_op(host, pe, Value::Unset, quoted).await;
+                let nothing = ParamExpansion { param: Parameter::Named(String::new()), index: None, ..pe.clone() };
+                return apply_length_and_op(host, &nothing, Value::Unset, quoted).await;
             }
             _ => {
                 let subscript = match index {
