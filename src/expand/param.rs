@@ -67,9 +67,16 @@ fn display_name(param: &Parameter) -> String {
 /// Expands one parameter expansion.
 pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted: bool) -> Result<Expansion, ExpandError> {
     // ${!prefix*} and ${!prefix@}
+    // Unquoted with an empty IFS, bash builds `${!p*}` and `${!a[*]}` as
+    // one string: names joined with nothing, keys joined with spaces.
+    let joined_list = !quoted && host.scalar("IFS").is_some_and(|ifs| ifs.is_empty());
     if let Some(ParamOp::PrefixNames { at }) = &pe.op {
         let prefix = display_name(&pe.param);
-        return Ok(Expansion::Value(Value::Many(host.names_with_prefix(&prefix), !at)));
+        let names = host.names_with_prefix(&prefix);
+        if !at && joined_list {
+            return Ok(Expansion::Value(Value::One(names.concat())));
+        }
+        return Ok(Expansion::Value(Value::Many(names, !at)));
     }
     let mut param = pe.param.clone();
     let mut index = pe.index.clone();
@@ -81,6 +88,9 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             let name = host.resolve_name(name);
             let star = matches!(index, Some(Subscript::Star));
             let keys = host.keys(&name);
+            if star && joined_list && !pe.length {
+                return Ok(Expansion::Value(Value::One(keys.join(" "))));
+            }
             return apply_length_and_op(host, pe, Value::Many(keys, star), quoted).await;
         }
         // `${!ref}` on a nameref names its target instead of following it.
