@@ -5,6 +5,7 @@
 //! $((x*3))` is 9 while `$(($x*3))` is 7. So besides evaluating parse-time
 //! trees, this module parses expression text at run time ([`parse_text`]).
 
+use super::ElementKey;
 use crate::syntax::ast::{ArithExpr, BinaryArithOp, UnaryArithOp};
 
 /// An arithmetic failure: the expression text and bash's message.
@@ -17,6 +18,12 @@ pub struct ArithError {
 }
 
 impl ArithError {
+    /// True for `x: unbound variable` and `x: readonly variable`, which
+    /// bash reports without the `((:` prefix of expression errors.
+    pub fn is_variable_error(&self) -> bool {
+        matches!(self.message.as_str(), "unbound variable" | "readonly variable")
+    }
+
     fn new(expression: &str, message: impl Into<String>) -> Self {
         ArithError { expression: expression.to_string(), message: message.into() }
     }
@@ -24,16 +31,22 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression, self.message)
+        write!(f, "{}: {}", self.expression.trim_start(), self.message)
     }
 }
 
 /// Variable access for arithmetic.
 pub trait ArithEnv {
     /// The value of `name` (or `name[index]`), `None` when unset.
-    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String>;
+    fn get_var(&mut self, name: &str, index: Option<&ElementKey>) -> Result<Option<String>, String>;
     /// Assigns `value` to `name` (or `name[index]`).
-    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String>;
+    fn set_var(&mut self, name: &str, index: Option<&ElementKey>, value: i64) -> Result<(), String>;
+    /// True when `name` is an associative array, whose subscripts are
+    /// strings rather than arithmetic.
+    fn is_assoc(&mut self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
     /// Whether `set -u` makes unset variables an error.
     fn nounset(&self) -> bool {
         false
@@ -93,6 +106,9 @@ fn last_operand(expr: &ArithExpr) -> &ArithExpr {
 pub fn parse_number(literal: &str) -> Result<i64, String> {
     let too_great = || format!("value too great for base (error token is \"{literal}\")");
     if let Some((base_text, digits)) = literal.split_once('#') {
+        if base_text.starts_with('0') {
+            return Err(format!("invalid number (error token is \"{literal}\")"));
+        }
         let base: u32 = base_text.parse().map_err(|_| format!("invalid arithmetic base (error token is \"{literal}\")"))?;
         if !(2..=64).contains(&base) {
             return Err(format!("invalid arithmetic base (error token is \"{literal}\")"));
@@ -125,9 +141,6 @@ pub fn parse_number(literal: &str) -> Result<i64, String> {
     } else {
         (literal, 10)
     };
-    if digits.is_empty() && base == 16 {
-        return Err(format!("invalid integer constant (error token is \"{literal}\")"));
-    }
     let mut value: i64 = 0;
     for c in digits.chars() {
         let digit = c.to_digit(16).ok_or_else(too_great)?;
@@ -144,6 +157,8 @@ enum Kind {
     Number(String),
     Name(String),
     Op(&'static str),
+    /// The raw text between `[` and `]` after a name.
+    Subscript(String),
 }
 
 #[derive(Debug, Clone)]
@@ -182,6 +197,22 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
                 index += 1;
             }
             tokens.push(Token { kind: Kind::Name(text[start..index].to_string()), start });
+            if bytes.get(index) == Some(&b'[') {
+                // Keep the subscript raw: an associative array's key is text.
+                let mut depth = 0;
+                let close = text[index..].char_indices().find_map(|(offset, c)| {
+                    match c {
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(index + offset)
+                });
+                if let Some(close) = close {
+                    tokens.push(Token { kind: Kind::Subscript(text[index + 1..close].to_string()), start: index });
+                    index = close + 1;
+                }
+            }
             continue;
         }
         match OPERATORS.iter().find(|op| text[index..].starts_with(**op)) {
@@ -371,14 +402,9 @@ impl TextParser<'_> {
             return Err(self.operand_expected());
         };
         self.position += 1;
-        if self.peek_op() == Some("[") {
+        if let Some(Token { kind: Kind::Subscript(raw), .. }) = self.tokens.get(self.position).cloned() {
             self.position += 1;
-            let index = self.comma()?;
-            if self.peek_op() != Some("]") {
-                return Err(self.operand_expected());
-            }
-            self.position += 1;
-            return Ok(ArithExpr::Element(name, Box::new(index)));
+            return Ok(ArithExpr::Element(name, Box::new(ArithExpr::Invalid(raw))));
         }
         Ok(ArithExpr::Variable(name))
     }
@@ -423,6 +449,13 @@ struct Evaluator<'e> {
 }
 
 impl Evaluator<'_> {
+    fn assign_failed(&self, name: &str, message: String) -> ArithError {
+        if message.ends_with(": readonly variable") {
+            return ArithError { expression: name.to_string(), message: "readonly variable".into() };
+        }
+        self.fail(message)
+    }
+
     fn fail(&self, message: String) -> ArithError {
         ArithError::new(self.text, message)
     }
@@ -432,8 +465,8 @@ impl Evaluator<'_> {
             ArithExpr::Number(literal) => parse_number(literal).map_err(|m| self.fail(m)),
             ArithExpr::Variable(name) => self.variable(name, None),
             ArithExpr::Element(name, index) => {
-                let index = self.eval(index)?;
-                self.variable(name, Some(index))
+                let key = self.key(name, index)?;
+                self.variable(name, Some(&key))
             }
             ArithExpr::Expansion(_) => Err(self.fail("syntax error: operand expected".into())),
             ArithExpr::Invalid(text) => {
@@ -451,9 +484,9 @@ impl Evaluator<'_> {
             }
             ArithExpr::IncDec { increment, prefix, target } => {
                 let (name, index) = self.target(target)?;
-                let old = self.variable(&name, index)?;
+                let old = self.variable(&name, index.as_ref())?;
                 let new = if *increment { old.wrapping_add(1) } else { old.wrapping_sub(1) };
-                self.env.set_var(&name, index, new).map_err(|m| self.fail(m))?;
+                self.env.set_var(&name, index.as_ref(), new).map_err(|m| self.assign_failed(&name, m))?;
                 Ok(if *prefix { new } else { old })
             }
             ArithExpr::Binary(BinaryArithOp::LogicalAnd, left, right) => Ok((self.eval(left)? != 0 && self.eval(right)? != 0) as i64),
@@ -467,10 +500,10 @@ impl Evaluator<'_> {
                 let (name, index) = self.target(target)?;
                 let mut result = self.eval(value)?;
                 if let Some(op) = op {
-                    let current = self.variable(&name, index)?;
+                    let current = self.variable(&name, index.as_ref())?;
                     result = self.apply(*op, current, result, value)?;
                 }
-                self.env.set_var(&name, index, result).map_err(|m| self.fail(m))?;
+                self.env.set_var(&name, index.as_ref(), result).map_err(|m| self.assign_failed(&name, m))?;
                 Ok(result)
             }
             ArithExpr::Conditional(condition, then, otherwise) => {
@@ -487,18 +520,31 @@ impl Evaluator<'_> {
         }
     }
 
-    fn target(&mut self, target: &ArithExpr) -> Result<(String, Option<i64>), ArithError> {
+    fn target(&mut self, target: &ArithExpr) -> Result<(String, Option<ElementKey>), ArithError> {
         match target {
             ArithExpr::Variable(name) => Ok((name.clone(), None)),
             ArithExpr::Element(name, index) => {
-                let index = self.eval(index)?;
-                Ok((name.clone(), Some(index)))
+                let key = self.key(name, index)?;
+                Ok((name.clone(), Some(key)))
             }
             _ => Err(self.fail("attempted assignment to non-variable".into())),
         }
     }
 
-    fn variable(&mut self, name: &str, index: Option<i64>) -> Result<i64, ArithError> {
+    /// The element `name[index]` designates: the subscript's text (quotes
+    /// removed) for an associative array, its value otherwise.
+    fn key(&mut self, name: &str, index: &ArithExpr) -> Result<ElementKey, ArithError> {
+        if self.env.is_assoc(name) {
+            let text = match index {
+                ArithExpr::Invalid(raw) => raw.replace(['"', '\''], ""),
+                other => super::arith_print::print(other),
+            };
+            return Ok(ElementKey::Key(text));
+        }
+        Ok(ElementKey::Index(self.eval(index)?))
+    }
+
+    fn variable(&mut self, name: &str, index: Option<&ElementKey>) -> Result<i64, ArithError> {
         let value = self.env.get_var(name, index).map_err(|m| self.fail(m))?;
         let Some(value) = value else {
             if self.env.nounset() {
@@ -510,8 +556,11 @@ impl Evaluator<'_> {
         if trimmed.is_empty() {
             return Ok(0);
         }
-        if let Ok(number) = trimmed.parse::<i64>() {
-            return Ok(number);
+        // A plain decimal reads directly; `010` (octal) and `0x1f` go through the parser.
+        if !trimmed.starts_with('0') || trimmed == "0" {
+            if let Ok(number) = trimmed.parse::<i64>() {
+                return Ok(number);
+            }
         }
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
@@ -594,10 +643,10 @@ mod tests {
     struct Env(HashMap<String, String>);
 
     impl ArithEnv for Env {
-        fn get_var(&mut self, name: &str, _index: Option<i64>) -> Result<Option<String>, String> {
+        fn get_var(&mut self, name: &str, _index: Option<&ElementKey>) -> Result<Option<String>, String> {
             Ok(self.0.get(name).cloned())
         }
-        fn set_var(&mut self, name: &str, _index: Option<i64>, value: i64) -> Result<(), String> {
+        fn set_var(&mut self, name: &str, _index: Option<&ElementKey>, value: i64) -> Result<(), String> {
             self.0.insert(name.into(), value.to_string());
             Ok(())
         }

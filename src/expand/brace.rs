@@ -1,7 +1,7 @@
 //! Brace expansion: `{a,b}` alternatives and `{1..10..2}` / `{a..e}`
 //! sequences, producing several words from one before any other expansion.
 
-use crate::syntax::ast::{Word, WordPart};
+use crate::syntax::ast::{ParamExpansion, Parameter, Word, WordPart};
 
 /// True when `word` has brace expansion parts.
 pub fn has_braces(word: &Word) -> bool {
@@ -25,7 +25,10 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
                 all
             }
             WordPart::BraceRange { start, end, step } => match sequence(start, end, step.as_deref()) {
-                Some(items) => items.into_iter().map(|s| vec![WordPart::Literal(s)]).collect(),
+                // An empty item (the backslash of `{Z..a}`) is still a word.
+                Some(items) => {
+                    items.into_iter().map(|s| vec![if s.is_empty() { WordPart::SingleQuoted(s) } else { WordPart::Literal(s) }]).collect()
+                }
                 None => vec![vec![WordPart::Literal(range_text(start, end, step.as_deref()))]],
             },
             other => {
@@ -48,7 +51,65 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
         }
         results = next;
     }
-    Ok(results)
+    Ok(results.into_iter().map(rescan).collect())
+}
+
+/// bash expands braces on the text of a word and then reads it again, so
+/// two things appear that the parts alone do not show: a word that now
+/// starts with `~` gets tilde expansion (`~{/a,/b}`), and `$name` followed
+/// by name characters reads as a longer name (`{$a,b}_c` is `$a_c`).
+fn rescan(pieces: Vec<WordPart>) -> Vec<WordPart> {
+    let mut parts: Vec<WordPart> = Vec::with_capacity(pieces.len());
+    for part in pieces {
+        match (parts.last_mut(), part) {
+            (Some(WordPart::Literal(text)), WordPart::Literal(more)) => text.push_str(&more),
+            (_, part) => parts.push(part),
+        }
+    }
+    let mut index = 0;
+    while index + 1 < parts.len() {
+        let longer = match (&parts[index], &parts[index + 1]) {
+            (WordPart::Param(pe), WordPart::Literal(text)) if is_plain_name(pe) => {
+                let extra: String = text.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                (!extra.is_empty()).then_some(extra)
+            }
+            _ => None,
+        };
+        match longer {
+            Some(extra) => {
+                if let WordPart::Param(pe) = &mut parts[index] {
+                    if let Parameter::Named(name) = &mut pe.param {
+                        name.push_str(&extra);
+                    }
+                }
+                if let WordPart::Literal(text) = &mut parts[index + 1] {
+                    text.drain(..extra.len());
+                }
+                if matches!(&parts[index + 1], WordPart::Literal(text) if text.is_empty()) {
+                    parts.remove(index + 1);
+                }
+            }
+            None => index += 1,
+        }
+    }
+    if let Some(WordPart::Literal(text)) = parts.first() {
+        if let Some(rest) = text.strip_prefix('~') {
+            let user_length = rest.find('/').unwrap_or(rest.len());
+            let ends_prefix = user_length < rest.len() || parts.len() == 1;
+            let user = &rest[..user_length];
+            if ends_prefix && user.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
+                let remainder = rest[user_length..].to_string();
+                let tilde = WordPart::Tilde(user.to_string());
+                parts.splice(0..1, std::iter::once(tilde).chain((!remainder.is_empty()).then_some(WordPart::Literal(remainder))));
+            }
+        }
+    }
+    parts
+}
+
+/// An unbraced `$name` with nothing after the name.
+fn is_plain_name(pe: &ParamExpansion) -> bool {
+    !pe.braced && pe.index.is_none() && pe.op.is_none() && !pe.indirect && !pe.length && matches!(pe.param, Parameter::Named(_))
 }
 
 fn range_text(start: &str, end: &str, step: Option<&str>) -> String {
@@ -87,7 +148,9 @@ fn sequence(start: &str, end: &str, step: Option<&str>) -> Option<Vec<String>> {
     let mut items = Vec::new();
     let mut value = a;
     while (a <= b && value <= b) || (a > b && value >= b) {
-        items.push(char::from_u32(value as u32)?.to_string());
+        // bash reads the produced text again: a lone backslash quotes nothing.
+        let c = char::from_u32(value as u32)?;
+        items.push(if c == '\\' { String::new() } else { c.to_string() });
         value = if a <= b { value + step } else { value - step };
     }
     Some(items)

@@ -26,6 +26,8 @@ pub enum ExpandError {
     Readonly(String),
     /// `$x: cannot assign in this way` and other assignment failures (status 1).
     Assign(String),
+    /// `${!x}` where `x` names nothing usable (status 1).
+    Indirect(String),
     /// A run limit was exceeded (names it).
     Limit(String),
     /// The run was interrupted or must stop (the status to exit with).
@@ -54,7 +56,7 @@ impl fmt::Display for ExpandError {
             ExpandError::NoMatch(pattern) => write!(f, "no match: {pattern}"),
             ExpandError::Readonly(name) => write!(f, "{name}: readonly variable"),
             ExpandError::Assign(message) => f.write_str(message),
-            ExpandError::Limit(message) => f.write_str(message),
+            ExpandError::Limit(message) | ExpandError::Indirect(message) => f.write_str(message),
             ExpandError::Abort(_) => Ok(()),
         }
     }

@@ -128,6 +128,11 @@ impl<'i> FieldBuilder<'i> {
         self.after_whitespace_split = false;
     }
 
+    /// True when IFS is empty (no field splitting).
+    pub fn ifs_is_empty(&self) -> bool {
+        self.ifs.is_empty()
+    }
+
     /// Adds the unquoted result of an expansion: split on IFS, glob-active.
     pub fn push_split(&mut self, text: &str) {
         if self.ifs.is_empty() {

@@ -18,7 +18,7 @@ pub mod pattern;
 mod word;
 
 pub use error::ExpandError;
-pub use param::{element_key, quote_for_reuse};
+pub use param::{declare_key, declare_quote, element_key, quote_for_reuse, subscript_key, to_lower, to_upper};
 pub use word::{eval_arith, expand_assignment_value, expand_heredoc, expand_pattern, expand_regex, expand_string, expand_words, HostArith};
 
 use crate::syntax::ast::List;
@@ -113,4 +113,6 @@ pub trait ExpandHost {
     async fn read_dir(&mut self, path: &str) -> Option<Vec<(String, bool)>>;
     /// True when `path` exists (following symlinks).
     async fn path_exists(&mut self, path: &str) -> bool;
+    /// Reports a non-fatal problem (`a: bad array subscript`) on stderr.
+    async fn warn(&mut self, message: &str);
 }

@@ -66,38 +66,64 @@ fn display_name(param: &Parameter) -> String {
 
 /// Expands one parameter expansion.
 pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted: bool) -> Result<Expansion, ExpandError> {
-    let _ = quoted;
     // ${!prefix*} and ${!prefix@}
+    // Unquoted with an empty IFS, bash builds `${!p*}` and `${!a[*]}` as
+    // one string: names joined with nothing, keys joined with spaces.
+    let joined_list = !quoted && host.scalar("IFS").is_some_and(|ifs| ifs.is_empty());
     if let Some(ParamOp::PrefixNames { at }) = &pe.op {
         let prefix = display_name(&pe.param);
-        return Ok(Expansion::Value(Value::Many(host.names_with_prefix(&prefix), !at)));
+        let names = host.names_with_prefix(&prefix);
+        if !at && joined_list {
+            return Ok(Expansion::Value(Value::One(names.concat())));
+        }
+        return Ok(Expansion::Value(Value::Many(names, !at)));
     }
     let mut param = pe.param.clone();
     let mut index = pe.index.clone();
     if pe.indirect {
-        if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&param, &index) {
+        // `${!a[@]}` lists the keys; with an operator it is an indirection
+        // through the joined values.
+        let keys_only = pe.op.is_none();
+        if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star), true) = (&param, &index, keys_only) {
             let name = host.resolve_name(name);
             let star = matches!(index, Some(Subscript::Star));
             let keys = host.keys(&name);
-            return apply_length_and_op(host, pe, Value::Many(keys, star)).await;
+            if star && joined_list && !pe.length {
+                return Ok(Expansion::Value(Value::One(keys.join(" "))));
+            }
+            return apply_length_and_op(host, pe, Value::Many(keys, star), quoted).await;
+        }
+        // `${!ref}` on a nameref names its target instead of following it.
+        if let (Parameter::Named(name), None) = (&param, &index) {
+            if host.attribute_letters(name).contains('n') {
+                let target = host.scalar(name).map(Value::One).unwrap_or(Value::Unset);
+                return apply_length_and_op(host, pe, target, quoted).await;
+            }
         }
         let target = match lookup(host, &param, &index, pe).await? {
             Value::One(s) => s,
-            Value::Many(values, _) => values.join(" "),
-            Value::Unset => {
-                if host.options().nounset {
-                    return Err(ExpandError::Unbound(display_name(&param)));
-                }
-                return Err(ExpandError::BadSubstitution(source_text(pe)));
+            Value::Many(values, _) if !values.is_empty() => values.join(" "),
+            // A declared variable without a value (`declare -A m; ${!m}`) names nothing.
+            Value::Unset if matches!(&param, Parameter::Named(name) if host.shape(&host.resolve_name(name)) != VarShape::Unset) => {
+                let nothing = ParamExpansion { param: Parameter::Named(String::new()), index: None, ..pe.clone() };
+                return apply_length_and_op(host, &nothing, Value::Unset, quoted).await;
+            }
+            _ => {
+                let subscript = match index {
+                    Some(Subscript::At) => "[@]",
+                    Some(Subscript::Star) => "[*]",
+                    _ => "",
+                };
+                return Err(ExpandError::Indirect(format!("{}{subscript}: invalid indirect expansion", display_name(&param))));
             }
         };
         let (new_param, new_index) =
-            parse_indirect_target(&target).ok_or_else(|| ExpandError::BadSubstitution(format!("${{!{}}}", display_name(&pe.param))))?;
+            parse_indirect_target(&target).ok_or_else(|| ExpandError::Indirect(format!("{target}: invalid variable name")))?;
         param = new_param;
         index = new_index;
     }
     let value = lookup(host, &param, &index, pe).await?;
-    apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value).await
+    apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value, quoted).await
 }
 
 /// Parses the value of `x` in `${!x}` as a parameter: `name`, `name[sub]`, `3`, `@`.
@@ -114,9 +140,7 @@ fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)>
             let subscript = match inner {
                 "@" => Subscript::At,
                 "*" => Subscript::Star,
-                text => {
-                    Subscript::Expr(Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() })
-                }
+                text => Subscript::Expr(parse_subscript(text)),
             };
             (&target[..open], Some(subscript))
         }
@@ -133,6 +157,16 @@ async fn lookup(
     index: &Option<Subscript>,
     pe: &ParamExpansion,
 ) -> Result<Value, ExpandError> {
+    // A nameref to an element (`declare -n r='a[2]'`) reads that element.
+    if let (Parameter::Named(name), None) = (param, index) {
+        let resolved = host.resolve_name(name);
+        if resolved.contains('[') {
+            return match parse_indirect_target(&resolved) {
+                Some((param, index @ Some(_))) => Box::pin(lookup(host, &param, &index, pe)).await,
+                _ => Ok(Value::Unset),
+            };
+        }
+    }
     Ok(match param {
         Parameter::Special('@') => Value::Many(host.positionals(), false),
         Parameter::Special('*') => Value::Many(host.positionals(), true),
@@ -145,18 +179,51 @@ async fn lookup(
                 Some(Subscript::At) | Some(Subscript::Star) => {
                     let star = matches!(index, Some(Subscript::Star));
                     match host.shape(&name) {
-                        VarShape::Unset => Value::Unset,
+                        VarShape::Unset => Value::Many(Vec::new(), star),
                         _ => Value::Many(host.values(&name), star),
                     }
                 }
                 Some(Subscript::Expr(word)) => {
+                    if word.parts.is_empty() {
+                        return Err(ExpandError::BadSubstitution(format!("${{{name}[]}}")));
+                    }
                     let key = element_key(host, &name, word).await?;
-                    let _ = pe;
+                    if let ElementKey::Index(i) = key {
+                        let below_start = i < 0
+                            && host.shape(&name) == VarShape::Indexed
+                            && host.keys(&name).last().and_then(|k| k.parse::<i64>().ok()).is_some_and(|last| last + 1 + i < 0);
+                        if below_start {
+                            host.warn(&format!("{name}: bad array subscript")).await;
+                        }
+                    }
                     host.element(&name, &key).map(Value::One).unwrap_or(Value::Unset)
                 }
             }
         }
     })
+}
+
+/// Parses a subscript held as text (a nameref's `a[$k]`, `unset 'm["k"]'`)
+/// the way the shell parses it in `name[subscript]=`: quotes, `$var` and
+/// `$(...)` inside keep their meaning.
+pub fn parse_subscript(text: &str) -> Word {
+    let literal = || Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() };
+    if !text.contains(['$', '`', '\'', '"', '\\']) {
+        return literal();
+    }
+    let Ok(list) = crate::syntax::parse(&format!("_[{text}]="), &Default::default()) else { return literal() };
+    let parsed = list.items.into_iter().next().and_then(|item| match item.and_or.first.commands.into_iter().next() {
+        Some(crate::syntax::ast::Command::Simple(command)) if command.words.is_empty() && command.assignments.len() == 1 => {
+            command.assignments.into_iter().next().and_then(|a| a.index)
+        }
+        _ => None,
+    });
+    parsed.unwrap_or_else(literal)
+}
+
+/// The element a subscript held as text designates in array `name`.
+pub async fn subscript_key(host: &mut dyn ExpandHost, name: &str, text: &str) -> Result<ElementKey, ExpandError> {
+    element_key(host, name, &parse_subscript(text)).await
 }
 
 /// Evaluates a subscript: a key for associative arrays, arithmetic otherwise.
@@ -169,7 +236,7 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
     Ok(ElementKey::Index(value))
 }
 
-async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value) -> Result<Expansion, ExpandError> {
+async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, quoted: bool) -> Result<Expansion, ExpandError> {
     let is_star_or_at =
         matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
     if pe.length {
@@ -193,7 +260,20 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         }
         return Ok(Expansion::Value(value));
     };
-    let unset_or_null = |colon: bool, value: &Value| if colon { value.is_null() } else { *value == Value::Unset };
+    // `$@` and `${a[@]}` with no elements count as unset; with a colon, the
+    // quoted `*` forms are null when their IFS-joined text is empty.
+    let separator = match host.scalar("IFS") {
+        Some(ifs) => ifs.chars().next().map(String::from).unwrap_or_default(),
+        None => " ".to_string(),
+    };
+    let unset_or_null = |colon: bool, value: &Value| match value {
+        // Through `${!ref}`, an array is null only when it has no elements.
+        Value::Many(values, _) if colon && pe.indirect => values.is_empty(),
+        Value::Many(values, star) if colon && *star && quoted => values.join(&separator).is_empty(),
+        Value::Many(values, _) if !colon => values.is_empty(),
+        _ if colon => value.is_null(),
+        _ => *value == Value::Unset,
+    };
     match op {
         ParamOp::Default { colon, word } => {
             if unset_or_null(*colon, &value) {
@@ -227,7 +307,10 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         }
         ParamOp::Alternative { colon, word } => {
             if unset_or_null(*colon, &value) {
-                return Ok(Expansion::Value(Value::One(String::new())));
+                return Ok(Expansion::Value(match value {
+                    Value::Many(_, star) => Value::Many(Vec::new(), star),
+                    _ => Value::One(String::new()),
+                }));
             }
             Ok(Expansion::Word(word.clone()))
         }
@@ -247,6 +330,7 @@ fn unbound_name(pe: &ParamExpansion) -> String {
                 word.parts.iter().map(|p| if let crate::syntax::ast::WordPart::Literal(s) = p { s.as_str() } else { "" }).collect();
             format!("{name}[{text}]")
         }
+        (Parameter::Positional(n), _) => format!("${n}"),
         (param, _) => display_name(param),
     }
 }
@@ -277,12 +361,21 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
             }
         }
         ParamOp::Substring { offset, length } => {
+            if offset.parts.is_empty() && length.is_none() {
+                // `${s:}`: an offset or a length is required.
+                let subscript = match &pe.index {
+                    Some(Subscript::At) => "[@]",
+                    Some(Subscript::Star) => "[*]",
+                    _ => "",
+                };
+                return Err(ExpandError::BadSubstitution(format!("${{{}{subscript}:}}", display_name(&pe.param))));
+            }
             let offset_text = expand_string(host, offset).await?;
             let offset = arith::eval_text(&offset_text, &mut HostArith(host))?;
             let length = match length {
                 Some(word) => {
                     let text = expand_string(host, word).await?;
-                    Some(arith::eval_text(&text, &mut HostArith(host))?)
+                    Some((arith::eval_text(&text, &mut HostArith(host))?, text))
                 }
                 None => None,
             };
@@ -304,35 +397,24 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 'Q' => value.map(quote_for_reuse),
                 'E' => value.map(|s| String::from_utf8_lossy(&super::escapes::decode_ansi_c(s)).into_owned()),
                 'P' => value,
-                'U' => value.map(|s| s.to_uppercase()),
+                'U' => value.map(to_upper),
                 'u' => value.map(|s| change_case(s, CaseMode::Upper, false, None)),
-                'L' => value.map(|s| s.to_lowercase()),
+                'L' => value.map(to_lower),
                 'a' => {
                     let letters = host.attribute_letters(&name);
-                    value.map(|_| letters.clone())
+                    match value {
+                        Value::Unset if !letters.is_empty() => Value::One(letters),
+                        value => value.map(|_| letters.clone()),
+                    }
                 }
-                'A' => match &value {
-                    Value::Unset => Value::Unset,
-                    Value::One(s) => Value::One(format!("{name}={}", quote_for_reuse(s))),
-                    Value::Many(values, _) => Value::One(format!(
-                        "declare -a {name}=({})",
-                        values.iter().enumerate().map(|(i, v)| format!("[{i}]={}", quote_for_reuse(v))).collect::<Vec<_>>().join(" ")
-                    )),
-                },
-                'K' | 'k' => {
-                    if matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc) && matches!(value, Value::Many(..)) {
-                        let keys = host.keys(&name);
-                        let values = host.values(&name);
-                        let pairs: Vec<String> = keys
-                            .iter()
-                            .zip(values.iter())
-                            .map(|(k, v)| if *c == 'K' { format!("{} {}", quote_key(k), quote_for_reuse(v)) } else { format!("{k} {v}") })
-                            .collect();
-                        if *c == 'k' {
-                            Value::Many(pairs.join(" ").split(' ').map(str::to_string).collect(), false)
-                        } else {
-                            Value::One(pairs.join(" "))
-                        }
+                'A' | 'K' | 'k' => {
+                    let whole_array = matches!(value, Value::Many(..)) && matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc);
+                    if whole_array {
+                        array_transform(host, &name, *c)
+                    } else if *c == 'A' {
+                        let letters = host.attribute_letters(&name);
+                        let prefix = if letters.is_empty() { String::new() } else { format!("declare -{letters} ") };
+                        value.map(|s| format!("{prefix}{name}={}", quote_for_reuse(s)))
                     } else {
                         value.map(quote_for_reuse)
                     }
@@ -344,11 +426,53 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
     })
 }
 
-fn quote_key(key: &str) -> String {
+/// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
+pub fn declare_quote(value: &str) -> String {
+    if value.chars().any(|c| c.is_control()) {
+        return quote_for_reuse(value);
+    }
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '"' | '\\' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// An associative array key as `declare -p` shows it: bare when it is a
+/// word, double-quoted otherwise.
+pub fn declare_key(key: &str) -> String {
     if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         key.to_string()
     } else {
-        quote_for_reuse(key)
+        declare_quote(key)
+    }
+}
+
+/// `${a[@]@A}`, `${a[@]@K}` and `${a[@]@k}` on a whole array: the
+/// `declare` command that recreates it, the key-value pairs quoted, or
+/// each key and value as separate words.
+fn array_transform(host: &mut dyn ExpandHost, name: &str, op: char) -> Value {
+    let assoc = host.shape(name) == VarShape::Assoc;
+    let pairs: Vec<(String, String)> = host.keys(name).into_iter().zip(host.values(name)).collect();
+    match op {
+        'k' => Value::Many(pairs.into_iter().flat_map(|(k, v)| [k, v]).collect(), false),
+        'K' => {
+            let items: Vec<String> =
+                pairs.iter().map(|(k, v)| format!("{} {}", if assoc { declare_key(k) } else { k.clone() }, declare_quote(v))).collect();
+            Value::One(if assoc { format!("{} ", items.join(" ")) } else { items.join(" ") })
+        }
+        _ => {
+            let letters = host.attribute_letters(name);
+            let items: Vec<String> =
+                pairs.iter().map(|(k, v)| format!("[{}]={}", if assoc { declare_key(k) } else { k.clone() }, declare_quote(v))).collect();
+            let body = if assoc && !items.is_empty() { format!("{} ", items.join(" ")) } else { items.join(" ") };
+            Value::One(format!("declare -{letters} {name}=({body})"))
+        }
     }
 }
 
@@ -480,48 +604,80 @@ fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> 
     }
 }
 
-fn substring(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, offset: i64, length: Option<i64>) -> Result<Value, ExpandError> {
-    let slice = |len: usize| -> Result<Option<(usize, usize)>, ExpandError> {
-        let len = len as i64;
-        let start = if offset < 0 { len + offset } else { offset };
-        if start < 0 || start > len {
-            return Ok(None);
-        }
-        let end = match length {
-            None => len,
-            Some(l) if l < 0 => {
-                let end = len + l;
-                if end < start {
-                    return Err(ExpandError::Arith(arith::ArithError {
-                        expression: l.to_string(),
-                        message: "substring expression < 0".into(),
-                    }));
-                }
-                end
-            }
-            Some(l) => (start + l).min(len),
-        };
-        Ok(Some((start as usize, end as usize)))
-    };
+fn substring_error(text: &str) -> ExpandError {
+    // The text is shown as written, leading spaces included.
+    ExpandError::Assign(format!("{text}: substring expression < 0"))
+}
+
+/// `${x:offset:length}` on a string, `$@` (positions, `$0` first) or an
+/// array (offsets are indices: a sparse array's slice starts at the first
+/// element at or after `offset`).
+fn substring(
+    host: &mut dyn ExpandHost,
+    pe: &ParamExpansion,
+    value: Value,
+    offset: i64,
+    length: Option<(i64, String)>,
+) -> Result<Value, ExpandError> {
     Ok(match value {
         Value::Unset => Value::Unset,
         Value::One(s) => {
             let chars: Vec<char> = s.chars().collect();
-            match slice(chars.len())? {
-                Some((a, b)) => Value::One(chars[a..b].iter().collect()),
-                None => Value::One(String::new()),
+            let len = chars.len() as i64;
+            let start = if offset < 0 { len + offset } else { offset };
+            if start < 0 || start > len {
+                return Ok(Value::One(String::new()));
             }
+            let end = match length {
+                None => len,
+                Some((l, text)) if l < 0 => {
+                    if len + l < start {
+                        return Err(substring_error(&text));
+                    }
+                    len + l
+                }
+                Some((l, _)) => start.saturating_add(l).min(len),
+            };
+            Value::One(chars[start as usize..end as usize].iter().collect())
         }
         Value::Many(values, star) => {
-            // `${@:0}` includes $0; `${@:1}` starts at $1.
-            let mut all = values;
-            if matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) {
-                all.insert(0, host.positional(0).unwrap_or_default());
-            }
-            match slice(all.len())? {
-                Some((a, b)) => Value::Many(all[a..b].to_vec(), star),
-                None => Value::Many(Vec::new(), star),
-            }
+            let count = match length {
+                Some((l, text)) if l < 0 => return Err(substring_error(&text)),
+                Some((l, _)) => l as usize,
+                None => usize::MAX,
+            };
+            let indexed_array = match (&pe.param, &pe.index) {
+                (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) => {
+                    let name = host.resolve_name(name);
+                    (host.shape(&name) == VarShape::Indexed).then(|| host.keys(&name))
+                }
+                _ => None,
+            };
+            let selected: Vec<String> = match indexed_array {
+                Some(keys) => {
+                    let indices: Vec<i64> = keys.iter().filter_map(|k| k.parse().ok()).collect();
+                    let end = indices.last().map_or(0, |last| last + 1);
+                    let start = if offset < 0 { end + offset } else { offset };
+                    if start < 0 {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    indices.iter().zip(values).filter(|(i, _)| **i >= start).map(|(_, v)| v).take(count).collect()
+                }
+                None => {
+                    // `${@:0}` includes $0; `${@:1}` starts at $1.
+                    let mut all = values;
+                    if matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) {
+                        all.insert(0, host.positional(0).unwrap_or_default());
+                    }
+                    let len = all.len() as i64;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    if start < 0 || start > len {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    all.into_iter().skip(start as usize).take(count).collect()
+                }
+            };
+            Value::Many(selected, star)
         }
     })
 }
@@ -535,16 +691,45 @@ fn change_case(s: &str, mode: CaseMode, all: bool, pattern: Option<&Pattern>) ->
             continue;
         }
         match mode {
-            CaseMode::Upper => out.extend(c.to_uppercase()),
-            CaseMode::Lower => out.extend(c.to_lowercase()),
+            CaseMode::Upper => out.push(upper_char(c)),
+            CaseMode::Lower => out.push(lower_char(c)),
             CaseMode::Toggle => {
                 if c.is_uppercase() {
-                    out.extend(c.to_lowercase())
+                    out.push(lower_char(c))
                 } else {
-                    out.extend(c.to_uppercase())
+                    out.push(upper_char(c))
                 }
             }
         }
     }
     out
+}
+
+/// The upper case of `c` as bash's `towupper` gives it: one character, so
+/// `ß` (whose full upper case is `SS`) stays as it is.
+fn upper_char(c: char) -> char {
+    let mut upper = c.to_uppercase();
+    match (upper.next(), upper.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// The lower case of `c`, one character for one (`towlower`).
+fn lower_char(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// `s` in upper case, character by character (`${x^^}`, `declare -u`).
+pub fn to_upper(s: &str) -> String {
+    s.chars().map(upper_char).collect()
+}
+
+/// `s` in lower case, character by character (`${x,,}`, `declare -l`).
+pub fn to_lower(s: &str) -> String {
+    s.chars().map(lower_char).collect()
 }

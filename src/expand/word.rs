@@ -27,21 +27,22 @@ enum Mode {
 pub struct HostArith<'h>(pub &'h mut dyn ExpandHost);
 
 impl ArithEnv for HostArith<'_> {
-    fn get_var(&mut self, name: &str, index: Option<i64>) -> Result<Option<String>, String> {
+    fn get_var(&mut self, name: &str, index: Option<&ElementKey>) -> Result<Option<String>, String> {
         let name = self.0.resolve_name(name);
         Ok(match index {
             None => self.0.scalar(&name),
-            Some(i) => {
-                let key = if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) };
-                self.0.element(&name, &key)
-            }
+            Some(key) => self.0.element(&name, key),
         })
     }
 
-    fn set_var(&mut self, name: &str, index: Option<i64>, value: i64) -> Result<(), String> {
+    fn set_var(&mut self, name: &str, index: Option<&ElementKey>, value: i64) -> Result<(), String> {
         let name = self.0.resolve_name(name);
-        let key = index.map(|i| if self.0.shape(&name) == VarShape::Assoc { ElementKey::Key(i.to_string()) } else { ElementKey::Index(i) });
-        self.0.assign(&name, key, value.to_string()).map_err(|e| e.to_string())
+        self.0.assign(&name, index.cloned(), value.to_string()).map_err(|e| e.to_string())
+    }
+
+    fn is_assoc(&mut self, name: &str) -> bool {
+        let name = self.0.resolve_name(name);
+        self.0.shape(&name) == VarShape::Assoc
     }
 
     fn nounset(&self) -> bool {
@@ -175,7 +176,10 @@ fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Valu
         }
         Value::One(text) => push_text(builder, &text, quoted, mode),
         Value::Many(values, star) => {
-            if star && (quoted || mode != Mode::Fields) {
+            // Joined by the first IFS character, then (unquoted) split: an
+            // empty element between non-whitespace delimiters stays a field.
+            let split_joined = !quoted && mode == Mode::Fields && !builder.ifs_is_empty();
+            if (star && (quoted || mode != Mode::Fields)) || split_joined {
                 let joined = values.join(&ifs_first(host));
                 push_text(builder, &joined, quoted, mode);
                 return;
@@ -248,7 +252,10 @@ fn expand_parts_in<'a>(
                 WordPart::CommandSub { body, .. } => {
                     let output = host.command_substitution(body).await?;
                     let mut text = String::from_utf8_lossy(&output).into_owned();
-                    text.retain(|c| c != '\0');
+                    if text.contains('\0') {
+                        host.warn("warning: command substitution: ignored null byte in input").await;
+                        text.retain(|c| c != '\0');
+                    }
                     let trimmed = text.trim_end_matches('\n');
                     push_text(builder, trimmed, quoted, mode);
                 }

@@ -112,7 +112,7 @@ impl Shell {
                 match eval_arith(self, expr).await {
                     Ok(value) => Ok((value == 0) as i32),
                     Err(ExpandError::Arith(error)) => {
-                        self.report_error(&format!("((: {error}")).await;
+                        self.report_arith_command_error(&error).await;
                         Ok(1)
                     }
                     Err(error) => self.expansion_failed(error).await,
@@ -232,7 +232,7 @@ impl Shell {
             Some(expr) => match eval_arith(self, expr).await {
                 Ok(v) => Ok(v),
                 Err(ExpandError::Arith(error)) => {
-                    self.report_error(&format!("((: {error}")).await;
+                    self.report_arith_command_error(&error).await;
                     Err(Ok(1))
                 }
                 Err(error) => Err(self.expansion_failed(error).await),
@@ -251,11 +251,14 @@ impl Shell {
             return outcome;
         }
         let mut status = 0;
+        // The condition and step see LINENO of the `for` line, not the body's.
+        let for_line = self.current_line;
         self.loop_depth += 1;
         let result = loop {
             if let Err(flow) = self.charge_iteration().await {
                 break Err(flow);
             }
+            self.current_line = for_line;
             match self.eval_optional(condition).await {
                 Ok(0) => break Ok(status),
                 Ok(_) => {}
@@ -265,6 +268,7 @@ impl Shell {
             if let LoopStep::Leave(result) = self.loop_step(outcome, &mut status) {
                 break result;
             }
+            self.current_line = for_line;
             if let Err(outcome) = self.eval_optional(step).await {
                 break outcome;
             }
@@ -302,5 +306,17 @@ impl Shell {
         };
         self.loop_depth -= 1;
         result
+    }
+}
+
+impl Shell {
+    /// Reports an error of `(( ))` or `for (( ))`: `((: expr: message`, or
+    /// the bare `x: readonly variable`.
+    async fn report_arith_command_error(&self, error: &crate::expand::arith::ArithError) {
+        if error.is_variable_error() {
+            self.report_error(&error.to_string()).await;
+        } else {
+            self.report_error(&format!("((: {error}")).await;
+        }
     }
 }

@@ -156,17 +156,10 @@ impl Shell {
                 return Ok(match index {
                     None => self.vars.get(&name).is_some_and(|v| v.value.is_some()) || self.dynamic_scalar(&name).is_some(),
                     Some("@") | Some("*") => !self.array_values(&name).is_empty(),
-                    Some(index) => {
-                        let key = if self.var_shape(&name) == crate::expand::VarShape::Assoc {
-                            crate::expand::ElementKey::Key(index.to_string())
-                        } else {
-                            match arith::eval_text(index, &mut HostArith(self)) {
-                                Ok(i) => crate::expand::ElementKey::Index(i),
-                                Err(_) => return Ok(false),
-                            }
-                        };
-                        self.element_value(&name, &key).is_some()
-                    }
+                    Some(index) => match crate::expand::subscript_key(self, &name, index).await {
+                        Ok(key) => self.element_value(&name, &key).is_some(),
+                        Err(_) => false,
+                    },
                 });
             }
             'o' => return Ok(self.options.get_set_option(operand).unwrap_or(false)),

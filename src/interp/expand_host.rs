@@ -34,7 +34,11 @@ impl ExpandHost for Shell {
 
     fn scalar(&self, name: &str) -> Option<String> {
         match name {
-            "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL" => self.dynamic_scalar(name),
+            "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL"
+                if !self.plain_specials.iter().any(|n| n == name) =>
+            {
+                self.dynamic_scalar(name)
+            }
             _ => {
                 if self.vars.get(name).is_none() {
                     if let Some(values) = self.dynamic_array(name) {
@@ -86,28 +90,7 @@ impl ExpandHost for Shell {
     }
 
     fn attribute_letters(&self, name: &str) -> String {
-        let Some(var) = self.vars.get(name) else { return String::new() };
-        let mut letters = String::new();
-        match var.value {
-            Some(super::vars::Value::Indexed(_)) => letters.push('a'),
-            Some(super::vars::Value::Assoc(_)) => letters.push('A'),
-            _ => {}
-        }
-        let a = var.attributes;
-        for (on, letter) in [
-            (a.integer, 'i'),
-            (a.lowercase, 'l'),
-            (a.nameref, 'n'),
-            (a.readonly, 'r'),
-            (a.trace, 't'),
-            (a.uppercase, 'u'),
-            (a.exported, 'x'),
-        ] {
-            if on {
-                letters.push(letter);
-            }
-        }
-        letters
+        self.vars.get(name).map(|var| var.attribute_letters()).unwrap_or_default()
     }
 
     fn assign(&mut self, name: &str, key: Option<ElementKey>, value: String) -> Result<(), ExpandError> {
@@ -186,6 +169,10 @@ impl ExpandHost for Shell {
     async fn path_exists(&mut self, path: &str) -> bool {
         self.fs.symlink_metadata(path).await.is_ok()
     }
+
+    async fn warn(&mut self, message: &str) {
+        self.report_error(message).await;
+    }
 }
 
 impl Shell {
@@ -203,11 +190,14 @@ impl Shell {
                 ((x >> 16) & 0x7fff).to_string()
             }
             "LINENO" => self.current_line.to_string(),
-            "SECONDS" => (((now - self.budget.started_ms.get()) / 1000.0).floor().max(0.0) as i64).to_string(),
+            "SECONDS" => {
+                let base = self.seconds_base_ms.unwrap_or_else(|| self.budget.started_ms.get());
+                (((now - base) / 1000.0).floor().max(0.0) as i64).to_string()
+            }
             "EPOCHSECONDS" => ((now / 1000.0).floor() as i64).to_string(),
             "EPOCHREALTIME" => format!("{:.6}", now / 1000.0),
             "BASHPID" => self.bash_pid.to_string(),
-            "BASH_SUBSHELL" => self.subshell_depth.to_string(),
+            "BASH_SUBSHELL" => self.subshell_depth.saturating_sub(self.shell_base_depth).to_string(),
             _ => return None,
         })
     }

@@ -160,8 +160,9 @@ pub struct Shell {
     compound_redirect_failed: bool,
     /// Set when a top-level run ended through `exit` or a fatal error.
     exited: bool,
-    /// Whether the last failed assignment hit a read-only variable.
-    last_assignment_readonly: bool,
+    /// Whether the last failed assignment ends the shell (an arithmetic
+    /// error) rather than discarding the rest of the line.
+    assignment_error_is_fatal: bool,
     /// True while the ERR trap runs (it does not trigger itself).
     in_err_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
@@ -174,6 +175,17 @@ pub struct Shell {
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
     getopts_last_optind: usize,
+    /// `subshell_depth` where the running bash started (`bash -c` inside
+    /// the sandbox is a new shell, not a subshell).
+    shell_base_depth: usize,
+    /// When `SECONDS` was assigned: the clock time (ms) it counts from.
+    seconds_base_ms: Option<f64>,
+    /// Dynamic variables (`RANDOM`, `SECONDS`...) that were unset and so
+    /// lost their special meaning, as in bash.
+    plain_specials: Vec<String>,
+    /// Warnings raised where no output can be written (`must use subscript
+    /// when assigning associative array`), reported after the assignment.
+    warnings: Vec<String>,
     /// Fds opened for `<( )` by the current command, closed after it.
     process_substitution_fds: Vec<usize>,
 }
@@ -221,12 +233,16 @@ impl Shell {
             syntax_error_seen: false,
             last_argument: None,
             in_err_trap: false,
-            last_assignment_readonly: false,
+            assignment_error_is_fatal: false,
             exited: false,
             compound_redirect_failed: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),
+            warnings: Vec::new(),
+            seconds_base_ms: None,
+            shell_base_depth: 0,
+            plain_specials: Vec::new(),
         };
         shell.init_variables(config.env);
         shell
@@ -273,7 +289,10 @@ impl Shell {
             .visible()
             .into_iter()
             .filter(|(_, v)| v.attributes.exported)
-            .filter_map(|(name, v)| v.scalar_value().map(|value| (name, value)))
+            .filter_map(|(name, v)| match &v.value {
+                Some(vars::Value::Scalar(value)) => Some((name, value.clone())),
+                _ => None,
+            })
             .collect()
     }
 

@@ -69,7 +69,10 @@ impl Shell {
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
         match error {
-            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // bash exits with 127 from the shell itself, 1 from a subshell.
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
+                Err(Flow::Exit(if self.subshell_depth > self.shell_base_depth { 1 } else { error.status() }))
+            }
             // failglob fails just the command (and so obeys `set -e`).
             ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),
@@ -105,7 +108,8 @@ impl Shell {
             // A failed bare assignment discards the rest of the line (a
             // read-only variable) or ends the shell (a bad subscript).
             if !self.apply_assignment(assignment, false).await? {
-                return Err(if self.last_assignment_readonly { Flow::Abort(1) } else { Flow::Exit(1) });
+                let errexit = self.options.errexit && self.errexit_suppressed == 0;
+                return Err(if self.assignment_error_is_fatal || errexit { Flow::Exit(1) } else { Flow::Abort(1) });
             }
         }
         if self.options.xtrace && !command.assignments.is_empty() {
@@ -117,6 +121,8 @@ impl Shell {
             self.trace(line.trim_end()).await;
         }
         let status = self.last_substitution_status.unwrap_or(0);
+        // A command of assignments only leaves `$_` empty.
+        let _ = self.assign_scalar("_", String::new(), false);
         if !command.redirects.is_empty() {
             let saved = self.fds.clone();
             let result = self.apply_redirects(&command.redirects).await;
@@ -132,12 +138,24 @@ impl Shell {
     /// is reported; for a bare assignment bash then ends a non-interactive shell.
     /// `Ok(false)` when the assignment failed (reported, status 1).
     pub(super) async fn apply_assignment(&mut self, assignment: &Assignment, temporary_export: bool) -> Result<bool, Flow> {
+        if assignment.index.as_ref().is_some_and(|word| word.parts.is_empty()) {
+            self.assignment_error_is_fatal = false;
+            self.report_error(&format!("{}[]: bad array subscript", assignment.name)).await;
+            self.last_status = 1;
+            return Ok(false);
+        }
         let decl = match self.expand_declaration(assignment).await {
+            Ok(decl) => self.through_element_nameref(decl).await,
+            Err(error) => return self.expansion_failed(error).await.map(|_| false),
+        };
+        let decl = match decl {
             Ok(decl) => decl,
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
-        if let Err(message) = self.assign_declaration(&decl) {
-            self.last_assignment_readonly = message.ends_with("readonly variable");
+        let result = self.assign_declaration(&decl);
+        self.report_warnings().await;
+        if let Err(message) = result {
+            self.assignment_error_is_fatal = message.contains("error token is");
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);
@@ -148,6 +166,22 @@ impl Shell {
             }
         }
         Ok(true)
+    }
+
+    /// Turns `ref=value`, where `ref` is a nameref to `a[subscript]`, into
+    /// the assignment of that element (the subscript is evaluated now).
+    async fn through_element_nameref(&mut self, mut decl: DeclAssignment) -> Result<DeclAssignment, ExpandError> {
+        if decl.index.is_some() {
+            return Ok(decl);
+        }
+        let target = self.resolve_nameref(&decl.name);
+        if let Some((base, subscript)) = crate::interp::variables::split_subscript(&target) {
+            if subscript != "@" && subscript != "*" {
+                decl.index = Some(crate::expand::subscript_key(self, base, subscript).await?);
+                decl.name = base.to_string();
+            }
+        }
+        Ok(decl)
     }
 
     /// Expands an assignment's subscript and value(s).
@@ -182,19 +216,13 @@ impl Shell {
         Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
     }
 
-    /// Puts back a variable saved before a temporary binding.
-    fn restore_variable(&mut self, name: &str, previous: Option<Variable>) {
-        match previous {
-            Some(var) => self.vars.insert(name, var),
-            None => {
-                self.vars.remove(name);
-            }
-        }
-    }
-
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
         let name = args[0].text();
-        self.last_argument = args.last().map(Arg::text);
+        // `$_` is the last argument; for `declare a=(1 2)` it is the name.
+        self.last_argument = args.last().map(|arg| match arg {
+            Arg::Assign(decl) if matches!(decl.value, DeclValue::Array(_)) => decl.name.clone(),
+            other => other.text(),
+        });
         if self.options.xtrace {
             let mut line = String::new();
             for assignment in &command.assignments {
@@ -203,14 +231,37 @@ impl Shell {
             line.push_str(&args.iter().map(|a| trace_quote(&a.text())).collect::<Vec<_>>().join(" "));
             self.trace(&line).await;
         }
-        let special = builtins::is_special(&name) && !self.functions.contains_key(&name);
-        let mut saved_vars: Vec<(String, Option<Variable>)> = Vec::new();
+        // Prefix assignments live in a scope of their own for the command's
+        // duration; in POSIX mode a special builtin's then persist.
+        let persist = self.options.posix && builtins::is_special(&name) && !self.functions.contains_key(&name);
+        let temporary = !command.assignments.is_empty();
+        if temporary {
+            self.vars.push_temporary_scope();
+        }
         for assignment in &command.assignments {
-            if !special {
-                saved_vars.push((assignment.name.clone(), self.vars.get(&assignment.name).cloned()));
-            }
+            // The binding is a new variable in the temporary scope, unless
+            // a read-only variable forbids it; `x+=v` starts from the value.
+            let visible = self.vars.get(&assignment.name);
+            let readonly = visible.filter(|v| v.attributes.readonly).cloned();
+            let value = visible.filter(|_| assignment.append).and_then(|v| v.scalar_value()).map(crate::interp::vars::Value::Scalar);
+            let binding = readonly.unwrap_or(Variable { value, attributes: Default::default() });
+            self.vars.insert_temporary(&assignment.name, binding);
+            // `A=(x y) cmd` binds the text `(x y)`: arrays are not bindings.
+            let as_text = match &assignment.value {
+                AssignValue::Array(_) => {
+                    let span = assignment.span;
+                    let source = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
+                    let text = source.split_once('=').map(|(_, value)| value.to_string()).unwrap_or_default();
+                    let word = crate::syntax::ast::Word { parts: vec![crate::syntax::ast::WordPart::Literal(text)], span };
+                    Some(Assignment { value: AssignValue::Scalar(word), ..assignment.clone() })
+                }
+                AssignValue::Scalar(_) => None,
+            };
             // A failed prefix assignment is reported; the command still runs.
-            self.apply_assignment(assignment, !special).await?;
+            if let Err(flow) = self.apply_assignment(as_text.as_ref().unwrap_or(assignment), true).await {
+                let _ = self.vars.pop_scope();
+                return Err(flow);
+            }
         }
         let saved_fds = self.fds.clone();
         let result = match self.apply_redirects(&command.redirects).await {
@@ -221,8 +272,13 @@ impl Shell {
         if !keep_fds {
             self.fds = saved_fds;
         }
-        for (name, previous) in saved_vars.into_iter().rev() {
-            self.restore_variable(&name, previous);
+        if temporary {
+            let bindings = self.vars.pop_scope();
+            if persist {
+                for (name, var) in bindings {
+                    self.vars.insert(&name, var);
+                }
+            }
         }
         if let Some(last) = self.last_argument.take() {
             let _ = self.assign_scalar("_", last, false);
@@ -350,10 +406,10 @@ impl Shell {
         let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
         let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
-        self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
+        self.call_stack.push(Frame { name: name.clone(), source_name: function.error_name.clone(), call_line });
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
-        self.vars.pop_scope();
+        let _ = self.vars.pop_scope();
         self.call_stack.pop();
         self.loop_depth = saved_loop_depth;
         self.error_prefix = saved_prefix;

@@ -10,6 +10,20 @@ use std::collections::BTreeMap;
 /// Longest nameref chain followed before giving up, as bash.
 const MAX_NAMEREF_DEPTH: usize = 8;
 
+/// Splits `name[subscript]` into its name and subscript.
+pub fn split_subscript(text: &str) -> Option<(&str, &str)> {
+    let open = text.find('[')?;
+    let inner = text.strip_suffix(']')?.get(open + 1..)?;
+    let name = &text[..open];
+    is_valid_name(name).then_some((name, inner))
+}
+
+/// True when `value` may be the target of a nameref: a variable name or
+/// `name[subscript]`.
+pub fn is_valid_nameref_target(value: &str) -> bool {
+    is_valid_name(value) || split_subscript(value).is_some()
+}
+
 /// True for a valid variable name: `[A-Za-z_][A-Za-z0-9_]*`.
 pub fn is_valid_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -43,6 +57,7 @@ impl Shell {
         for (name, value, exported) in defaults {
             let mut var = Variable::scalar(*value);
             var.attributes.exported = *exported;
+            var.attributes.integer = *name == "OPTIND";
             self.vars.insert(name, var);
         }
         let mut versinfo = BTreeMap::new();
@@ -78,19 +93,29 @@ impl Shell {
         self.vars.insert("PWD", pwd);
     }
 
-    /// Follows namerefs from `name` to the variable it designates.
+    /// Follows namerefs from `name` to the variable it designates: a name,
+    /// or `name[subscript]` when a nameref points at an element. A circular
+    /// chain yields the empty string, which designates nothing.
     pub(super) fn resolve_nameref(&self, name: &str) -> String {
         let mut current = name.to_string();
         for _ in 0..MAX_NAMEREF_DEPTH {
             match self.vars.get(&current) {
                 Some(var) if var.attributes.nameref => match &var.value {
-                    Some(Value::Scalar(target)) if !target.is_empty() => current = target.clone(),
+                    Some(Value::Scalar(target)) if !target.is_empty() => {
+                        if target == name {
+                            return String::new();
+                        }
+                        if split_subscript(target).is_some() {
+                            return target.clone();
+                        }
+                        current = target.clone();
+                    }
                     _ => return current,
                 },
                 _ => return current,
             }
         }
-        current
+        String::new()
     }
 
     /// A dynamic array (FUNCNAME, BASH_SOURCE, BASH_LINENO, PIPESTATUS).
@@ -101,17 +126,21 @@ impl Shell {
                     return None;
                 }
                 let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.name.clone()).collect();
-                names.push("main".to_string());
+                if let Some(_script) = self.main_script() {
+                    names.push("main".to_string());
+                }
                 names
             }
             "BASH_SOURCE" => {
                 let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.source_name.clone()).collect();
-                names.push(String::new());
+                names.extend(self.main_script());
                 names
             }
             "BASH_LINENO" => {
                 let mut lines: Vec<String> = self.call_stack.iter().rev().map(|f| f.call_line.to_string()).collect();
-                lines.push("0".to_string());
+                if self.main_script().is_some() {
+                    lines.push("0".to_string());
+                }
                 lines
             }
             "PIPESTATUS" => self.pipestatus.iter().map(|s| s.to_string()).collect(),
@@ -119,14 +148,26 @@ impl Shell {
         })
     }
 
+    /// The script the shell runs (`bash file`), whose frame ends the
+    /// FUNCNAME/BASH_SOURCE stacks as `main`; `None` for `bash -c`.
+    fn main_script(&self) -> Option<String> {
+        let name = self.syntax_prefix.strip_suffix(": eval").unwrap_or(&self.syntax_prefix);
+        (!name.starts_with("bash")).then(|| name.to_string())
+    }
+
     /// The shape of a variable (after nameref resolution by the caller).
     pub(super) fn var_shape(&self, name: &str) -> VarShape {
         if matches!(name, "FUNCNAME" | "BASH_SOURCE" | "BASH_LINENO" | "PIPESTATUS") && self.vars.get(name).is_none() {
             return if self.dynamic_array(name).is_some() { VarShape::Indexed } else { VarShape::Unset };
         }
+        let declared = self.vars.get(name).map(|v| v.attributes).unwrap_or_default();
         match self.vars.get(name).and_then(|v| v.value.as_ref()) {
+            None if declared.assoc => VarShape::Assoc,
+            None if declared.indexed => VarShape::Indexed,
             None => {
-                if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL") {
+                if matches!(name, "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL")
+                    && !self.plain_specials.iter().any(|n| n == name)
+                {
                     VarShape::Scalar
                 } else {
                     VarShape::Unset
@@ -149,9 +190,9 @@ impl Shell {
             value
         };
         Ok(if attributes.lowercase {
-            value.to_lowercase()
+            crate::expand::to_lower(&value)
         } else if attributes.uppercase {
-            value.to_uppercase()
+            crate::expand::to_upper(&value)
         } else {
             value
         })
@@ -160,11 +201,27 @@ impl Shell {
     /// Assigns a scalar (or element 0 of an array) with bash's rules.
     /// `Err` holds the message (`x: readonly variable`).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
-        let name = self.resolve_nameref(name);
-        if name == "RANDOM" {
+        let name = match self.resolve_nameref(name) {
+            resolved if resolved.is_empty() && !name.is_empty() => return Err(format!("warning: {name}: circular name reference")),
+            resolved => resolved,
+        };
+        if let Some((base, subscript)) = split_subscript(&name) {
+            if subscript == "@" || subscript == "*" {
+                return Err(format!("{name}: bad array subscript"));
+            }
+            let (base, subscript) = (base.to_string(), subscript.to_string());
+            let key = self.subscript_key(&base, &subscript)?;
+            return self.assign_element(&base, key, value, append);
+        }
+        let special = !self.plain_specials.contains(&name);
+        if name == "RANDOM" && special {
             if let Ok(seed) = value.trim().parse::<u64>() {
                 self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
             }
+        }
+        if name == "SECONDS" && special {
+            let seconds = value.trim().parse::<i64>().unwrap_or(0);
+            self.seconds_base_ms = Some(self.host.now_millis() - seconds as f64 * 1000.0);
         }
         if !is_valid_name(&name) {
             return Err(format!("`{name}': not a valid identifier"));
@@ -195,6 +252,12 @@ impl Shell {
                 map.insert(0, new_value);
             }
             Some(Value::Assoc(map)) => map.insert("0".to_string(), new_value),
+            None if attributes.assoc => {
+                let mut map = AssocArray::default();
+                map.insert("0".to_string(), new_value);
+                var.value = Some(Value::Assoc(map));
+            }
+            None if attributes.indexed => var.value = Some(Value::Indexed(BTreeMap::from([(0, new_value)]))),
             _ => var.value = Some(Value::Scalar(new_value)),
         }
         if self.options.allexport {
@@ -207,34 +270,46 @@ impl Shell {
     /// Assigns `name[key]=value`, creating an indexed array if needed.
     pub fn assign_element(&mut self, name: &str, key: ElementKey, value: String, append: bool) -> Result<(), String> {
         let name = self.resolve_nameref(name);
+        if !is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
         let existing = self.vars.get(&name).cloned();
         let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
         if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
         }
         let mut var = existing.unwrap_or(Variable { value: None, attributes });
+        // A negative index counts back from the end of an indexed array.
+        let key = match (&var.value, key) {
+            (Some(Value::Indexed(map)), ElementKey::Index(i)) if i < 0 => {
+                let resolved = map.keys().next_back().copied().unwrap_or(-1) + 1 + i;
+                if resolved < 0 {
+                    return Err(format!("{name}[{i}]: bad array subscript"));
+                }
+                ElementKey::Index(resolved)
+            }
+            (_, key) => key,
+        };
         let current = match (&var.value, &key) {
             (Some(Value::Indexed(map)), ElementKey::Index(i)) => map.get(i).cloned(),
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
             (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
             _ => None,
         };
-        let value = if append { format!("{}{value}", current.unwrap_or_default()) } else { value };
-        let value = self.transform_value(attributes, value)?;
+        let value = match (append, attributes.integer) {
+            // `-i`: `+=` adds.
+            (true, true) => {
+                let added = self.transform_value(attributes, value)?.parse::<i64>().unwrap_or(0);
+                let current = current.and_then(|c| c.trim().parse::<i64>().ok()).unwrap_or(0);
+                current.wrapping_add(added).to_string()
+            }
+            (true, false) => self.transform_value(attributes, format!("{}{value}", current.unwrap_or_default()))?,
+            (false, _) => self.transform_value(attributes, value)?,
+        };
         match (&mut var.value, key) {
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.insert(k, value),
             (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.insert(i.to_string(), value),
-            (Some(Value::Indexed(map)), ElementKey::Index(i)) => {
-                let index = if i < 0 {
-                    let max = map.keys().next_back().copied().unwrap_or(-1);
-                    let resolved = max + 1 + i;
-                    if resolved < 0 {
-                        return Err(format!("{name}[{i}]: bad array subscript"));
-                    }
-                    resolved
-                } else {
-                    i
-                };
+            (Some(Value::Indexed(map)), ElementKey::Index(index)) => {
                 if map.len() >= self.limits.max_array_elements && !map.contains_key(&index) {
                     return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
                 }
@@ -259,6 +334,114 @@ impl Shell {
         }
         self.vars.insert(&name, var);
         Ok(())
+    }
+
+    /// `name=(...)`: replaces (or with `+=` extends) an array. Elements are
+    /// assigned in order, so a subscript sees the elements before it
+    /// (`a=([0]=5 [a[0]]=x)`); the values were expanded beforehand.
+    pub(super) fn assign_array(
+        &mut self,
+        name: &str,
+        items: &[(Option<String>, String, bool)],
+        append: bool,
+        force_assoc: bool,
+    ) -> Result<(), String> {
+        let name = self.resolve_nameref(name);
+        if !is_valid_name(&name) {
+            return Err(format!("`{name}': not a valid identifier"));
+        }
+        let existing = self.vars.get(&name).cloned();
+        let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
+        if var.attributes.readonly {
+            return Err(format!("{name}: readonly variable"));
+        }
+        if items.len() > self.limits.max_array_elements {
+            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+        }
+        if self.options.allexport {
+            var.attributes.exported = true;
+        }
+        let attributes = var.attributes;
+        if force_assoc || matches!(var.value, Some(Value::Assoc(_))) || (var.value.is_none() && attributes.assoc) {
+            let original = match &var.value {
+                Some(Value::Assoc(map)) => map.clone(),
+                _ => AssocArray::default(),
+            };
+            let mut map = if append { original.clone() } else { AssocArray::default() };
+            let keyed = items.iter().any(|(key, _, _)| key.is_some());
+            let mut pending_key: Option<String> = None;
+            for (key, value, element_append) in items {
+                match key {
+                    Some(key) => {
+                        // Without `+=` on the array, `[k]+=v` appends to the old value (as bash 5.2).
+                        let base = if append { &map } else { &original };
+                        let value =
+                            if *element_append { format!("{}{value}", base.get(key).cloned().unwrap_or_default()) } else { value.clone() };
+                        map.insert(key.clone(), self.transform_value(attributes, value)?);
+                    }
+                    None if keyed => self.warnings.push(format!("{name}: {value}: must use subscript when assigning associative array")),
+                    None => match pending_key.take() {
+                        Some(key) => map.insert(key, self.transform_value(attributes, value.clone())?),
+                        None => pending_key = Some(value.clone()),
+                    },
+                }
+            }
+            if let Some(key) = pending_key {
+                map.insert(key, String::new());
+            }
+            if map.len() > self.limits.max_array_elements {
+                return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+            }
+            var.value = Some(Value::Assoc(map));
+            self.vars.insert(&name, var);
+            return Ok(());
+        }
+        var.value = Some(Value::Indexed(match (var.value.take(), append) {
+            (Some(Value::Indexed(map)), true) => map,
+            (Some(Value::Scalar(s)), true) => BTreeMap::from([(0, s)]),
+            _ => BTreeMap::new(),
+        }));
+        self.vars.insert(&name, var);
+        let last_index = |shell: &Shell| match shell.vars.get(&name).and_then(|v| v.value.as_ref()) {
+            Some(Value::Indexed(map)) => map.keys().next_back().copied(),
+            _ => None,
+        };
+        let mut next = last_index(self).map_or(0, |k| k + 1);
+        for (key, value, element_append) in items {
+            let index = match key {
+                Some(key) => {
+                    let parsed = arith::eval_text(key, &mut HostArith(self)).map_err(|e| e.to_string())?;
+                    if parsed < 0 {
+                        let resolved = last_index(self).unwrap_or(-1) + 1 + parsed;
+                        if resolved < 0 {
+                            return Err(format!("{name}[{key}]: bad array subscript"));
+                        }
+                        resolved
+                    } else {
+                        parsed
+                    }
+                }
+                None => next,
+            };
+            let value = if *element_append {
+                format!("{}{value}", self.element_value(&name, &ElementKey::Index(index)).unwrap_or_default())
+            } else {
+                value.clone()
+            };
+            let value = self.transform_value(attributes, value)?;
+            if let Some(Value::Indexed(map)) = self.vars.get_mut(&name).and_then(|v| v.value.as_mut()) {
+                map.insert(index, value);
+            }
+            next = index + 1;
+        }
+        Ok(())
+    }
+
+    /// Reports the warnings queued by an assignment.
+    pub(super) async fn report_warnings(&mut self) {
+        for warning in std::mem::take(&mut self.warnings) {
+            self.report_error(&warning).await;
+        }
     }
 
     /// Reads `name[key]`.
@@ -322,6 +505,11 @@ impl Shell {
 
     /// `unset name`: `Err` with bash's message for read-only variables.
     pub(super) fn unset_variable(&mut self, name: &str) -> Result<(), String> {
+        if matches!(name, "RANDOM" | "SECONDS" | "LINENO" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL")
+            && !self.plain_specials.iter().any(|n| n == name)
+        {
+            self.plain_specials.push(name.to_string());
+        }
         if let Some(var) = self.vars.get(name) {
             if var.attributes.readonly {
                 return Err(format!("{name}: cannot unset: readonly variable"));
@@ -342,7 +530,7 @@ impl Shell {
 
     /// Assigns to `name` or `name[subscript]` (as `read`, `printf -v` and
     /// `getopts` accept).
-    pub fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
+    pub async fn assign_name(&mut self, name: &str, value: String) -> Result<(), String> {
         let Some(open) = name.find('[').filter(|_| name.ends_with(']')) else {
             return self.assign_scalar(name, value, false);
         };
@@ -351,12 +539,18 @@ impl Shell {
             return Err(format!("`{name}': not a valid identifier"));
         }
         let subscript = &name[open + 1..name.len() - 1];
-        let key = if self.var_shape(&base) == VarShape::Assoc {
+        let key = crate::expand::subscript_key(self, &base, subscript).await.map_err(|e| e.to_string())?;
+        self.assign_element(&base, key, value, false)
+    }
+
+    /// The element key a subscript's text designates in `base`: the text
+    /// itself for an associative array, its arithmetic value otherwise.
+    pub(super) fn subscript_key(&mut self, base: &str, subscript: &str) -> Result<ElementKey, String> {
+        Ok(if self.var_shape(base) == VarShape::Assoc {
             let unquoted = subscript.trim_matches(|c| c == '"' || c == '\'');
             ElementKey::Key(unquoted.to_string())
         } else {
             ElementKey::Index(arith::eval_text(subscript, &mut HostArith(self)).map_err(|e| e.to_string())?)
-        };
-        self.assign_element(&base, key, value, false)
+        })
     }
 }

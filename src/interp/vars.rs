@@ -100,6 +100,10 @@ pub struct Attributes {
     pub nameref: bool,
     /// `-t`: trace (functions only, kept for `declare -p`).
     pub trace: bool,
+    /// `-a` given while the variable has no value yet (`declare -a x`).
+    pub indexed: bool,
+    /// `-A` given while the variable has no value yet (`declare -A m`).
+    pub assoc: bool,
 }
 
 /// A variable: a value (absent for `declare x` without a value) and attributes.
@@ -128,17 +132,48 @@ impl Variable {
         }
     }
 
+    /// The attribute letters in bash's order (`declare -p`, `${x@a}`):
+    /// `a A i n r t x l u`; empty when there are none.
+    pub fn attribute_letters(&self) -> String {
+        let a = self.attributes;
+        let mut letters = String::new();
+        match self.value {
+            Some(Value::Indexed(_)) => letters.push('a'),
+            Some(Value::Assoc(_)) => letters.push('A'),
+            None if a.indexed => letters.push('a'),
+            None if a.assoc => letters.push('A'),
+            _ => {}
+        }
+        for (on, letter) in [
+            (a.integer, 'i'),
+            (a.nameref, 'n'),
+            (a.readonly, 'r'),
+            (a.trace, 't'),
+            (a.exported, 'x'),
+            (a.lowercase, 'l'),
+            (a.uppercase, 'u'),
+        ] {
+            if on {
+                letters.push(letter);
+            }
+        }
+        letters
+    }
+
     /// True when the variable is an array of either kind.
     pub fn is_array(&self) -> bool {
         matches!(self.value, Some(Value::Indexed(_)) | Some(Value::Assoc(_)))
     }
 }
 
-/// One scope: the global scope or one function call's locals.
+/// One scope: the global scope, one function call's locals, or the
+/// temporary bindings of one command (`x=1 cmd`).
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
     /// The variables declared in this scope.
     pub vars: HashMap<String, Variable>,
+    /// True for a command's temporary bindings: `local` skips it.
+    pub temporary: bool,
 }
 
 /// The stack of scopes; index 0 is global.
@@ -176,11 +211,45 @@ impl Variables {
         self.scopes[index].vars.insert(name.to_string(), var);
     }
 
-    /// Puts a variable in the current (innermost) scope (`local`).
+    /// Index of the running function's scope (0 at top level): the
+    /// innermost scope that is not a command's temporary bindings.
+    fn function_scope(&self) -> usize {
+        self.scopes.iter().rposition(|scope| !scope.temporary).unwrap_or(0)
+    }
+
+    /// Puts a variable in the running function's scope (`local`).
     pub fn insert_local(&mut self, name: &str, var: Variable) {
-        if let Some(scope) = self.scopes.last_mut() {
+        let index = self.function_scope();
+        self.scopes[index].vars.insert(name.to_string(), var);
+    }
+
+    /// The running function's own variable called `name`.
+    pub fn get_local(&self, name: &str) -> Option<&Variable> {
+        self.scopes[self.function_scope()].vars.get(name)
+    }
+
+    /// Puts a variable in the innermost scope, which must be a command's
+    /// temporary bindings (`x=1 cmd`).
+    pub fn insert_temporary(&mut self, name: &str, var: Variable) {
+        if let Some(scope) = self.scopes.last_mut().filter(|scope| scope.temporary) {
             scope.vars.insert(name.to_string(), var);
         }
+    }
+
+    /// The global variable called `name`.
+    pub fn get_global(&self, name: &str) -> Option<&Variable> {
+        self.scopes[0].vars.get(name)
+    }
+
+    /// Takes every scope but the global one away (so that an assignment
+    /// reaches the global variable); [`Variables::restore_scopes`] puts them back.
+    pub fn hide_function_scopes(&mut self) -> Vec<Scope> {
+        self.scopes.split_off(1)
+    }
+
+    /// Puts back scopes taken by [`Variables::hide_function_scopes`].
+    pub fn restore_scopes(&mut self, scopes: Vec<Scope>) {
+        self.scopes.extend(scopes);
     }
 
     /// Puts a variable in the global scope (`declare -g`).
@@ -195,9 +264,10 @@ impl Variables {
         self.scopes[index].vars.remove(name)
     }
 
-    /// True when `name` is declared in the innermost scope and it is a function scope.
+    /// True when the innermost `name` is a local of the running function.
     pub fn is_local_here(&self, name: &str) -> bool {
-        self.scopes.len() > 1 && self.scopes.last().is_some_and(|s| s.vars.contains_key(name))
+        let index = self.function_scope();
+        index > 0 && self.scope_of(name) == Some(index)
     }
 
     /// Enters a function call's scope.
@@ -205,16 +275,26 @@ impl Variables {
         self.scopes.push(Scope::default());
     }
 
-    /// Leaves a function call's scope.
-    pub fn pop_scope(&mut self) {
-        if self.scopes.len() > 1 {
-            self.scopes.pop();
-        }
+    /// Enters a command's temporary bindings.
+    pub fn push_temporary_scope(&mut self) {
+        self.scopes.push(Scope { vars: HashMap::default(), temporary: true });
     }
 
-    /// Depth of function scopes (0 at top level).
-    pub fn depth(&self) -> usize {
-        self.scopes.len() - 1
+    /// Leaves a function call's scope or a command's temporary bindings,
+    /// returning its variables.
+    pub fn pop_scope(&mut self) -> HashMap<String, Variable> {
+        if self.scopes.len() > 1 {
+            return self.scopes.pop().map(|scope| scope.vars).unwrap_or_default();
+        }
+        HashMap::default()
+    }
+
+    /// The running function's local variables, sorted by name.
+    pub fn locals(&self) -> Vec<(String, &Variable)> {
+        let mut locals: Vec<(String, &Variable)> =
+            self.scopes[self.function_scope()].vars.iter().map(|(name, var)| (name.clone(), var)).collect();
+        locals.sort_by(|a, b| a.0.cmp(&b.0));
+        locals
     }
 
     /// Every visible variable name with its variable (innermost wins), sorted.

@@ -309,7 +309,16 @@ impl Parser<'_> {
                 if mode != ReplaceMode::First {
                     self.pos += 1;
                 }
-                let pattern = self.brace_word(start, in_dquote, Stop::Slash, false)?;
+                // A `/` right where the pattern starts belongs to it: `${x////c}`
+                // replaces every `/` with `c`.
+                let leading_slash = mode == ReplaceMode::All && self.cur() == Some(b'/');
+                if leading_slash {
+                    self.pos += 1;
+                }
+                let mut pattern = self.brace_word(start, in_dquote, Stop::Slash, false)?;
+                if leading_slash {
+                    pattern.parts.insert(0, WordPart::Literal("/".to_string()));
+                }
                 let replacement = if self.cur() == Some(b'/') {
                     self.pos += 1;
                     Some(self.brace_word(start, in_dquote, Stop::Brace, false)?)
@@ -350,9 +359,26 @@ impl Parser<'_> {
     fn brace_word(&mut self, start: usize, in_dquote: bool, stop: Stop, quotes_literal: bool) -> PResult<Word> {
         let word_start = self.pos;
         let mut out = PartsBuilder::default();
+        if !in_dquote {
+            if let Some(part) = self.brace_tilde() {
+                out.part(part);
+            }
+        }
+        // In `"${x-'a}b'}"` the single quotes are literal characters, but a
+        // `}` between them does not end the expansion.
+        let mut literal_quote_open = false;
         loop {
             match self.cur() {
                 None => return self.unclosed_brace(start),
+                Some(b'\'') if in_dquote && quotes_literal => {
+                    self.pos += 1;
+                    out.char('\'');
+                    literal_quote_open = !literal_quote_open;
+                }
+                Some(b'}') if literal_quote_open => {
+                    self.pos += 1;
+                    out.char('}');
+                }
                 Some(b'}') => break,
                 Some(b':') if stop == Stop::Colon => break,
                 Some(b'/') if stop == Stop::Slash => break,
@@ -360,6 +386,22 @@ impl Parser<'_> {
             }
         }
         Ok(Word { parts: out.finish(), span: self.span(word_start, self.pos) })
+    }
+
+    /// Reads a tilde prefix opening an unquoted word inside `${ }`
+    /// (`${x:-~/dir}`, `${x//~/~root}`).
+    fn brace_tilde(&mut self) -> Option<WordPart> {
+        let rest = self.rest();
+        if rest.first() != Some(&b'~') {
+            return None;
+        }
+        let length = 1 + rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+')).count();
+        if !matches!(rest.get(length), None | Some(b'/' | b'}')) {
+            return None;
+        }
+        let user = self.slice(self.pos + 1, self.pos + length).to_string();
+        self.pos += length;
+        Some(WordPart::Tilde(user))
     }
 
     /// Reads one piece of a word inside `${ }` or a subscript.
@@ -374,6 +416,11 @@ impl Parser<'_> {
                 None => {
                     self.pos += 1;
                     out.part(WordPart::Escaped('\\'));
+                }
+                // `"${x%d\'}"`: an escaped single quote in a pattern is a literal quote.
+                Some(b'\'') if in_dquote && !single_literal => {
+                    self.pos += 2;
+                    out.part(WordPart::Escaped('\''));
                 }
                 Some(c) if in_dquote && !matches!(c, b'$' | b'`' | b'"' | b'\\' | b'}') => {
                     self.pos += 1;
@@ -390,6 +437,14 @@ impl Parser<'_> {
                 let text = self.single_quoted()?;
                 out.part(WordPart::SingleQuoted(text));
             }
+            // `$'...'` keeps its meaning in a pattern even inside double quotes.
+            b'$' if in_dquote && !single_literal && self.peek_at(1) == Some(b'\'') => match self.dollar(false)? {
+                Some(part) => out.part(part),
+                None => {
+                    self.pos += 1;
+                    out.char('$');
+                }
+            },
             b'"' => {
                 let parts = self.double_quoted()?;
                 out.part(WordPart::DoubleQuoted(parts));
@@ -407,7 +462,7 @@ impl Parser<'_> {
             }
             _ => {
                 let rest = self.rest();
-                let mut length = rest
+                let length = rest
                     .iter()
                     .position(|b| {
                         matches!(b, b'\\' | b'\'' | b'"' | b'$' | b'`' | b'}')
@@ -416,9 +471,6 @@ impl Parser<'_> {
                     })
                     .unwrap_or(rest.len())
                     .max(1);
-                if single_literal && byte == b'\'' {
-                    length = 1;
-                }
                 let mut end = self.pos + length;
                 while end < self.end && !self.text.is_char_boundary(end) {
                     end += 1;

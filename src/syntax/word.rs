@@ -212,7 +212,7 @@ impl Parser<'_> {
     /// True when a `~` here starts a tilde prefix.
     fn tilde_allowed(&self, out: &PartsBuilder, word_start: usize, context: WordContext, assign_like: bool) -> bool {
         if self.pos == word_start {
-            return matches!(context, WordContext::Normal | WordContext::AssignValue);
+            return matches!(context, WordContext::Normal | WordContext::AssignValue | WordContext::Pattern);
         }
         if !assign_like {
             return false;

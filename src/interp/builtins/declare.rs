@@ -2,9 +2,9 @@
 //! `readonly`, and `unset`, with `declare -p` output exactly as bash prints it.
 
 use super::{Arg, DeclAssignment, DeclValue};
-use crate::expand::ElementKey;
+use crate::expand::{declare_key, declare_quote, ElementKey};
 use crate::host::LocalFuture;
-use crate::interp::variables::is_valid_name;
+use crate::interp::variables::{is_valid_name, is_valid_nameref_target};
 use crate::interp::vars::{AssocArray, Attributes, Value, Variable};
 use crate::interp::{Outcome, Shell};
 use std::collections::BTreeMap;
@@ -36,36 +36,9 @@ fn apply_letter(attributes: &mut Attributes, letter: char) -> bool {
     true
 }
 
-/// Quotes a value as `declare -p` does: in double quotes, escaping `"$\``.
-pub fn declare_quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        if matches!(c, '"' | '\\' | '$' | '`') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
-}
-
 /// The `declare -p` line for a variable.
 pub fn declare_line(name: &str, var: &Variable) -> String {
-    let a = var.attributes;
-    let mut letters = String::new();
-    match var.value {
-        Some(Value::Indexed(_)) => letters.push('a'),
-        Some(Value::Assoc(_)) => letters.push('A'),
-        _ => {}
-    }
-    for (on, letter) in
-        [(a.integer, 'i'), (a.lowercase, 'l'), (a.nameref, 'n'), (a.readonly, 'r'), (a.trace, 't'), (a.uppercase, 'u'), (a.exported, 'x')]
-    {
-        if on {
-            letters.push(letter);
-        }
-    }
+    let mut letters = var.attribute_letters();
     if letters.is_empty() {
         letters.push('-');
     }
@@ -80,8 +53,7 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
             let mut items = String::new();
             for key in &map.keys() {
                 let value = map.get(key).cloned().unwrap_or_default();
-                let key_text = if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') { key.clone() } else { declare_quote(key) };
-                items.push_str(&format!("[{key_text}]={} ", declare_quote(&value)));
+                items.push_str(&format!("[{}]={} ", declare_key(key), declare_quote(&value)));
             }
             format!("declare -{letters} {name}=({items})")
         }
@@ -239,7 +211,7 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         return print_functions(shell, flags.function_names, &rest).await;
     }
     if flags.print || (rest.is_empty() && builtin != "local") {
-        return print_variables(shell, builtin, &rest).await;
+        return print_variables(shell, builtin, &rest, flags).await;
     }
     let mut status = 0;
     for arg in rest {
@@ -251,14 +223,35 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
                         Some(n) => (n.to_string(), true),
                         None => (name.to_string(), false),
                     };
-                    Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) })
+                    let array_target = flags.indexed || flags.assoc || shell.vars.get(&name).is_some_and(|v| v.is_array());
+                    match array_literal(shell, &word, array_target).await {
+                        Some(Ok(decl)) => Some(decl),
+                        Some(Err(outcome)) => return outcome,
+                        None => Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) }),
+                    }
                 } else {
                     if !is_valid_name(&word) {
                         shell.builtin_error(builtin, &format!("`{word}': not a valid identifier")).await;
                         status = 1;
                         continue;
                     }
-                    declare_name(shell, builtin, &word, flags, local).await.unwrap_or_else(|s| status = s);
+                    if flags.set.nameref {
+                        let current = shell.vars.get(&word).and_then(|v| v.scalar_value());
+                        if let Some(message) = current.and_then(|value| nameref_target_error(&word, &value)) {
+                            shell.builtin_error(builtin, &message).await;
+                            status = 1;
+                            continue;
+                        }
+                    }
+                    match declare_name(shell, builtin, &word, flags, local).await {
+                        Ok(()) if flags.set.readonly => {
+                            if let Some(var) = shell.vars.get_mut(&word) {
+                                var.attributes.readonly = true;
+                            }
+                        }
+                        Ok(()) => {}
+                        Err(s) => status = s,
+                    }
                     None
                 }
             }
@@ -269,11 +262,29 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             status = 1;
             continue;
         }
+        let nameref_value = match (&decl.value, &decl.index) {
+            (DeclValue::Scalar(value), None) if flags.set.nameref && !decl.append => Some(value.clone()),
+            _ => None,
+        };
+        if let Some(message) = nameref_value.as_ref().and_then(|value| nameref_target_error(&decl.name, value)) {
+            shell.builtin_error(builtin, &message).await;
+            status = 1;
+            continue;
+        }
         if let Err(s) = declare_name(shell, builtin, &decl.name, flags, local).await {
             status = s;
             continue;
         }
-        let value_flags = Flags { set: Attributes { readonly: false, ..flags.set }, ..flags };
+        if let Some(target) = nameref_value {
+            // `declare -n ref=target` sets the reference itself.
+            if let Some(var) = shell.vars.get_mut(&decl.name) {
+                var.value = Some(Value::Scalar(target));
+                var.attributes.readonly |= flags.set.readonly;
+            }
+            continue;
+        }
+        // `declare -g` assigns the global even where a local shadows it.
+        let hidden = if flags.global { shell.vars.hide_function_scopes() } else { Vec::new() };
         let result = match (&decl.value, flags.assoc) {
             (DeclValue::Array(items), true) => shell.assign_array(&decl.name, items, decl.append, true),
             (DeclValue::Scalar(value), true) if decl.index.is_none() => {
@@ -281,27 +292,71 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             }
             _ => shell.assign_declaration(&decl),
         };
-        let _ = value_flags;
+        shell.report_warnings().await;
+        if result.is_ok() && flags.set.readonly {
+            if let Some(var) = shell.vars.get_mut(&decl.name) {
+                var.attributes.readonly = true;
+            }
+        }
+        shell.vars.restore_scopes(hidden);
         if let Err(message) = result {
             shell.builtin_error(builtin, &message).await;
             status = 1;
             continue;
         }
-        if flags.set.readonly {
-            if let Some(var) = shell.vars.get_mut(&decl.name) {
-                var.attributes.readonly = true;
-            }
-        }
     }
     Ok(status)
 }
 
+/// `declare -a "a=(1 2)"`: for an array, a quoted `name=(...)` argument is
+/// read again as an array assignment. `None` when it is not one.
+async fn array_literal(shell: &mut Shell, word: &str, array_target: bool) -> Option<Result<DeclAssignment, Outcome>> {
+    let (_, value) = word.split_once('=')?;
+    if !array_target || !value.starts_with('(') || !value.ends_with(')') {
+        return None;
+    }
+    let list = crate::syntax::parse(word, &Default::default()).ok()?;
+    let item = list.items.into_iter().next()?;
+    let crate::syntax::ast::Command::Simple(command) = item.and_or.first.commands.into_iter().next()? else { return None };
+    let assignment = command.assignments.into_iter().next().filter(|_| command.words.is_empty())?;
+    Some(match shell.expand_declaration(&assignment).await {
+        Ok(decl) => Ok(decl),
+        Err(error) => Err(shell.expansion_failed(error).await),
+    })
+}
+
+/// Why `value` cannot be the target of nameref `name`, in bash's words.
+fn nameref_target_error(name: &str, value: &str) -> Option<String> {
+    if value == name {
+        Some(format!("{name}: nameref variable self references not allowed"))
+    } else if !is_valid_nameref_target(value) {
+        Some(format!("`{value}': invalid variable name for name reference"))
+    } else {
+        None
+    }
+}
+
 /// Creates or updates the variable `name` with the flags' attributes.
 async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags, local: bool) -> Result<(), i32> {
-    let existing =
-        if local { shell.vars.is_local_here(name).then(|| shell.vars.get(name).cloned()).flatten() } else { shell.vars.get(name).cloned() };
+    let existing = if local {
+        shell.vars.get_local(name).cloned()
+    } else if flags.global {
+        shell.vars.get_global(name).cloned()
+    } else {
+        shell.vars.get(name).cloned()
+    };
+    let outer = shell.vars.get(name).map(|v| v.attributes).unwrap_or_default();
+    if local && existing.is_none() && outer.readonly {
+        // A local cannot shadow a read-only variable.
+        shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
+        return Err(1);
+    }
     let mut var = existing.clone().unwrap_or(Variable { value: None, attributes: Attributes::default() });
-    if var.attributes.readonly && (flags.clear.readonly || flags.set != Attributes::default() && !flags.set.readonly) {
+    if local && existing.is_none() {
+        // A local of an exported name is exported too.
+        var.attributes.exported = outer.exported;
+    }
+    if var.attributes.readonly && flags.clear.readonly {
         shell.builtin_error(builtin, &format!("{name}: readonly variable")).await;
         return Err(1);
     }
@@ -326,14 +381,25 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
     if c.uppercase {
         a.uppercase = false;
     }
+    // Without a value yet, the array kind is kept as an attribute
+    // (`declare -A m` prints as such, not as `m=()`).
     if flags.assoc {
         match &var.value {
             Some(Value::Indexed(_)) => {
                 shell.builtin_error(builtin, &format!("{name}: cannot convert indexed to associative array")).await;
                 return Err(1);
             }
+            None if var.attributes.indexed => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert indexed to associative array")).await;
+                return Err(1);
+            }
             Some(Value::Assoc(_)) => {}
-            _ => var.value = Some(Value::Assoc(AssocArray::default())),
+            Some(Value::Scalar(s)) => {
+                let mut map = AssocArray::default();
+                map.insert("0".to_string(), s.clone());
+                var.value = Some(Value::Assoc(map));
+            }
+            None => var.attributes.assoc = true,
         }
     } else if flags.indexed {
         match &var.value {
@@ -341,13 +407,14 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
                 shell.builtin_error(builtin, &format!("{name}: cannot convert associative to indexed array")).await;
                 return Err(1);
             }
+            None if var.attributes.assoc => {
+                shell.builtin_error(builtin, &format!("{name}: cannot convert associative to indexed array")).await;
+                return Err(1);
+            }
             Some(Value::Indexed(_)) => {}
             Some(Value::Scalar(s)) => var.value = Some(Value::Indexed(BTreeMap::from([(0, s.clone())]))),
-            None => var.value = Some(Value::Indexed(BTreeMap::new())),
+            None => var.attributes.indexed = true,
         }
-    }
-    if s.readonly && !flags.print {
-        // Readonly is applied after any value is assigned.
     }
     if local && existing.is_none() {
         if shell.options.allexport {
@@ -362,11 +429,29 @@ async fn declare_name(shell: &mut Shell, builtin: &str, name: &str, flags: Flags
     Ok(())
 }
 
-async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg]) -> Outcome {
+/// True when `var` has every attribute `flags` asks for (`declare -pa`
+/// lists only the indexed arrays).
+fn has_flag_attributes(var: &Variable, flags: Flags) -> bool {
+    let a = var.attributes;
+    let s = flags.set;
+    (!flags.indexed || matches!(var.value, Some(Value::Indexed(_))) || (var.value.is_none() && a.indexed))
+        && (!flags.assoc || matches!(var.value, Some(Value::Assoc(_))) || (var.value.is_none() && a.assoc))
+        && (!s.integer || a.integer)
+        && (!s.lowercase || a.lowercase)
+        && (!s.uppercase || a.uppercase)
+        && (!s.readonly || a.readonly)
+        && (!s.exported || a.exported)
+        && (!s.nameref || a.nameref)
+        && (!s.trace || a.trace)
+}
+
+async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg], flags: Flags) -> Outcome {
     let mut out = String::new();
     let mut status = 0;
     if names.is_empty() {
-        for (name, var) in shell.vars.visible() {
+        let all = if builtin == "local" { shell.vars.locals() } else { shell.vars.visible() };
+        // `local -p` lists every local whatever the flags (as bash).
+        for (name, var) in all.into_iter().filter(|(_, var)| builtin == "local" || has_flag_attributes(var, flags)) {
             out.push_str(&declare_line(&name, var));
             out.push('\n');
         }
@@ -400,7 +485,9 @@ async fn print_functions(shell: &mut Shell, names_only: bool, names: &[Arg]) -> 
     for name in selected {
         match shell.functions.get(&name) {
             Some(function) => {
-                if names_only {
+                if names_only && !names.is_empty() {
+                    out.push_str(&format!("{name}\n"));
+                } else if names_only {
                     out.push_str(&format!("declare -f {name}\n"));
                 } else {
                     out.push_str(&shell.function_text(&name, function));
@@ -451,12 +538,11 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             if let Some(open) = name.find('[').filter(|_| name.ends_with(']')) {
                 let base = shell.resolve_nameref(&name[..open]);
                 let subscript = &name[open + 1..name.len() - 1];
-                let is_assoc = matches!(shell.vars.get(&base).and_then(|v| v.value.as_ref()), Some(Value::Assoc(_)));
-                let key = if is_assoc || subscript == "@" || subscript == "*" {
+                let key = if subscript == "@" || subscript == "*" {
                     None
                 } else {
-                    match crate::expand::arith::eval_text(subscript, &mut crate::expand::HostArith(shell)) {
-                        Ok(i) => Some(i),
+                    match crate::expand::subscript_key(shell, &base, subscript).await {
+                        Ok(key) => Some(key),
                         Err(e) => {
                             shell.builtin_error("unset", &e.to_string()).await;
                             status = 1;
@@ -473,13 +559,18 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     }
                     match (&mut var.value, key) {
                         (Some(Value::Assoc(map)), _) if subscript == "@" || subscript == "*" => *map = AssocArray::default(),
-                        (Some(Value::Assoc(map)), _) => map.remove(subscript),
-                        (Some(Value::Indexed(_)), None) => var.value = None,
-                        (Some(Value::Indexed(map)), Some(i)) => {
-                            let i = if i < 0 { map.keys().next_back().copied().unwrap_or(0) + 1 + i } else { i };
+                        (Some(Value::Assoc(map)), Some(ElementKey::Key(key))) => map.remove(&key),
+                        (Some(Value::Indexed(map)), None) => map.clear(),
+                        (Some(Value::Indexed(map)), Some(ElementKey::Index(i))) => {
+                            let i = if i < 0 { map.keys().next_back().copied().unwrap_or(-1) + 1 + i } else { i };
+                            if i < 0 {
+                                shell.builtin_error("unset", &format!("[{subscript}]: bad array subscript")).await;
+                                status = 1;
+                                continue;
+                            }
                             map.remove(&i);
                         }
-                        (Some(Value::Scalar(_)), Some(0)) => var.value = None,
+                        (Some(Value::Scalar(_)), Some(ElementKey::Index(0))) => var.value = None,
                         _ => {}
                     }
                 }
@@ -487,7 +578,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             }
             if !is_valid_name(name) {
                 // Not a variable name, but possibly a function's (`a-b`).
-                if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "$`'\"\\|&;()<>".contains(c)) {
+                if variables {
                     shell.builtin_error("unset", &format!("`{name}': not a valid identifier")).await;
                     status = 1;
                 } else {
@@ -496,7 +587,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 continue;
             }
             let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };
-            if shell.vars.get(&target).is_some() {
+            if shell.vars.get(&target).is_some() || shell.var_shape(&target) != crate::expand::VarShape::Unset {
                 if let Err(message) = shell.unset_variable(&target) {
                     shell.builtin_error("unset", &message).await;
                     status = 1;

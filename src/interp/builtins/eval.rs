@@ -9,7 +9,9 @@ use crate::interp::{Flow, Outcome, Shell};
 pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let text = args[1..].join(" ");
+        // `eval -- text`: the only option eval takes is the end of options.
+        let first = if args.get(1).is_some_and(|a| a == "--") { 2 } else { 1 };
+        let text = args[first.min(args.len())..].join(" ");
         if text.trim().is_empty() {
             return Ok(0);
         }
@@ -171,15 +173,13 @@ impl Shell {
     /// `bash -c text`: a child interpreter whose errors say `bash: -c`.
     async fn run_child_command(&mut self, text: &str, arg0: String, positional: Vec<String>, _prelude_lines: usize) -> i32 {
         let mut child = self.subshell();
+        child.shell_base_depth = child.subshell_depth;
         child.functions.clear();
         child.traps.clear();
         child.options = crate::interp::Options::default();
-        let exported: Vec<(String, crate::interp::vars::Variable)> =
-            self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();
+        // A new bash sees only the exported scalars, as environment strings.
         child.vars = crate::interp::vars::Variables::default();
-        for (name, var) in exported {
-            child.vars.insert(&name, var);
-        }
+        child.init_variables(self.exported_env());
         child.arg0 = arg0;
         child.positional = positional;
         child.error_prefix = "bash".to_string();

@@ -219,93 +219,14 @@ impl Shell {
         match (&decl.value, &decl.index) {
             (DeclValue::Scalar(value), None) => self.assign_scalar(&decl.name, value.clone(), decl.append),
             (DeclValue::Scalar(value), Some(key)) => self.assign_element(&decl.name, key.clone(), value.clone(), decl.append),
-            (DeclValue::Array(_), Some(_)) => Err(format!("{}: cannot assign list to array member", decl.name)),
+            (DeclValue::Array(_), Some(key)) => {
+                let subscript = match key {
+                    ElementKey::Index(i) => i.to_string(),
+                    ElementKey::Key(k) => k.clone(),
+                };
+                Err(format!("{}[{subscript}]: cannot assign list to array member", decl.name))
+            }
             (DeclValue::Array(items), None) => self.assign_array(&decl.name, items, decl.append, false),
         }
-    }
-
-    /// `name=(...)`: replaces (or with `+=` extends) an array.
-    pub(super) fn assign_array(
-        &mut self,
-        name: &str,
-        items: &[(Option<String>, String, bool)],
-        append: bool,
-        force_assoc: bool,
-    ) -> Result<(), String> {
-        use super::vars::{AssocArray, Value, Variable};
-        use std::collections::BTreeMap;
-        let name = self.resolve_nameref(name);
-        let existing = self.vars.get(&name).cloned();
-        let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
-        if var.attributes.readonly {
-            return Err(format!("{name}: readonly variable"));
-        }
-        if items.len() > self.limits.max_array_elements {
-            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
-        }
-        let is_assoc = force_assoc || matches!(var.value, Some(Value::Assoc(_)));
-        if is_assoc {
-            let mut map = match (&var.value, append) {
-                (Some(Value::Assoc(map)), true) => map.clone(),
-                _ => AssocArray::default(),
-            };
-            let mut pending_key: Option<String> = None;
-            for (key, value, elem_append) in items {
-                match key {
-                    Some(key) => {
-                        let value =
-                            if *elem_append { format!("{}{value}", map.get(key).cloned().unwrap_or_default()) } else { value.clone() };
-                        map.insert(key.clone(), value);
-                    }
-                    None => match pending_key.take() {
-                        Some(key) => map.insert(key, value.clone()),
-                        None => pending_key = Some(value.clone()),
-                    },
-                }
-            }
-            if let Some(key) = pending_key {
-                map.insert(key, String::new());
-            }
-            var.value = Some(Value::Assoc(map));
-        } else {
-            let mut map = match (&var.value, append) {
-                (Some(Value::Indexed(map)), true) => map.clone(),
-                (Some(Value::Scalar(s)), true) => BTreeMap::from([(0, s.clone())]),
-                _ => BTreeMap::new(),
-            };
-            let mut next = map.keys().next_back().map(|k| k + 1).unwrap_or(0);
-            for (key, value, elem_append) in items {
-                let index = match key {
-                    Some(key) => {
-                        let parsed =
-                            crate::expand::arith::eval_text(key, &mut crate::expand::HostArith(self)).map_err(|e| e.to_string())?;
-                        if parsed < 0 {
-                            let max = map.keys().next_back().copied().unwrap_or(-1);
-                            max + 1 + parsed
-                        } else {
-                            parsed
-                        }
-                    }
-                    None => next,
-                };
-                let value = if *elem_append { format!("{}{value}", map.get(&index).cloned().unwrap_or_default()) } else { value.clone() };
-                map.insert(index, value);
-                next = index + 1;
-            }
-            var.value = Some(Value::Indexed(map));
-        }
-        let count = match &var.value {
-            Some(Value::Indexed(map)) => map.len(),
-            Some(Value::Assoc(map)) => map.len(),
-            _ => 0,
-        };
-        if count > self.limits.max_array_elements {
-            return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
-        }
-        if self.options.allexport {
-            var.attributes.exported = true;
-        }
-        self.vars.insert(&name, var);
-        Ok(())
     }
 }

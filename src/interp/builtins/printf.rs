@@ -86,7 +86,7 @@ impl Shell {
         match target {
             Some(name) => {
                 let value = String::from_utf8_lossy(out).into_owned();
-                if let Err(message) = self.assign_name(name, value) {
+                if let Err(message) = self.assign_name(name, value).await {
                     self.builtin_error("printf", &message).await;
                 }
                 Ok(())

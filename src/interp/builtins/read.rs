@@ -205,7 +205,7 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let fields = if options.exact { vec![text] } else { split_fields(&text, &ifs, names.len(), &escaped) };
         for (position, name) in names.iter().enumerate() {
             let value = fields.get(position).cloned().unwrap_or_default();
-            if let Err(message) = shell.assign_name(name, value) {
+            if let Err(message) = shell.assign_name(name, value).await {
                 shell.builtin_error("read", &message).await;
                 return Ok(1);
             }
