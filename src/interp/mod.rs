@@ -6,6 +6,7 @@
 //! process would.
 
 mod builtins;
+mod command_path;
 mod compound;
 mod cond;
 mod exec;
@@ -130,6 +131,8 @@ pub struct Shell {
     options: Options,
     fds: FdTable,
     traps: HashMap<String, String>,
+    /// The parent's traps, inactive in a subshell but still listed by `trap`.
+    inactive_traps: HashMap<String, String>,
     /// `$$`.
     pid: u32,
     /// `$BASHPID`: differs in subshells.
@@ -176,6 +179,8 @@ pub struct Shell {
     getopts_last_optind: usize,
     /// Fds opened for `<( )` by the current command, closed after it.
     process_substitution_fds: Vec<usize>,
+    /// Commands found along `PATH` (`hash`).
+    command_hash: command_path::CommandHash,
 }
 
 impl Shell {
@@ -199,6 +204,7 @@ impl Shell {
             options: Options::default(),
             fds: FdTable::new(stdin.clone(), Rc::new(Stream::Null), Rc::new(Stream::Null)),
             traps: HashMap::new(),
+            inactive_traps: HashMap::new(),
             pid: 4242,
             bash_pid: 4242,
             next_pid: Rc::new(std::cell::Cell::new(4243)),
@@ -227,6 +233,7 @@ impl Shell {
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),
+            command_hash: Default::default(),
         };
         shell.init_variables(config.env);
         shell
@@ -315,7 +322,21 @@ impl Shell {
         sub.subshell_depth += 1;
         sub.bash_pid = self.next_pid.get();
         self.next_pid.set(self.next_pid.get() + 1);
-        sub.traps.retain(|name, _| name != "EXIT");
+        // Caught signals and EXIT are reset in a subshell (ignored ones stay
+        // ignored); ERR survives under `set -E`, DEBUG and RETURN under `set -T`.
+        let (errtrace, functrace) = (self.options.errtrace, self.options.functrace);
+        let keep = |name: &str, action: &str| match name {
+            "EXIT" => false,
+            "ERR" => errtrace,
+            "DEBUG" | "RETURN" => functrace,
+            _ => action.is_empty(),
+        };
+        for (name, action) in &self.traps {
+            if !keep(name, action) {
+                sub.inactive_traps.insert(name.clone(), action.clone());
+            }
+        }
+        sub.traps.retain(|name, action| keep(name, action));
         sub.loop_depth = 0;
         if !self.options.inherit_errexit {
             // Command substitutions do not inherit `set -e` unless asked.

@@ -40,13 +40,36 @@ impl Shell {
     /// Checks the wall-clock limit and the host's interrupt request.
     pub(super) async fn check_time_and_interrupt(&mut self) -> Result<(), Flow> {
         if self.host.interrupted() {
-            self.budget.exceeded.set(true);
-            return Err(Flow::Exit(130));
+            if !self.budget.interrupt_seen.get() {
+                self.budget.interrupt_seen.set(true);
+                return Err(self.interrupt().await);
+            }
+            // Commands of the INT trap itself run until it ends.
+            if self.budget.exceeded.get() {
+                return Err(Flow::Exit(130));
+            }
         }
         if self.limits.max_duration_ms > 0.0 && self.host.now_millis() - self.budget.started_ms.get() > self.limits.max_duration_ms {
             return Err(self.limit_exceeded(format!("time limit ({} ms) exceeded", self.limits.max_duration_ms)).await);
         }
         Ok(())
+    }
+
+    /// The host asked the run to stop, as SIGINT would: the INT trap (else
+    /// the TERM trap) runs, then the run ends with 130 unless the trap exits.
+    async fn interrupt(&mut self) -> Flow {
+        let trap = ["SIGINT", "SIGTERM"].into_iter().find(|name| self.traps.get(*name).is_some_and(|action| !action.is_empty()));
+        let mut flow = Flow::Exit(130);
+        if let Some(name) = trap {
+            let action = self.traps.get(name).cloned().unwrap_or_default();
+            let saved_status = self.last_status;
+            if let Err(Flow::Exit(status)) = self.run_trap_action(name, &action).await {
+                flow = Flow::Exit(status);
+            }
+            self.last_status = saved_status;
+        }
+        self.budget.exceeded.set(true);
+        flow
     }
 
     /// Reports a limit once and marks the run as over.
@@ -70,7 +93,10 @@ impl Shell {
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
         match error {
-            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(error.status())),
+            // Under `set -e` bash leaves with status 1 instead of 127.
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
+                Err(Flow::Exit(if self.options.errexit { 1 } else { error.status() }))
+            }
             // failglob fails just the command (and so obeys `set -e`).
             ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),
@@ -249,17 +275,20 @@ impl Shell {
         })
     }
 
-    /// Runs a utility from the registry, or a script named by a path.
+    /// Runs a command found along `PATH` (a registry stub or a script), or
+    /// a script named by a path.
     pub(super) async fn run_external(&mut self, argv: Vec<String>) -> Outcome {
         let name = argv[0].clone();
         if name.contains('/') {
-            return self.run_path(argv).await;
+            return self.run_path(&name, argv, true).await;
         }
-        if let Some(run) = self.utilities.get(&name).copied() {
-            return Ok(self.run_utility(run, argv).await);
+        match self.find_command_path(&name).await {
+            Some(path) => self.run_path(&path, argv, false).await,
+            None => {
+                self.report_error(&format!("{name}: command not found")).await;
+                Ok(127)
+            }
         }
-        self.report_error(&format!("{name}: command not found")).await;
-        Ok(127)
     }
 
     async fn run_utility(&mut self, run: super::UtilityFn, argv: Vec<String>) -> i32 {
@@ -272,28 +301,30 @@ impl Shell {
         run(&mut invocation).await
     }
 
-    async fn run_path(&mut self, argv: Vec<String>) -> Outcome {
-        let name = argv[0].clone();
-        let path = crate::fs::path::join(&self.cwd, &name);
-        let metadata = match self.fs.metadata(&path).await {
+    /// Runs the file at `path` with `argv`. Errors name the path; bash
+    /// prints a line number only for a path typed as the command name.
+    async fn run_path(&mut self, path: &str, argv: Vec<String>, typed: bool) -> Outcome {
+        let name = path.to_string();
+        let absolute = crate::fs::path::join(&self.cwd, path);
+        let metadata = match self.fs.metadata(&absolute).await {
             Ok(m) => m,
             Err(error) => {
-                self.report_error(&format!("{name}: {error}")).await;
+                self.report_exec_error(&format!("{name}: {error}"), typed).await;
                 return Ok(127);
             }
         };
         if metadata.is_dir() {
-            self.report_error(&format!("{name}: Is a directory")).await;
+            self.report_exec_error(&format!("{name}: Is a directory"), typed).await;
             return Ok(126);
         }
         if metadata.mode & 0o111 == 0 {
-            self.report_error(&format!("{name}: Permission denied")).await;
+            self.report_exec_error(&format!("{name}: Permission denied"), typed).await;
             return Ok(126);
         }
-        let contents = match self.fs.read_file(&path).await {
+        let contents = match self.fs.read_file(&absolute).await {
             Ok(c) => c,
             Err(error) => {
-                self.report_error(&format!("{name}: {error}")).await;
+                self.report_exec_error(&format!("{name}: {error}"), typed).await;
                 return Ok(126);
             }
         };
@@ -312,6 +343,14 @@ impl Shell {
         Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
     }
 
+    async fn report_exec_error(&self, message: &str, with_line: bool) {
+        if with_line {
+            self.report_error(message).await;
+        } else {
+            self.report_plain(message).await;
+        }
+    }
+
     /// Runs script text as a child bash process would: a subshell with its
     /// own `$0` and positional parameters, only exported variables kept.
     pub(super) async fn run_script_in_child(&mut self, text: &str, arg0: String, args: Vec<String>) -> i32 {
@@ -319,6 +358,7 @@ impl Shell {
         child.functions.clear();
         child.aliases.clear();
         child.traps.clear();
+        child.inactive_traps.clear();
         child.options = super::Options::default();
         child.vars = super::vars::Variables::default();
         for (name, var) in self.vars.visible() {

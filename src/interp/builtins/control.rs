@@ -77,6 +77,10 @@ pub fn return_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 async fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<usize, Outcome> {
+    if shell.loop_depth == 0 {
+        shell.builtin_error(name, "only meaningful in a `for', `while', or `until' loop").await;
+        return Err(Ok(0));
+    }
     let count = match args.get(1) {
         None => 1,
         Some(text) => match text.parse::<i64>() {
@@ -86,15 +90,12 @@ async fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<us
                 return Err(Ok(1));
             }
             Err(_) => {
+                // A non-numeric count ends a non-interactive shell.
                 shell.builtin_error(name, &format!("{text}: numeric argument required")).await;
-                return Err(Ok(128));
+                return Err(Err(Flow::Exit(128)));
             }
         },
     };
-    if shell.loop_depth == 0 {
-        shell.builtin_error(name, "only meaningful in a `for', `while', or `until' loop").await;
-        return Err(Ok(0));
-    }
     Ok(count.min(shell.loop_depth))
 }
 

@@ -9,7 +9,11 @@ use crate::interp::{Flow, Outcome, Shell};
 pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let text = args[1..].join(" ");
+        let first = match operands_start(shell, &args, "eval [arg ...]").await {
+            Ok(first) => first,
+            Err(status) => return Ok(status),
+        };
+        let text = args[first..].join(" ");
         if text.trim().is_empty() {
             return Ok(0);
         }
@@ -32,18 +36,27 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `source file [args]` and `. file [args]`.
 pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        let args = words(&args);
-        let name = &args[0];
+        let mut args = words(&args);
+        let name = args[0].clone();
+        let usage = format!("{name} filename [arguments]");
+        let first = match operands_start(shell, &args, &usage).await {
+            Ok(first) => first,
+            Err(status) => return Ok(status),
+        };
+        args.drain(1..first);
         let Some(file) = args.get(1) else {
-            shell.builtin_error(name, "filename argument required").await;
-            let _ = shell.write_fd(2, format!("{name}: usage: {name} filename [arguments]\n").as_bytes()).await;
+            shell.builtin_error(&name, "filename argument required").await;
+            let _ = shell.write_fd(2, format!("{name}: usage: {usage}\n").as_bytes()).await;
             return Ok(2);
         };
-        let path = crate::fs::path::join(&shell.cwd, file);
+        let path = match shell.source_path(file).await {
+            Some(found) => crate::fs::path::join(&shell.cwd, &found),
+            None => crate::fs::path::join(&shell.cwd, file),
+        };
         let text = match shell.fs.read_file(&path).await {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(error) => {
-                shell.builtin_error(name, &format!("{file}: {error}")).await;
+                shell.builtin_error(&name, &format!("{file}: {error}")).await;
                 return Ok(1);
             }
         };
@@ -63,6 +76,33 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             other => other,
         }
     })
+}
+
+/// Skips the `--` that ends the options of a builtin that takes none; any
+/// other option is an error (reported with the usage, status 2).
+async fn operands_start(shell: &mut Shell, args: &[String], usage: &str) -> Result<usize, i32> {
+    let Some(first) = args.get(1) else { return Ok(1) };
+    if first == "--" {
+        return Ok(2);
+    }
+    if first.len() < 2 || !first.starts_with('-') {
+        return Ok(1);
+    }
+    let option = if first.starts_with("--") { "--" } else { first.get(..2).unwrap_or(first) };
+    shell.builtin_error(&args[0], &format!("{option}: invalid option")).await;
+    let _ = shell.write_fd(2, format!("{}: usage: {usage}\n", args[0]).as_bytes()).await;
+    Err(2)
+}
+
+impl Shell {
+    /// Where `source` finds a name without a slash: the first regular file
+    /// along `PATH` (`sourcepath`), else `None` (the name itself is used).
+    async fn source_path(&self, file: &str) -> Option<String> {
+        if file.contains('/') || self.options.get_shopt("sourcepath") != Some(true) {
+            return None;
+        }
+        self.search_path_files(file).await
+    }
 }
 
 /// `exec [command]`: with no command the redirections persist (the caller
@@ -173,6 +213,7 @@ impl Shell {
         let mut child = self.subshell();
         child.functions.clear();
         child.traps.clear();
+        child.inactive_traps.clear();
         child.options = crate::interp::Options::default();
         let exported: Vec<(String, crate::interp::vars::Variable)> =
             self.vars.visible().into_iter().filter(|(_, v)| v.attributes.exported).map(|(n, v)| (n, v.clone())).collect();

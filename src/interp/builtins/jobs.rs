@@ -112,7 +112,8 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         for target in &args[index..] {
             match shell.job_pid(target) {
                 Some(pid) if shell.jobs.status_of_pid(pid).is_some() => {
-                    if signal != 0 && !shell.jobs.kill(pid, signal) {
+                    // A job's traps were reset: CHLD, CONT, URG and WINCH do nothing by default.
+                    if !matches!(signal, 0 | 17 | 18 | 23 | 28) && !shell.jobs.kill(pid, signal) {
                         status = 1;
                     }
                 }

@@ -7,6 +7,7 @@ mod dirs;
 mod echo;
 mod eval;
 mod getopts;
+mod hash;
 mod jobs;
 mod misc;
 mod printf;
@@ -114,7 +115,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("false", control::false_),
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
-    ("hash", misc::hash),
+    ("hash", hash::hash),
     ("help", misc::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),

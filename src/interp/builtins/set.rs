@@ -48,7 +48,10 @@ pub fn set(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             if arg == "-" {
                 shell.options.xtrace = false;
                 shell.options.verbose = false;
-                new_positional = Some(args[index + 1..].to_vec());
+                // Unlike `--`, a lone `-` keeps the parameters when nothing follows.
+                if index + 1 < args.len() {
+                    new_positional = Some(args[index + 1..].to_vec());
+                }
                 break;
             }
             let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
