@@ -235,7 +235,9 @@ impl Shell {
             process_substitution_fds: Vec::new(),
             command_hash: Default::default(),
         };
+        shell.options.command_string = true;
         shell.init_variables(config.env);
+        shell.sync_option_variables();
         shell
     }
 

@@ -1,6 +1,8 @@
 //! Shell options: `set -o` flags and `shopt` settings, kept outside the
 //! variable namespace so no assignment can change them.
 
+use super::vars::{Value, Variable};
+
 /// `set` options and `shopt` options that scripts use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -56,6 +58,8 @@ pub struct Options {
     pub inherit_errexit: bool,
     /// `shopt -s nullglob`-like others that are accepted and remembered.
     pub other_shopts: Vec<(String, bool)>,
+    /// The shell runs a `-c` command string (`c` in `$-`).
+    pub command_string: bool,
 }
 
 impl Default for Options {
@@ -87,6 +91,7 @@ impl Default for Options {
             xpg_echo: false,
             inherit_errexit: false,
             other_shopts: SHOPT_DEFAULTS.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+            command_string: false,
         }
     }
 }
@@ -99,7 +104,7 @@ const SHOPT_DEFAULTS: &[(&str, bool)] = &[
     ("cdspell", false),
     ("checkhash", false),
     ("checkjobs", false),
-    ("checkwinsize", false),
+    ("checkwinsize", true),
     ("cmdhist", true),
     ("compat31", false),
     ("compat32", false),
@@ -259,6 +264,9 @@ impl Options {
                 out.push(letter);
             }
         }
+        if self.command_string {
+            out.push('c');
+        }
         out
     }
 
@@ -323,5 +331,21 @@ impl Options {
         }
         all.sort();
         all
+    }
+}
+
+impl super::Shell {
+    /// Refreshes the read-only SHELLOPTS and BASHOPTS variables (the `set -o`
+    /// and `shopt` options that are on, colon-separated) after a change.
+    pub(super) fn sync_option_variables(&mut self) {
+        let shellopts: Vec<&str> =
+            SET_OPTIONS.iter().map(|(name, _)| *name).filter(|name| self.options.get_set_option(name) == Some(true)).collect();
+        let bashopts: Vec<String> = self.options.all_shopts().into_iter().filter(|(_, on)| *on).map(|(name, _)| name).collect();
+        for (name, value) in [("SHELLOPTS", shellopts.join(":")), ("BASHOPTS", bashopts.join(":"))] {
+            let mut var = self.vars.get(name).cloned().unwrap_or_else(|| Variable::scalar(""));
+            var.value = Some(Value::Scalar(value));
+            var.attributes.readonly = true;
+            self.vars.insert(name, var);
+        }
     }
 }

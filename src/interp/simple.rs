@@ -354,7 +354,29 @@ impl Shell {
     /// Runs script text as a child bash process would: a subshell with its
     /// own `$0` and positional parameters, only exported variables kept.
     pub(super) async fn run_script_in_child(&mut self, text: &str, arg0: String, args: Vec<String>) -> i32 {
+        let mut child = self.child_process(arg0.clone(), args).await;
+        child.run_as_process(text, arg0.clone(), arg0).await
+    }
+
+    /// Runs `text` as the whole of this (child) shell's life: its errors
+    /// start with `error_prefix`, its syntax errors with `syntax_prefix`,
+    /// and its EXIT trap runs at the end.
+    pub(super) async fn run_as_process(&mut self, text: &str, error_prefix: String, syntax_prefix: String) -> i32 {
+        self.sync_option_variables();
+        self.error_prefix = error_prefix;
+        self.syntax_prefix = syntax_prefix;
+        let status = self.run_text(text).await;
+        self.last_status = status;
+        self.run_exit_trap().await;
+        self.last_status
+    }
+
+    /// A new bash process started from this one: exported variables only,
+    /// no functions, aliases, traps or options, SHLVL one higher, and PWD
+    /// recomputed (physically) when the inherited one is missing.
+    pub(super) async fn child_process(&self, arg0: String, positional: Vec<String>) -> Shell {
         let mut child = self.subshell();
+        child.pid = child.bash_pid;
         child.functions.clear();
         child.aliases.clear();
         child.traps.clear();
@@ -369,11 +391,16 @@ impl Shell {
         if let Some(level) = child.var("SHLVL").and_then(|v| v.parse::<i64>().ok()) {
             let _ = child.assign_scalar("SHLVL", (level + 1).to_string(), false);
         }
-        child.arg0 = arg0.clone();
-        child.positional = args;
-        child.error_prefix = arg0.clone();
-        child.syntax_prefix = arg0;
-        child.run_text(text).await
+        if child.var("PWD").is_none() {
+            let physical = crate::fs::canonical::canonicalize(self.fs.as_ref(), &child.cwd, crate::fs::canonical::Existence::All).await;
+            child.cwd = physical.unwrap_or(child.cwd);
+            let mut pwd = Variable::scalar(child.cwd.clone());
+            pwd.attributes.exported = true;
+            child.vars.insert("PWD", pwd);
+        }
+        child.arg0 = arg0;
+        child.positional = positional;
+        child
     }
 
     /// Calls a function with `argv[0]` as its name.

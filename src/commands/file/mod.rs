@@ -1,7 +1,6 @@
 //! File utilities: reading, listing, copying, moving and inspecting files.
 
 pub mod basename;
-pub mod canonical;
 pub mod cat;
 pub mod chmod;
 pub mod chown;

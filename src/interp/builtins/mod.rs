@@ -1,6 +1,7 @@
 //! Shell builtins: one table maps each name to its implementation; the
 //! table is the list `type`, `enable` and `compgen -b` consult.
 
+mod bash;
 mod control;
 mod declare;
 mod dirs;
@@ -93,7 +94,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     (":", control::colon),
     ("[", test::bracket),
     ("alias", misc::alias),
-    ("bash", eval::bash),
+    ("bash", bash::bash),
     ("bg", jobs::bg),
     ("break", control::break_),
     ("builtin", types::builtin),
@@ -133,7 +134,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("readonly", declare::readonly),
     ("return", control::return_),
     ("set", set::set),
-    ("sh", eval::bash),
+    ("sh", bash::bash),
     ("shift", control::shift),
     ("shopt", set::shopt),
     ("source", eval::source),
