@@ -14,6 +14,9 @@ pub struct HashedCommand {
     pub hits: u32,
 }
 
+/// The `PATH` of `command -p` and of bash's defaults.
+pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
 /// The command hash table, valid for one value of `PATH`.
 #[derive(Debug, Clone, Default)]
 pub struct CommandHash {
@@ -44,7 +47,11 @@ impl Shell {
     /// Searches `PATH` for `name`: the first executable regular file, else
     /// the first regular file (which then fails with "Permission denied").
     pub(super) async fn search_path(&self, name: &str) -> Option<String> {
-        let path = self.var("PATH")?;
+        self.search_path_in(&self.var("PATH")?, name).await
+    }
+
+    /// [`Shell::search_path`] over the directories of `path`.
+    pub(super) async fn search_path_in(&self, path: &str, name: &str) -> Option<String> {
         let mut fallback = None;
         for dir in path.split(':') {
             let candidate = path_candidate(dir, name);

@@ -16,6 +16,10 @@ impl Shell {
         Box::pin(async move {
             let mut status = 0;
             for item in &list.items {
+                // `set -n` takes effect at once, even later on the same line.
+                if self.options.noexec {
+                    break;
+                }
                 if item.background {
                     let text = self
                         .source

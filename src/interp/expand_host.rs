@@ -207,7 +207,7 @@ impl Shell {
             "EPOCHSECONDS" => ((now / 1000.0).floor() as i64).to_string(),
             "EPOCHREALTIME" => format!("{:.6}", now / 1000.0),
             "BASHPID" => self.bash_pid.to_string(),
-            "BASH_SUBSHELL" => self.subshell_depth.to_string(),
+            "BASH_SUBSHELL" => (self.subshell_depth - self.process_depth).to_string(),
             _ => return None,
         })
     }

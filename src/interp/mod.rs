@@ -6,7 +6,7 @@
 //! process would.
 
 mod builtins;
-mod command_path;
+pub(crate) mod command_path;
 mod compound;
 mod cond;
 mod exec;
@@ -151,6 +151,9 @@ pub struct Shell {
     /// Depth of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     errexit_suppressed: usize,
     subshell_depth: usize,
+    /// `subshell_depth` where this bash process started (a child `bash` is
+    /// a new process: BASH_SUBSHELL and the PS4 repetition restart there).
+    process_depth: usize,
     umask: u32,
     random_cell: std::cell::Cell<u64>,
     /// Status of the last command substitution (a bare assignment's status).
@@ -217,6 +220,7 @@ impl Shell {
             loop_depth: 0,
             errexit_suppressed: 0,
             subshell_depth: 0,
+            process_depth: 0,
             umask: 0o022,
             random_cell: std::cell::Cell::new(seed | 1),
             last_substitution_status: None,

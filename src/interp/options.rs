@@ -146,6 +146,67 @@ const SHOPT_DEFAULTS: &[(&str, bool)] = &[
     ("varredir_close", false),
 ];
 
+/// Every `shopt` name, in the order `shopt` lists them (bash's table order).
+const SHOPT_ORDER: &[&str] = &[
+    "autocd",
+    "assoc_expand_once",
+    "cdable_vars",
+    "cdspell",
+    "checkhash",
+    "checkjobs",
+    "checkwinsize",
+    "cmdhist",
+    "compat31",
+    "compat32",
+    "compat40",
+    "compat41",
+    "compat42",
+    "compat43",
+    "compat44",
+    "complete_fullquote",
+    "direxpand",
+    "dirspell",
+    "dotglob",
+    "execfail",
+    "expand_aliases",
+    "extdebug",
+    "extglob",
+    "extquote",
+    "failglob",
+    "force_fignore",
+    "globasciiranges",
+    "globskipdots",
+    "globstar",
+    "gnu_errfmt",
+    "histappend",
+    "histreedit",
+    "histverify",
+    "hostcomplete",
+    "huponexit",
+    "inherit_errexit",
+    "interactive_comments",
+    "lastpipe",
+    "lithist",
+    "localvar_inherit",
+    "localvar_unset",
+    "login_shell",
+    "mailwarn",
+    "no_empty_cmd_completion",
+    "nocaseglob",
+    "nocasematch",
+    "noexpand_translation",
+    "nullglob",
+    "patsub_replacement",
+    "progcomp",
+    "progcomp_alias",
+    "promptvars",
+    "restricted_shell",
+    "shift_verbose",
+    "sourcepath",
+    "varredir_close",
+    "xpg_echo",
+];
+
 /// `set -o` names, in the order `set -o` lists them, with their letters.
 pub const SET_OPTIONS: &[(&str, Option<char>)] = &[
     ("allexport", Some('a')),
@@ -311,26 +372,9 @@ impl Options {
         true
     }
 
-    /// Every `shopt` name, sorted, with its value.
+    /// Every `shopt` name with its value, in the order bash lists them.
     pub fn all_shopts(&self) -> Vec<(String, bool)> {
-        let mut all: Vec<(String, bool)> = self.other_shopts.clone();
-        for name in [
-            "extglob",
-            "nullglob",
-            "failglob",
-            "dotglob",
-            "nocaseglob",
-            "nocasematch",
-            "globstar",
-            "lastpipe",
-            "expand_aliases",
-            "xpg_echo",
-            "inherit_errexit",
-        ] {
-            all.push((name.to_string(), self.get_shopt(name).unwrap_or(false)));
-        }
-        all.sort();
-        all
+        SHOPT_ORDER.iter().map(|name| (name.to_string(), self.get_shopt(name).unwrap_or(false))).collect()
     }
 }
 

@@ -92,11 +92,16 @@ impl Shell {
         let mut parser = Parser::new(text);
         let result = loop {
             let options = self.parse_options();
+            let start = parser.offset();
             match parser.next_line(&options) {
                 Ok(None) => break Ok(self.last_status),
                 Ok(Some(list)) => {
                     if self.options.verbose {
-                        let _ = self.stderr().write(text.as_bytes()).await;
+                        let mut line = text.get(start..parser.offset()).unwrap_or("").to_string();
+                        if !line.ends_with('\n') {
+                            line.push('\n');
+                        }
+                        let _ = self.stderr().write(line.as_bytes()).await;
                     }
                     if self.options.noexec {
                         continue;

@@ -97,6 +97,7 @@ impl Shell {
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
                 Err(Flow::Exit(if self.options.errexit { 1 } else { error.status() }))
             }
+            ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(if self.options.errexit { 1 } else { 127 })),
             // failglob fails just the command (and so obeys `set -e`).
             ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),
@@ -303,7 +304,7 @@ impl Shell {
 
     /// Runs the file at `path` with `argv`. Errors name the path; bash
     /// prints a line number only for a path typed as the command name.
-    async fn run_path(&mut self, path: &str, argv: Vec<String>, typed: bool) -> Outcome {
+    pub(super) async fn run_path(&mut self, path: &str, argv: Vec<String>, typed: bool) -> Outcome {
         let name = path.to_string();
         let absolute = crate::fs::path::join(&self.cwd, path);
         let metadata = match self.fs.metadata(&absolute).await {
@@ -377,6 +378,7 @@ impl Shell {
     pub(super) async fn child_process(&self, arg0: String, positional: Vec<String>) -> Shell {
         let mut child = self.subshell();
         child.pid = child.bash_pid;
+        child.process_depth = child.subshell_depth;
         child.functions.clear();
         child.aliases.clear();
         child.traps.clear();
@@ -398,6 +400,7 @@ impl Shell {
             pwd.attributes.exported = true;
             child.vars.insert("PWD", pwd);
         }
+        child.vars.insert("_", Variable::scalar("/bin/bash"));
         child.arg0 = arg0;
         child.positional = positional;
         child
@@ -450,7 +453,11 @@ impl Shell {
     /// Writes a `set -x` trace line with the PS4 prefix.
     pub(super) async fn trace(&mut self, line: &str) {
         let ps4 = self.var("PS4").unwrap_or_else(|| "+ ".to_string());
-        let prefix = ps4.chars().next().map(|c| c.to_string().repeat(self.subshell_depth + 1) + &ps4[c.len_utf8()..]).unwrap_or_default();
+        let prefix = ps4
+            .chars()
+            .next()
+            .map(|c| c.to_string().repeat(self.subshell_depth - self.process_depth + 1) + &ps4[c.len_utf8()..])
+            .unwrap_or_default();
         let text = format!("{prefix}{line}\n");
         let _ = self.stderr().write(text.as_bytes()).await;
     }

@@ -54,16 +54,16 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     'i' | 'l' | 's' | 'r' | 'D' => {}
                     'o' | 'O' => {
                         let Some(option) = args.get(index) else {
-                            shell.report_plain(&format!("{name}: -{letter}: option requires an argument")).await;
+                            shell.report_plain(&format!("-{letter}: option requires an argument")).await;
                             return Ok(2);
                         };
                         index += 1;
                         if letter == 'o' && !options.set_set_option(option, on) {
-                            shell.report_plain(&format!("{name}: {option}: invalid option name")).await;
+                            shell.report_plain(&format!("line 0: {name}: {option}: invalid option name")).await;
                             return Ok(2);
                         }
                         if letter == 'O' && !options.set_shopt(option, on) {
-                            shell.report_plain(&format!("{option}: invalid shell option name")).await;
+                            shell.report_plain(&format!("line 0: {option}: invalid shell option name")).await;
                             return Ok(2);
                         }
                     }
@@ -72,7 +72,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                             options.set_set_option(option, on);
                         }
                         None => {
-                            shell.report_plain(&format!("{name}: -{other}: invalid option")).await;
+                            shell.report_plain(&format!("-{other}: invalid option")).await;
                             return Ok(2);
                         }
                     },
@@ -83,7 +83,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         match source {
             Source::Command => {
                 let Some((text, operands)) = rest.split_first() else {
-                    shell.report_plain(&format!("{name}: -c: option requires an argument")).await;
+                    shell.report_plain("-c: option requires an argument").await;
                     return Ok(2);
                 };
                 let (arg0, positional) = match operands.split_first() {

@@ -159,7 +159,7 @@ async fn shopt_options(shell: &mut Shell, args: Vec<Arg>) -> Outcome {
         for name in names {
             let ok = if set_o { shell.options.set_set_option(name, set) } else { shell.options.set_shopt(name, set) };
             if !ok {
-                shell.builtin_error("shopt", &format!("{name}: invalid shell option name")).await;
+                shell.builtin_error("shopt", &invalid_name(name, set_o)).await;
                 status = 1;
             }
         }
@@ -194,7 +194,7 @@ async fn shopt_options(shell: &mut Shell, args: Vec<Arg>) -> Outcome {
             None => {
                 shell.out(out.as_bytes()).await?;
                 out.clear();
-                shell.builtin_error("shopt", &format!("{name}: invalid shell option name")).await;
+                shell.builtin_error("shopt", &invalid_name(&name, set_o)).await;
                 status = 1;
             }
             Some(on) => {
@@ -219,5 +219,14 @@ fn format_shopt(name: &str, on: bool, print: bool, set_o: bool) -> String {
         }
     } else {
         format!("{name:<15}\t{}\n", if on { "on" } else { "off" })
+    }
+}
+
+/// The message for an unknown name (`shopt -o` names `set -o` options).
+fn invalid_name(name: &str, set_o: bool) -> String {
+    if set_o {
+        format!("{name}: invalid option name")
+    } else {
+        format!("{name}: invalid shell option name")
     }
 }

@@ -125,7 +125,7 @@ pub fn type_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let mut index = 1;
-        let (mut describe, mut verbose) = (false, false);
+        let (mut describe, mut verbose, mut default_path) = (false, false, false);
         while let Some(Arg::Word(word)) = args.get(index) {
             if word == "--" {
                 index += 1;
@@ -138,7 +138,7 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 match letter {
                     'v' => describe = true,
                     'V' => verbose = true,
-                    'p' => {}
+                    'p' => default_path = true,
                     _ => {
                         shell.builtin_error("command", &format!("-{letter}: invalid option")).await;
                         let _ = shell.write_fd(2, b"command: usage: command [-pVv] command [arg ...]\n").await;
@@ -183,7 +183,17 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if let Some(builtin) = super::find(&name) {
             return builtin(shell, rest).await;
         }
-        let argv = rest.iter().map(Arg::text).collect();
+        let argv: Vec<String> = rest.iter().map(Arg::text).collect();
+        if default_path && !name.contains('/') {
+            // `command -p` looks along the default PATH, bypassing the hash.
+            return match shell.search_path_in(crate::interp::command_path::DEFAULT_PATH, &name).await {
+                Some(path) => shell.run_path(&path, argv, false).await,
+                None => {
+                    shell.report_error(&format!("{name}: command not found")).await;
+                    Ok(127)
+                }
+            };
+        }
         shell.run_external(argv).await
     })
 }
