@@ -133,10 +133,12 @@ impl Shell {
         if status == 0 || self.errexit_suppressed > 0 || exempt {
             return Ok(());
         }
-        if self.traps.contains_key("ERR") && !self.in_err_trap {
-            self.in_err_trap = true;
+        // Functions inherit the ERR trap only under `set -E`.
+        let inherited = self.call_stack.is_empty() || self.options.errtrace;
+        if inherited && self.traps.contains_key("ERR") && !self.in_trap {
+            self.in_trap = true;
             self.run_trap("ERR").await;
-            self.in_err_trap = false;
+            self.in_trap = false;
         }
         if self.options.errexit {
             return Err(Flow::Exit(status));

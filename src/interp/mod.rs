@@ -168,8 +168,8 @@ pub struct Shell {
     exited: bool,
     /// Whether the last failed assignment hit a read-only variable.
     last_assignment_readonly: bool,
-    /// True while the ERR trap runs (it does not trigger itself).
-    in_err_trap: bool,
+    /// True while an ERR or DEBUG trap runs (neither triggers inside it).
+    in_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
     last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`).
@@ -230,7 +230,7 @@ impl Shell {
             source_depth: 0,
             syntax_error_seen: false,
             last_argument: None,
-            in_err_trap: false,
+            in_trap: false,
             last_assignment_readonly: false,
             exited: false,
             compound_redirect_failed: false,

@@ -72,6 +72,23 @@ impl Shell {
         flow
     }
 
+    /// With an ERR or DEBUG trap set: BASH_COMMAND names the command about
+    /// to run, and the DEBUG trap runs before it (in functions only under
+    /// `set -T`).
+    async fn before_command_traps(&mut self, command: &SimpleCommand) {
+        let span = command.span;
+        let text = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("").trim();
+        let mut var = Variable::scalar(text);
+        var.attributes = self.vars.get("BASH_COMMAND").map(|v| v.attributes).unwrap_or_default();
+        self.vars.insert("BASH_COMMAND", var);
+        let inherited = self.call_stack.is_empty() || self.options.functrace;
+        if inherited && self.traps.get("DEBUG").is_some_and(|action| !action.is_empty()) {
+            self.in_trap = true;
+            self.run_trap("DEBUG").await;
+            self.in_trap = false;
+        }
+    }
+
     /// Reports a limit once and marks the run as over.
     pub(super) async fn limit_exceeded(&mut self, message: String) -> Flow {
         if !self.budget.exceeded.get() {
@@ -107,6 +124,9 @@ impl Shell {
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
         self.current_line = self.source.line_of(command.span.start);
         self.charge_command().await?;
+        if !self.traps.is_empty() && !self.in_trap {
+            self.before_command_traps(command).await;
+        }
         self.last_substitution_status = None;
         let mut args: Vec<Arg> = Vec::new();
         for argument in &command.words {
@@ -422,6 +442,7 @@ impl Shell {
         let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
         self.call_stack.push(Frame { name: name.clone(), source_name: String::new(), call_line });
+        let return_trap = self.traps.get("RETURN").cloned();
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
         self.vars.pop_scope();
@@ -436,9 +457,13 @@ impl Shell {
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(self.last_status),
             other => other,
         };
+        // The RETURN trap runs for functions that set it, or all under `set -T`.
+        let return_trap_set_here = self.traps.get("RETURN") != return_trap.as_ref();
         if let Ok(status) = result {
             self.last_status = status;
-            self.run_trap("RETURN").await;
+            if self.options.functrace || return_trap_set_here {
+                self.run_trap("RETURN").await;
+            }
         }
         result
     }

@@ -48,7 +48,7 @@ pub fn signal_number(spec: &str) -> Option<i32> {
     }
     let upper = spec.to_ascii_uppercase();
     let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
-    SIGNALS.iter().position(|s| *s == bare).map(|i| i as i32 + 1)
+    (1..=64).find(|&n| signal_name(n).is_some_and(|name| name[3..] == *bare)).map(|n| n as i32)
 }
 
 /// `trap -l` output.
@@ -115,7 +115,8 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         for spec in signals {
             match canonical_signal(spec) {
                 Some(name) => {
-                    shell.inactive_traps.remove(&name);
+                    // Setting a trap in a subshell forgets the inherited listing.
+                    shell.inactive_traps.clear();
                     if action == "-" {
                         shell.traps.remove(&name);
                     } else {
