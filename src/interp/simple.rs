@@ -301,10 +301,14 @@ impl Shell {
     pub(super) async fn run_external(&mut self, argv: Vec<String>) -> Outcome {
         let name = argv[0].clone();
         if name.contains('/') {
-            return self.run_path(&name, argv, true).await;
+            return self.run_path(&name, argv).await;
+        }
+        // An empty PATH is the current directory, searched as a path.
+        if self.var("PATH").is_some_and(|path| path.is_empty()) {
+            return self.run_path(&name, argv).await;
         }
         match self.find_command_path(&name).await {
-            Some(path) => self.run_path(&path, argv, false).await,
+            Some(path) => self.run_path(&path, argv).await,
             None => {
                 self.report_error(&format!("{name}: command not found")).await;
                 Ok(127)
@@ -322,30 +326,29 @@ impl Shell {
         run(&mut invocation).await
     }
 
-    /// Runs the file at `path` with `argv`. Errors name the path; bash
-    /// prints a line number only for a path typed as the command name.
-    pub(super) async fn run_path(&mut self, path: &str, argv: Vec<String>, typed: bool) -> Outcome {
+    /// Runs the file at `path` with `argv`. Errors name the path.
+    pub(super) async fn run_path(&mut self, path: &str, argv: Vec<String>) -> Outcome {
         let name = path.to_string();
         let absolute = crate::fs::path::join(&self.cwd, path);
         let metadata = match self.fs.metadata(&absolute).await {
             Ok(m) => m,
             Err(error) => {
-                self.report_exec_error(&format!("{name}: {error}"), typed).await;
+                self.report_error(&format!("{name}: {error}")).await;
                 return Ok(127);
             }
         };
         if metadata.is_dir() {
-            self.report_exec_error(&format!("{name}: Is a directory"), typed).await;
+            self.report_error(&format!("{name}: Is a directory")).await;
             return Ok(126);
         }
         if metadata.mode & 0o111 == 0 {
-            self.report_exec_error(&format!("{name}: Permission denied"), typed).await;
+            self.report_error(&format!("{name}: Permission denied")).await;
             return Ok(126);
         }
         let contents = match self.fs.read_file(&absolute).await {
             Ok(c) => c,
             Err(error) => {
-                self.report_exec_error(&format!("{name}: {error}"), typed).await;
+                self.report_error(&format!("{name}: {error}")).await;
                 return Ok(126);
             }
         };
@@ -362,14 +365,6 @@ impl Shell {
         }
         let text = String::from_utf8_lossy(&contents).into_owned();
         Ok(self.run_script_in_child(&text, name, argv[1..].to_vec()).await)
-    }
-
-    async fn report_exec_error(&self, message: &str, with_line: bool) {
-        if with_line {
-            self.report_error(message).await;
-        } else {
-            self.report_plain(message).await;
-        }
     }
 
     /// Runs script text as a child bash process would: a subshell with its

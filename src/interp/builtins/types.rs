@@ -187,7 +187,7 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if default_path && !name.contains('/') {
             // `command -p` looks along the default PATH, bypassing the hash.
             return match shell.search_path_in(crate::interp::command_path::DEFAULT_PATH, &name).await {
-                Some(path) => shell.run_path(&path, argv, false).await,
+                Some(path) => shell.run_path(&path, argv).await,
                 None => {
                     shell.report_error(&format!("{name}: command not found")).await;
                     Ok(127)
