@@ -86,8 +86,9 @@ async fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<us
         Some(text) => match text.parse::<i64>() {
             Ok(n) if n >= 1 => n as usize,
             Ok(_) => {
+                // Bash then leaves every enclosing loop.
                 shell.builtin_error(name, &format!("{text}: loop count out of range")).await;
-                return Err(Ok(1));
+                return Err(Err(Flow::Break(shell.loop_depth)));
             }
             Err(_) => {
                 // A non-numeric count ends a non-interactive shell.

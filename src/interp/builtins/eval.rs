@@ -55,7 +55,7 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let text = match shell.fs.read_file(&path).await {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(error) => {
-                shell.builtin_error(&name, &format!("{file}: {error}")).await;
+                shell.report_error(&format!("{file}: {error}")).await;
                 return Ok(1);
             }
         };

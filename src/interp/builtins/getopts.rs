@@ -11,7 +11,7 @@ pub fn getopts(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
         if args.len() < 3 {
-            shell.builtin_error("getopts", "usage: getopts optstring name [arg ...]").await;
+            let _ = shell.write_fd(2, b"getopts: usage: getopts optstring name [arg ...]\n").await;
             return Ok(2);
         }
         let spec = args[1].clone();
