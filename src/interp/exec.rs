@@ -85,7 +85,8 @@ impl Shell {
         }
         let result = if pipeline.commands.len() == 1 {
             let result = self.run_command(&pipeline.commands[0]).await;
-            if let Ok(status) = result {
+            // A group, loop, `if` or `case` leaves PIPESTATUS to the commands inside it.
+            if let (Ok(status), false) = (result, is_compound_body(&pipeline.commands[0])) {
                 self.pipestatus = vec![status];
             }
             result
@@ -106,23 +107,7 @@ impl Shell {
         // `set -e` looks at simple commands, subshells, `(( ))` and `[[ ]]`;
         // a group, loop, `if` or `case` fails only through a command inside it.
         let redirect_failed = std::mem::take(&mut self.compound_redirect_failed);
-        let compound_body = !redirect_failed
-            && pipeline.commands.len() == 1
-            && matches!(
-                &pipeline.commands[0],
-                Command::Compound(
-                    CompoundCommand::BraceGroup(_)
-                        | CompoundCommand::If { .. }
-                        | CompoundCommand::For { .. }
-                        | CompoundCommand::ArithFor { .. }
-                        | CompoundCommand::While { .. }
-                        | CompoundCommand::Until { .. }
-                        | CompoundCommand::Case { .. }
-                        | CompoundCommand::Select { .. },
-                    _,
-                    _
-                )
-            );
+        let compound_body = !redirect_failed && pipeline.commands.len() == 1 && is_compound_body(&pipeline.commands[0]);
         self.check_errexit(status, pipeline.negated || compound_body).await?;
         Ok(status)
     }
@@ -237,6 +222,11 @@ impl Shell {
                     self.run_compound_redirected(compound, redirects).await
                 }
                 Command::FunctionDef(def) => {
+                    // A name that needed expansion (`$x-f() {...}`) is refused.
+                    if def.name.contains(['$', '`']) {
+                        self.report_error(&format!("`{}': not a valid identifier", def.name)).await;
+                        return Ok(1);
+                    }
                     self.define_function(def);
                     Ok(0)
                 }
@@ -310,4 +300,24 @@ impl Shell {
         self.process_substitution_fds.push(fd);
         Ok(format!("/dev/fd/{fd}"))
     }
+}
+
+/// A group, `if`, loop, `case` or `select`: commands whose status is that of
+/// a command inside them.
+fn is_compound_body(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Compound(
+            CompoundCommand::BraceGroup(_)
+                | CompoundCommand::If { .. }
+                | CompoundCommand::For { .. }
+                | CompoundCommand::ArithFor { .. }
+                | CompoundCommand::While { .. }
+                | CompoundCommand::Until { .. }
+                | CompoundCommand::Case { .. }
+                | CompoundCommand::Select { .. },
+            _,
+            _
+        )
+    )
 }

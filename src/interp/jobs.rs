@@ -69,6 +69,11 @@ impl JobTable {
         self.jobs.borrow().iter().any(|j| j.status.is_none())
     }
 
+    /// True when one of `pids` is still running.
+    pub fn any_running_among(&self, pids: &[u32]) -> bool {
+        self.jobs.borrow().iter().any(|j| j.status.is_none() && pids.contains(&j.pid))
+    }
+
     /// The status of the job with `pid`: `Some(Some(s))` done, `Some(None)` running, `None` unknown.
     pub fn status_of_pid(&self, pid: u32) -> Option<Option<i32>> {
         self.jobs.borrow().iter().find(|j| j.pid == pid).map(|j| j.status)
@@ -90,8 +95,14 @@ impl JobTable {
 
     /// A finished job not yet reported by `wait -n`; marks it reported.
     pub fn take_finished(&self) -> Option<(u32, i32)> {
+        self.take_finished_among(None)
+    }
+
+    /// [`JobTable::take_finished`] restricted to `pids` when given.
+    pub fn take_finished_among(&self, pids: Option<&[u32]>) -> Option<(u32, i32)> {
         let mut jobs = self.jobs.borrow_mut();
-        let job = jobs.iter_mut().find(|j| j.status.is_some() && !j.reported)?;
+        let wanted = |pid: u32| pids.is_none_or(|pids| pids.contains(&pid));
+        let job = jobs.iter_mut().find(|j| j.status.is_some() && !j.reported && wanted(j.pid))?;
         job.reported = true;
         Some((job.pid, job.status.unwrap_or(0)))
     }

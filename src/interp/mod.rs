@@ -184,6 +184,9 @@ pub struct Shell {
     process_substitution_fds: Vec<usize>,
     /// Commands found along `PATH` (`hash`).
     command_hash: command_path::CommandHash,
+    /// Fds opened by `{var}>file` during the current command: they stay
+    /// open after it.
+    variable_fds: Vec<usize>,
 }
 
 impl Shell {
@@ -238,6 +241,7 @@ impl Shell {
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),
             command_hash: Default::default(),
+            variable_fds: Vec::new(),
         };
         shell.options.command_string = true;
         shell.init_variables(config.env);

@@ -168,12 +168,23 @@ impl Shell {
         if !command.redirects.is_empty() {
             let saved = self.fds.clone();
             let result = self.apply_redirects(&command.redirects).await;
-            self.fds = saved;
+            self.restore_fds(saved);
             if let Err(flow) = result {
                 return flow;
             }
         }
         Ok(status)
+    }
+
+    /// Puts back the fd table saved before a command's redirections, except
+    /// the fds `{var}>file` opened, which stay open as in bash.
+    fn restore_fds(&mut self, saved: super::fds::FdTable) {
+        let current = std::mem::replace(&mut self.fds, saved);
+        for fd in std::mem::take(&mut self.variable_fds) {
+            if let Some(stream) = current.get(fd) {
+                self.fds.set(fd, stream);
+            }
+        }
     }
 
     /// Performs `name=value` (or `name=(...)`) in the current scope. An error
@@ -266,8 +277,10 @@ impl Shell {
             Err(flow) => flow,
         };
         let keep_fds = name == "exec" && matches!(result, Ok(0));
-        if !keep_fds {
-            self.fds = saved_fds;
+        if keep_fds {
+            self.variable_fds.clear();
+        } else {
+            self.restore_fds(saved_fds);
         }
         for (name, previous) in saved_vars.into_iter().rev() {
             self.restore_variable(&name, previous);

@@ -20,20 +20,61 @@ impl Shell {
     }
 }
 
-/// `wait [-n] [id...]`.
+/// `wait [-fn] [-p var] [id ...]`.
 pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let any = args.iter().any(|a| a == "-n");
-        let ids: Vec<String> = args[1..].iter().filter(|a| !a.starts_with('-')).cloned().collect();
+        let (mut any, mut pid_variable) = (false, None);
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            if arg == "--" {
+                index += 1;
+                break;
+            }
+            if !arg.starts_with('-') || arg.len() == 1 {
+                break;
+            }
+            for letter in arg[1..].chars() {
+                match letter {
+                    'n' => any = true,
+                    'f' => {}
+                    'p' => {
+                        index += 1;
+                        pid_variable = args.get(index).cloned();
+                    }
+                    other => {
+                        shell.builtin_error("wait", &format!("-{other}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"wait: usage: wait [-fn] [-p var] [id ...]\n").await;
+                        return Ok(2);
+                    }
+                }
+            }
+            index += 1;
+        }
+        let ids = &args[index.min(args.len())..];
         let jobs = shell.jobs.clone();
         if any {
-            let status = poll_fn(|_| match jobs.take_finished() {
-                Some((_, status)) => Poll::Ready(status),
-                None if !jobs.any_running() => Poll::Ready(127),
+            let mut pids = Vec::new();
+            for id in ids {
+                match shell.job_pid(id).filter(|pid| jobs.status_of_pid(*pid).is_some()) {
+                    Some(pid) => pids.push(pid),
+                    None => shell.builtin_error("wait", &format!("{id}: no such job")).await,
+                }
+            }
+            if !ids.is_empty() && pids.is_empty() {
+                return Ok(127);
+            }
+            let among = if ids.is_empty() { None } else { Some(pids.as_slice()) };
+            let found = poll_fn(|_| match jobs.take_finished_among(among) {
+                Some(done) => Poll::Ready(Some(done)),
+                None if !among.map_or_else(|| jobs.any_running(), |pids| jobs.any_running_among(pids)) => Poll::Ready(None),
                 None => Poll::Pending,
             })
             .await;
+            let Some((pid, status)) = found else { return Ok(127) };
+            if let Some(name) = pid_variable {
+                let _ = shell.assign_scalar(&name, pid.to_string(), false);
+            }
             return Ok(status);
         }
         if ids.is_empty() {
@@ -43,7 +84,12 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let mut status = 0;
         for id in ids {
-            let Some(pid) = shell.job_pid(&id) else {
+            if !id.starts_with('%') && id.parse::<u32>().is_err() {
+                shell.builtin_error("wait", &format!("`{id}': not a pid or valid job spec")).await;
+                status = 1;
+                continue;
+            }
+            let Some(pid) = shell.job_pid(id) else {
                 shell.builtin_error("wait", &format!("{id}: no such job")).await;
                 status = 127;
                 continue;
@@ -59,6 +105,9 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 None => Poll::Ready(127),
             })
             .await;
+            if let Some(name) = &pid_variable {
+                let _ = shell.assign_scalar(name, pid.to_string(), false);
+            }
         }
         Ok(status)
     })

@@ -205,8 +205,28 @@ pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 /// `history`: non-interactive shells keep no history.
-pub fn history(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async { Ok(0) })
+pub fn history(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        // History is off in a non-interactive shell: only the arguments are checked.
+        let args = words(&args);
+        let Some(first) = args.get(1) else { return Ok(0) };
+        let letters = first.strip_prefix('-').filter(|l| !l.is_empty() && *first != "--");
+        if let Some(letters) = letters {
+            if let Some(bad) = letters.chars().find(|c| !"cdanrwps".contains(*c)) {
+                shell.builtin_error("history", &format!("-{bad}: invalid option")).await;
+                let usage = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]\n";
+                let _ = shell.write_fd(2, usage.as_bytes()).await;
+                return Ok(2);
+            }
+            return Ok(0);
+        }
+        let count = first.strip_prefix('+').unwrap_or(first);
+        if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) || args.len() > 2 {
+            shell.builtin_error("history", &format!("{first}: numeric argument required")).await;
+            return Ok(1);
+        }
+        Ok(0)
+    })
 }
 
 /// `suspend`: not permitted in the sandbox.

@@ -64,7 +64,12 @@ fn split_fields(text: &str, ifs: &str, count: usize, escaped: &[bool]) -> Vec<St
             while end > index && is_ws(chars[end - 1]) && is_sep(end - 1, chars[end - 1]) {
                 end -= 1;
             }
-            fields.push(chars[index..end].iter().collect());
+            // The last name takes the rest of the line, except that a rest
+            // that splits into a single field (`a:` with IFS=:) takes that field.
+            let rest: String = chars[index..end].iter().collect();
+            let rest_escaped = escaped.get(index..end.min(escaped.len())).unwrap_or(&[]);
+            let mut split = split_fields(&rest, ifs, usize::MAX, rest_escaped);
+            fields.push(if split.len() == 1 { split.remove(0) } else { rest });
             return fields;
         }
         let start = index;

@@ -201,9 +201,19 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `builtin name [args]`.
 pub fn builtin(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        let Some(name) = args.get(1).map(Arg::text) else { return Ok(0) };
+        let mut first = 1;
+        match args.get(1).map(Arg::text) {
+            Some(word) if word == "--" => first = 2,
+            Some(word) if word.len() > 1 && word.starts_with('-') => {
+                shell.builtin_error("builtin", &format!("{}: invalid option", word.get(..2).unwrap_or(&word))).await;
+                let _ = shell.write_fd(2, b"builtin: usage: builtin [shell-builtin [arg ...]]\n").await;
+                return Ok(2);
+            }
+            _ => {}
+        }
+        let Some(name) = args.get(first).map(Arg::text) else { return Ok(0) };
         match super::find(&name) {
-            Some(builtin) => builtin(shell, args[1..].to_vec()).await,
+            Some(builtin) => builtin(shell, args[first..].to_vec()).await,
             None => {
                 shell.builtin_error("builtin", &format!("{name}: not a shell builtin")).await;
                 Ok(1)
