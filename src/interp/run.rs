@@ -93,7 +93,14 @@ impl Shell {
         let result = loop {
             let options = self.parse_options();
             let start = parser.offset();
-            match parser.next_line(&options) {
+            let warnings_before = parser.warnings().len();
+            let next = parser.next_line(&options);
+            for warning in parser.warnings().get(warnings_before..).unwrap_or(&[]) {
+                let line = self.source.line_of(parser.offset() as u32);
+                let text = format!("{}: line {line}: warning: {warning}\n", self.error_prefix);
+                let _ = self.stderr().write(text.as_bytes()).await;
+            }
+            match next {
                 Ok(None) => break Ok(self.last_status),
                 Ok(Some(list)) => {
                     if self.options.verbose {

@@ -134,8 +134,11 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let mut signal = 15;
         let mut index = 1;
         if args.get(1).map(String::as_str) == Some("-l") || args.get(1).map(String::as_str) == Some("-L") {
-            shell.out(signal_listing().as_bytes()).await?;
-            return Ok(0);
+            if args.len() == 2 {
+                shell.out(signal_listing().as_bytes()).await?;
+                return Ok(0);
+            }
+            return list_signals(shell, &args[2..]).await;
         }
         if let Some(first) = args.get(1) {
             if first == "-s" || first == "-n" {
@@ -222,4 +225,31 @@ pub fn bg(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `disown`: accepted; jobs end with the run either way.
 pub fn disown(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async { Ok(0) })
+}
+
+/// `kill -l spec...`: a number (or exit status above 128) gives the name, a
+/// name gives the number.
+async fn list_signals(shell: &mut Shell, specs: &[String]) -> Outcome {
+    let mut status = 0;
+    let mut out = String::new();
+    for spec in specs {
+        let answer = match spec.parse::<i32>() {
+            Ok(number) => {
+                let number = if number > 128 { number - 128 } else { number };
+                super::trap::canonical_signal(&number.to_string()).map(|name| name.strip_prefix("SIG").unwrap_or(&name).to_string())
+            }
+            Err(_) => signal_number(spec).map(|n| n.to_string()),
+        };
+        match answer {
+            Some(text) => out.push_str(&format!("{text}\n")),
+            None => {
+                shell.out(out.as_bytes()).await?;
+                out.clear();
+                shell.builtin_error("kill", &format!("{spec}: invalid signal specification")).await;
+                status = 1;
+            }
+        }
+    }
+    shell.out(out.as_bytes()).await?;
+    Ok(status)
 }
