@@ -290,13 +290,13 @@ impl Shell {
         let mut sub = self.subshell();
         let (ours, theirs) = if input { (reader, writer) } else { (writer, reader) };
         sub.fds.set(if input { 1 } else { 0 }, theirs);
-        let fd = self.fds.allocate().max(63);
+        let fd = self.fds.allocate_from(63);
         self.fds.set(fd, ours);
         let pid = self.next_pid.get();
         self.next_pid.set(pid + 1);
         let owned = body.clone();
         let future: LocalFuture<'static, i32> = Box::pin(async move { sub.run_subshell_body(&owned).await });
-        self.jobs.spawn(pid, String::from("process substitution"), future);
+        self.jobs.spawn_process_substitution(pid, future);
         self.process_substitution_fds.push(fd);
         Ok(format!("/dev/fd/{fd}"))
     }

@@ -121,7 +121,25 @@ impl Shell {
         }
     }
 
+    /// Closes the `<( )`/`>( )` fds opened since `mark`, then lets those
+    /// jobs consume what was written to them before the script goes on.
+    pub(super) async fn close_process_substitutions(&mut self, mark: usize) {
+        if self.process_substitution_fds.len() <= mark {
+            return;
+        }
+        for fd in self.process_substitution_fds.split_off(mark) {
+            self.fds.close(fd);
+        }
+        let jobs = self.jobs.clone();
+        std::future::poll_fn(|cx| {
+            jobs.drain_process_substitutions(cx);
+            std::task::Poll::Ready(())
+        })
+        .await;
+    }
+
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
+        let procsub_mark = self.process_substitution_fds.len();
         self.current_line = self.source.line_of(command.span.start);
         self.charge_command().await?;
         if !self.traps.is_empty() && !self.in_trap {
@@ -142,9 +160,7 @@ impl Shell {
             }
         }
         let result = if args.is_empty() { self.run_assignments_only(command).await } else { self.run_with_args(command, args).await };
-        for fd in std::mem::take(&mut self.process_substitution_fds) {
-            self.fds.close(fd);
-        }
+        self.close_process_substitutions(procsub_mark).await;
         result
     }
 
