@@ -98,14 +98,20 @@ impl Shell {
         Flow::Exit(126)
     }
 
-    /// Reports an expansion error. Most end a non-interactive shell (the
-    /// `Err` flow); a failglob mismatch or a read-only assignment only fails
-    /// the command (`Ok(1)`).
+    /// Reports an expansion error: most end a non-interactive shell, the
+    /// others abandon the rest of the line.
     pub(super) async fn expansion_failed(&mut self, error: ExpandError) -> Outcome {
         match &error {
             ExpandError::Abort(status) => return Err(Flow::Exit(*status)),
             ExpandError::Limit(message) => return Err(self.limit_exceeded(message.clone()).await),
             _ => {}
+        }
+        if let ExpandError::NoMatch(_) = error {
+            // failglob: bash names no line, and abandons the rest of the line
+            // (under `set -e`, the shell).
+            self.report_plain(&error.to_string()).await;
+            self.last_status = 1;
+            return Err(if self.options.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
         }
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
@@ -115,8 +121,6 @@ impl Shell {
                 Err(Flow::Exit(if self.options.errexit { 1 } else { error.status() }))
             }
             ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(if self.options.errexit { 1 } else { 127 })),
-            // failglob fails just the command (and so obeys `set -e`).
-            ExpandError::NoMatch(_) => Ok(1),
             _ => Err(Flow::Abort(1)),
         }
     }
@@ -363,7 +367,8 @@ impl Shell {
             Ok(m) => m,
             Err(error) => {
                 self.report_error(&format!("{name}: {error}")).await;
-                return Ok(127);
+                // Only a missing file is 127; other failures (a name too long) are 126.
+                return Ok(if error == crate::fs::FsError::NotFound { 127 } else { 126 });
             }
         };
         if metadata.is_dir() {

@@ -116,8 +116,11 @@ impl TestParser<'_> {
             3 => {
                 if is_binary(&args[1]) {
                     Some(shell.binary_test(&args[1], &args[0], &args[2], true).await?)
-                } else if args[1] == "-a" || args[1] == "-o" {
-                    None
+                } else if args[1] == "-a" {
+                    // POSIX: with three arguments `-a` and `-o` join two one-argument tests.
+                    Some(!args[0].is_empty() && !args[2].is_empty())
+                } else if args[1] == "-o" {
+                    Some(!args[0].is_empty() || !args[2].is_empty())
                 } else if args[0] == "!" {
                     self.position = 1;
                     let mut inner = TestParser { args: &args[1..], position: 0 };
