@@ -7,7 +7,7 @@ use crate::expand::ExpandError;
 use crate::host::LocalFuture;
 use crate::io::pipe::pipe;
 use crate::io::{Fd, Stream};
-use crate::syntax::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline, TimeFormat};
+use crate::syntax::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline};
 use std::rc::Rc;
 
 impl Shell {
@@ -129,18 +129,6 @@ impl Shell {
             return Err(Flow::Exit(status));
         }
         Ok(())
-    }
-
-    async fn report_time(&self, format: TimeFormat, started: f64) {
-        let elapsed = (self.host.now_millis() - started).max(0.0) / 1000.0;
-        let text = match format {
-            TimeFormat::Posix => format!("real {elapsed:.2}\nuser 0.00\nsys 0.00\n"),
-            TimeFormat::Default => {
-                let minutes = (elapsed / 60.0).floor();
-                format!("\nreal\t{}m{:.3}s\nuser\t0m0.000s\nsys\t0m0.000s\n", minutes, elapsed - minutes * 60.0)
-            }
-        };
-        let _ = self.stderr().write(text.as_bytes()).await;
     }
 
     async fn run_multi_pipeline(&mut self, pipeline: &Pipeline) -> Outcome {

@@ -20,6 +20,7 @@ mod redirect;
 mod run;
 mod simple;
 mod time_format;
+mod time_report;
 mod utility;
 mod variables;
 pub mod vars;

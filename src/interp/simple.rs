@@ -107,9 +107,8 @@ impl Shell {
             _ => {}
         }
         if let ExpandError::NoMatch(_) = error {
-            // failglob: bash names no line, and abandons the rest of the line
-            // (under `set -e`, the shell).
-            self.report_plain(&error.to_string()).await;
+            // failglob abandons the rest of the line (under `set -e`, the shell).
+            self.report_error(&error.to_string()).await;
             self.last_status = 1;
             return Err(if self.options.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
         }

@@ -29,16 +29,9 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
     let mut parser = TestParser { args, position: 0 };
     match parser.expression(shell, 0).await {
         Ok(value) => {
+            // A complete expression with words left over.
             if parser.position < args.len() {
-                let token = &args[parser.position];
-                shell
-                    .builtin_error(
-                        name,
-                        &format!("{token}: {}", if parser.position == 0 { "unary operator expected" } else { "binary operator expected" })
-                            .replace(&format!("{token}: {token}:"), &format!("{token}:")),
-                    )
-                    .await;
-                let _ = token;
+                shell.builtin_error(name, "too many arguments").await;
                 return Ok(2);
             }
             Ok(if value { 0 } else { 1 })
