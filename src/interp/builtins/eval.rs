@@ -123,6 +123,12 @@ pub fn exec(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if rest.is_empty() {
             return Ok(0);
         }
+        let name = rest[0].text();
+        let known = name.contains('/') || super::find(&name).is_some() || shell.functions.contains_key(&name);
+        if !known && shell.search_path(&name).await.is_none() {
+            shell.builtin_error("exec", &format!("{name}: not found")).await;
+            return Err(Flow::Exit(127));
+        }
         let status = match shell.dispatch(rest).await {
             Ok(status) => status,
             Err(Flow::Exit(status)) => status,

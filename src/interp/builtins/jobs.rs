@@ -223,8 +223,17 @@ pub fn bg(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 /// `disown`: accepted; jobs end with the run either way.
-pub fn disown(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async { Ok(0) })
+pub fn disown(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let mut status = 0;
+        for spec in words(&args).iter().skip(1).filter(|a| !a.starts_with('-')) {
+            if shell.job_pid(spec).and_then(|pid| shell.jobs.status_of_pid(pid)).is_none() {
+                shell.builtin_error("disown", &format!("{spec}: no such job")).await;
+                status = 1;
+            }
+        }
+        Ok(status)
+    })
 }
 
 /// `kill -l spec...`: a number (or exit status above 128) gives the name, a

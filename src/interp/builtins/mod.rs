@@ -17,6 +17,7 @@ mod set;
 mod test;
 mod trap;
 mod types;
+mod umask;
 
 use super::{Flow, Outcome, Shell};
 use crate::expand::ElementKey;
@@ -145,8 +146,8 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("true", control::true_),
     ("type", types::type_),
     ("typeset", declare::declare),
-    ("ulimit", misc::ulimit),
-    ("umask", misc::umask),
+    ("ulimit", umask::ulimit),
+    ("umask", umask::umask),
     ("unalias", misc::unalias),
     ("unset", declare::unset),
     ("wait", jobs::wait),
