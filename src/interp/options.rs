@@ -60,6 +60,8 @@ pub struct Options {
     pub other_shopts: Vec<(String, bool)>,
     /// The shell runs a `-c` command string (`c` in `$-`).
     pub command_string: bool,
+    /// `set -o emacs` / `set -o vi`: remembered (one excludes the other), no effect.
+    pub line_editing: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -92,6 +94,7 @@ impl Default for Options {
             inherit_errexit: false,
             other_shopts: SHOPT_DEFAULTS.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
             command_string: false,
+            line_editing: None,
         }
     }
 }
@@ -257,8 +260,10 @@ impl Options {
             "posix" => self.posix,
             "verbose" => self.verbose,
             "xtrace" => self.xtrace,
-            "emacs" | "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical"
-            | "privileged" | "vi" => false,
+            "emacs" | "vi" => self.line_editing == Some(name),
+            "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical" | "privileged" => {
+                false
+            }
             _ => return None,
         })
     }
@@ -280,8 +285,16 @@ impl Options {
             "posix" => &mut self.posix,
             "verbose" => &mut self.verbose,
             "xtrace" => &mut self.xtrace,
-            "emacs"
-            | "histexpand"
+            "emacs" | "vi" => {
+                let editor = if name == "vi" { "vi" } else { "emacs" };
+                if on {
+                    self.line_editing = Some(editor);
+                } else if self.line_editing == Some(editor) {
+                    self.line_editing = None;
+                }
+                return true;
+            }
+            "histexpand"
             | "history"
             | "ignoreeof"
             | "interactive-comments"
@@ -291,8 +304,7 @@ impl Options {
             | "notify"
             | "onecmd"
             | "physical"
-            | "privileged"
-            | "vi" => return true,
+            | "privileged" => return true,
             _ => return false,
         };
         *slot = on;
