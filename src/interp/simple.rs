@@ -12,6 +12,9 @@ use crate::io::Fd;
 use crate::syntax::ast::{Argument, AssignValue, Assignment, FunctionDef, SimpleCommand};
 use std::rc::Rc;
 
+/// The search path of execvp when PATH is unset.
+const EXECVP_DEFAULT_PATH: &str = "/bin:/usr/bin";
+
 /// The first line of the `/bin` entries standing for built-in utilities.
 const UTILITY_STUB_PREFIX: &[u8] = b"#!/bin/bash\n# wabash built-in command";
 
@@ -534,8 +537,16 @@ impl ShellServices for Shell {
             self.fds.set(0, stdin);
             self.fds.set(1, stdout);
             self.fds.set(2, stderr);
+            // Utilities run commands as execvp does: without PATH, along its default.
+            let path_unset = self.vars.get("PATH").is_none();
+            if path_unset {
+                self.vars.insert("PATH", Variable::scalar(EXECVP_DEFAULT_PATH));
+            }
             let args = argv.into_iter().map(Arg::Word).collect();
             let outcome = self.dispatch(args).await;
+            if path_unset {
+                self.vars.remove("PATH");
+            }
             self.fds = saved;
             match outcome {
                 Ok(status) => status,

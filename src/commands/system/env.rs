@@ -85,7 +85,8 @@ pub fn run_env<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             if let Some(dir) = parsed.value("C") {
                 script.push_str(&format!("cd {} || exit 125; ", single_quoted(dir)));
             }
-            script.push_str("\"$@\"");
+            // Without PATH the command is found as execvp would, along its default.
+            script.push_str("if [ -n \"${PATH+set}\" ]; then \"$@\"; else command -p \"$@\"; fi");
             let mut argv = vec!["bash".to_string(), "-c".to_string(), script, "env".to_string()];
             argv.extend(command);
             argv
