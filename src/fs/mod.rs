@@ -19,6 +19,7 @@
 //! - [`path`], [`perm`], [`walk`]: path rules, permission rules, and the
 //!   path walk shared by the filesystems assembled from others.
 
+pub mod canonical;
 mod error;
 pub mod host_dir;
 pub mod layout;

@@ -21,6 +21,7 @@ impl Shell {
             return self.run_compound(compound).await;
         }
         let saved = self.fds.clone();
+        let procsub_mark = self.process_substitution_fds.len();
         let result = match self.apply_redirects(redirects).await {
             Ok(()) => self.run_compound(compound).await,
             Err(flow) => {
@@ -29,6 +30,7 @@ impl Shell {
             }
         };
         self.fds = saved;
+        self.close_process_substitutions(procsub_mark).await;
         result
     }
 

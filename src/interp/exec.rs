@@ -7,7 +7,7 @@ use crate::expand::ExpandError;
 use crate::host::LocalFuture;
 use crate::io::pipe::pipe;
 use crate::io::{Fd, Stream};
-use crate::syntax::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline, TimeFormat};
+use crate::syntax::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline};
 use std::rc::Rc;
 
 impl Shell {
@@ -16,6 +16,10 @@ impl Shell {
         Box::pin(async move {
             let mut status = 0;
             for item in &list.items {
+                // `set -n` takes effect at once, even later on the same line.
+                if self.options.noexec {
+                    break;
+                }
                 if item.background {
                     let text = self
                         .source
@@ -81,7 +85,8 @@ impl Shell {
         }
         let result = if pipeline.commands.len() == 1 {
             let result = self.run_command(&pipeline.commands[0]).await;
-            if let Ok(status) = result {
+            // A group, loop, `if` or `case` leaves PIPESTATUS to the commands inside it.
+            if let (Ok(status), false) = (result, is_compound_body(&pipeline.commands[0])) {
                 self.pipestatus = vec![status];
             }
             result
@@ -102,23 +107,7 @@ impl Shell {
         // `set -e` looks at simple commands, subshells, `(( ))` and `[[ ]]`;
         // a group, loop, `if` or `case` fails only through a command inside it.
         let redirect_failed = std::mem::take(&mut self.compound_redirect_failed);
-        let compound_body = !redirect_failed
-            && pipeline.commands.len() == 1
-            && matches!(
-                &pipeline.commands[0],
-                Command::Compound(
-                    CompoundCommand::BraceGroup(_)
-                        | CompoundCommand::If { .. }
-                        | CompoundCommand::For { .. }
-                        | CompoundCommand::ArithFor { .. }
-                        | CompoundCommand::While { .. }
-                        | CompoundCommand::Until { .. }
-                        | CompoundCommand::Case { .. }
-                        | CompoundCommand::Select { .. },
-                    _,
-                    _
-                )
-            );
+        let compound_body = !redirect_failed && pipeline.commands.len() == 1 && is_compound_body(&pipeline.commands[0]);
         self.check_errexit(status, pipeline.negated || compound_body).await?;
         Ok(status)
     }
@@ -129,27 +118,17 @@ impl Shell {
         if status == 0 || self.errexit_suppressed > 0 || exempt {
             return Ok(());
         }
-        if self.traps.contains_key("ERR") && !self.in_err_trap {
-            self.in_err_trap = true;
+        // Functions inherit the ERR trap only under `set -E`.
+        let inherited = self.call_stack.is_empty() || self.options.errtrace;
+        if inherited && self.traps.contains_key("ERR") && !self.in_trap {
+            self.in_trap = true;
             self.run_trap("ERR").await;
-            self.in_err_trap = false;
+            self.in_trap = false;
         }
         if self.options.errexit {
             return Err(Flow::Exit(status));
         }
         Ok(())
-    }
-
-    async fn report_time(&self, format: TimeFormat, started: f64) {
-        let elapsed = (self.host.now_millis() - started).max(0.0) / 1000.0;
-        let text = match format {
-            TimeFormat::Posix => format!("real {elapsed:.2}\nuser 0.00\nsys 0.00\n"),
-            TimeFormat::Default => {
-                let minutes = (elapsed / 60.0).floor();
-                format!("\nreal\t{}m{:.3}s\nuser\t0m0.000s\nsys\t0m0.000s\n", minutes, elapsed - minutes * 60.0)
-            }
-        };
-        let _ = self.stderr().write(text.as_bytes()).await;
     }
 
     async fn run_multi_pipeline(&mut self, pipeline: &Pipeline) -> Outcome {
@@ -231,6 +210,11 @@ impl Shell {
                     self.run_compound_redirected(compound, redirects).await
                 }
                 Command::FunctionDef(def) => {
+                    // A name that needed expansion (`$x-f() {...}`) is refused.
+                    if def.name.contains(['$', '`']) {
+                        self.report_error(&format!("`{}': not a valid identifier", def.name)).await;
+                        return Ok(1);
+                    }
                     self.define_function(def);
                     Ok(0)
                 }
@@ -294,14 +278,34 @@ impl Shell {
         let mut sub = self.subshell();
         let (ours, theirs) = if input { (reader, writer) } else { (writer, reader) };
         sub.fds.set(if input { 1 } else { 0 }, theirs);
-        let fd = self.fds.allocate().max(63);
+        let fd = self.fds.allocate_from(63);
         self.fds.set(fd, ours);
         let pid = self.next_pid.get();
         self.next_pid.set(pid + 1);
         let owned = body.clone();
         let future: LocalFuture<'static, i32> = Box::pin(async move { sub.run_subshell_body(&owned).await });
-        self.jobs.spawn(pid, String::from("process substitution"), future);
+        self.jobs.spawn_process_substitution(pid, future);
         self.process_substitution_fds.push(fd);
         Ok(format!("/dev/fd/{fd}"))
     }
+}
+
+/// A group, `if`, loop, `case` or `select`: commands whose status is that of
+/// a command inside them.
+fn is_compound_body(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Compound(
+            CompoundCommand::BraceGroup(_)
+                | CompoundCommand::If { .. }
+                | CompoundCommand::For { .. }
+                | CompoundCommand::ArithFor { .. }
+                | CompoundCommand::While { .. }
+                | CompoundCommand::Until { .. }
+                | CompoundCommand::Case { .. }
+                | CompoundCommand::Select { .. },
+            _,
+            _
+        )
+    )
 }

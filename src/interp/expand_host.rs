@@ -136,7 +136,18 @@ impl ExpandHost for Shell {
             sub.options.errexit = false;
         }
         sub.fds.set(1, Rc::new(Stream::Capture(capture.clone())));
-        let status = sub.run_subshell_body(body).await;
+        let status = match input_file_redirect(body) {
+            // `$(< file)` is the file's contents, read without running a command.
+            Some(redirect) => match sub.apply_redirects(std::slice::from_ref(redirect)).await {
+                Ok(()) => {
+                    let data = sub.stdin().read_to_end().await.unwrap_or_default();
+                    let _ = sub.stdout().write(&data).await;
+                    0
+                }
+                Err(outcome) => outcome.unwrap_or(1),
+            },
+            None => sub.run_subshell_body(body).await,
+        };
         self.last_substitution_status = Some(status);
         self.last_status = status;
         if self.budget.exceeded.get() {
@@ -197,8 +208,22 @@ impl Shell {
             "EPOCHSECONDS" => ((now / 1000.0).floor() as i64).to_string(),
             "EPOCHREALTIME" => format!("{:.6}", now / 1000.0),
             "BASHPID" => self.bash_pid.to_string(),
-            "BASH_SUBSHELL" => self.subshell_depth.saturating_sub(self.shell_base_depth).to_string(),
+            "BASH_SUBSHELL" => (self.subshell_depth - self.process_depth).to_string(),
             _ => return None,
         })
     }
+}
+
+/// The `< file` of a substitution body that is only that redirection.
+fn input_file_redirect(body: &List) -> Option<&crate::syntax::ast::Redirect> {
+    use crate::syntax::ast::{Command, RedirectFd, RedirectOp};
+    let [item] = body.items.as_slice() else { return None };
+    let pipeline = &item.and_or.first;
+    if item.background || !item.and_or.rest.is_empty() || pipeline.negated || pipeline.timed.is_some() {
+        return None;
+    }
+    let [Command::Simple(simple)] = pipeline.commands.as_slice() else { return None };
+    let [redirect] = simple.redirects.as_slice() else { return None };
+    let from_stdin = matches!(redirect.fd, None | Some(RedirectFd::Number(0)));
+    (simple.words.is_empty() && simple.assignments.is_empty() && redirect.op == RedirectOp::Input && from_stdin).then_some(redirect)
 }

@@ -42,6 +42,11 @@ impl FdTable {
 
     /// The lowest free fd at or above [`FIRST_ALLOCATED_FD`].
     pub fn allocate(&self) -> usize {
-        (FIRST_ALLOCATED_FD..=MAX_FD).find(|&fd| self.get(fd).is_none()).unwrap_or(MAX_FD)
+        self.allocate_from(FIRST_ALLOCATED_FD)
+    }
+
+    /// The lowest free fd at or above `start`.
+    pub fn allocate_from(&self, start: usize) -> usize {
+        (start..=MAX_FD).find(|&fd| self.get(fd).is_none()).unwrap_or(MAX_FD)
     }
 }

@@ -22,6 +22,8 @@ struct Job {
     status: Option<i32>,
     /// Whether `wait` or `jobs` has reported it.
     reported: bool,
+    /// A `<( )` / `>( )` job, driven to its end when the script finishes.
+    process_substitution: bool,
 }
 
 /// The jobs of a session, shared by the shell and all its subshells.
@@ -35,8 +37,42 @@ impl JobTable {
     pub fn spawn(&self, pid: u32, command: String, future: LocalFuture<'static, i32>) -> u32 {
         let mut jobs = self.jobs.borrow_mut();
         let number = jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
-        jobs.push(Job { number, pid, command, future: Some(future), status: None, reported: false });
+        jobs.push(Job { number, pid, command, future: Some(future), status: None, reported: false, process_substitution: false });
         pid
+    }
+
+    /// Starts the job of a process substitution.
+    pub fn spawn_process_substitution(&self, pid: u32, future: LocalFuture<'static, i32>) {
+        self.spawn(pid, "process substitution".into(), future);
+        if let Some(job) = self.jobs.borrow_mut().last_mut() {
+            job.process_substitution = true;
+        }
+    }
+
+    /// Polls the unfinished process substitutions until a pass finishes none
+    /// (their readers have seen the end of their input by then).
+    pub fn drain_process_substitutions(&self, cx: &mut Context<'_>) {
+        loop {
+            let mut finished = false;
+            let count = self.jobs.borrow().len();
+            for index in 0..count {
+                let future = self.jobs.borrow_mut().get_mut(index).filter(|j| j.process_substitution).and_then(|j| j.future.take());
+                let Some(mut future) = future else { continue };
+                let outcome = future.as_mut().poll(cx);
+                if let Some(job) = self.jobs.borrow_mut().get_mut(index) {
+                    match outcome {
+                        Poll::Ready(status) => {
+                            job.status = Some(status);
+                            finished = true;
+                        }
+                        Poll::Pending => job.future = Some(future),
+                    }
+                }
+            }
+            if !finished {
+                return;
+            }
+        }
     }
 
     /// Polls every running job once, including jobs spawned while polling
@@ -73,6 +109,11 @@ impl JobTable {
         self.jobs.borrow().iter().any(|j| j.status.is_none())
     }
 
+    /// True when one of `pids` is still running.
+    pub fn any_running_among(&self, pids: &[u32]) -> bool {
+        self.jobs.borrow().iter().any(|j| j.status.is_none() && pids.contains(&j.pid))
+    }
+
     /// The status of the job with `pid`: `Some(Some(s))` done, `Some(None)` running, `None` unknown.
     pub fn status_of_pid(&self, pid: u32) -> Option<Option<i32>> {
         self.jobs.borrow().iter().find(|j| j.pid == pid).map(|j| j.status)
@@ -99,8 +140,14 @@ impl JobTable {
 
     /// A finished job not yet reported by `wait -n`; marks it reported.
     pub fn take_finished(&self) -> Option<(u32, i32)> {
+        self.take_finished_among(None)
+    }
+
+    /// [`JobTable::take_finished`] restricted to `pids` when given.
+    pub fn take_finished_among(&self, pids: Option<&[u32]>) -> Option<(u32, i32)> {
         let mut jobs = self.jobs.borrow_mut();
-        let job = jobs.iter_mut().find(|j| j.status.is_some() && !j.reported)?;
+        let wanted = |pid: u32| pids.is_none_or(|pids| pids.contains(&pid));
+        let job = jobs.iter_mut().find(|j| j.status.is_some() && !j.reported && wanted(j.pid))?;
         job.reported = true;
         Some((job.pid, job.status.unwrap_or(0)))
     }
@@ -164,6 +211,7 @@ impl<T> Future for WithJobs<'_, T> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
         loop {
             if let Poll::Ready(value) = self.main.as_mut().poll(cx) {
+                self.jobs.drain_process_substitutions(cx);
                 return Poll::Ready(value);
             }
             // A job finishing may unblock `wait` in the foreground: poll again.

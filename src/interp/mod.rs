@@ -6,6 +6,7 @@
 //! process would.
 
 mod builtins;
+pub(crate) mod command_path;
 mod compound;
 mod cond;
 mod exec;
@@ -19,6 +20,7 @@ mod program;
 mod redirect;
 mod run;
 mod simple;
+mod time_report;
 mod utility;
 mod variables;
 pub mod vars;
@@ -130,6 +132,8 @@ pub struct Shell {
     options: Options,
     fds: FdTable,
     traps: HashMap<String, String>,
+    /// The parent's traps, inactive in a subshell but still listed by `trap`.
+    inactive_traps: HashMap<String, String>,
     /// `$$`.
     pid: u32,
     /// `$BASHPID`: differs in subshells.
@@ -148,6 +152,9 @@ pub struct Shell {
     /// Depth of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
     errexit_suppressed: usize,
     subshell_depth: usize,
+    /// `subshell_depth` where this bash process started (a child `bash` is
+    /// a new process: BASH_SUBSHELL and the PS4 repetition restart there).
+    process_depth: usize,
     umask: u32,
     random_cell: std::cell::Cell<u64>,
     /// Status of the last command substitution (a bare assignment's status).
@@ -163,8 +170,8 @@ pub struct Shell {
     /// Whether the last failed assignment ends the shell (an arithmetic
     /// error) rather than discarding the rest of the line.
     assignment_error_is_fatal: bool,
-    /// True while the ERR trap runs (it does not trigger itself).
-    in_err_trap: bool,
+    /// True while an ERR or DEBUG trap runs (neither triggers inside it).
+    in_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
     last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`).
@@ -175,9 +182,6 @@ pub struct Shell {
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
     getopts_last_optind: usize,
-    /// `subshell_depth` where the running bash started (`bash -c` inside
-    /// the sandbox is a new shell, not a subshell).
-    shell_base_depth: usize,
     /// When `SECONDS` was assigned: the clock time (ms) it counts from.
     seconds_base_ms: Option<f64>,
     /// Dynamic variables (`RANDOM`, `SECONDS`...) that were unset and so
@@ -188,6 +192,11 @@ pub struct Shell {
     warnings: Vec<String>,
     /// Fds opened for `<( )` by the current command, closed after it.
     process_substitution_fds: Vec<usize>,
+    /// Commands found along `PATH` (`hash`).
+    command_hash: command_path::CommandHash,
+    /// Fds opened by `{var}>file` during the current command: they stay
+    /// open after it.
+    variable_fds: Vec<usize>,
 }
 
 impl Shell {
@@ -211,6 +220,7 @@ impl Shell {
             options: Options::default(),
             fds: FdTable::new(stdin.clone(), Rc::new(Stream::Null), Rc::new(Stream::Null)),
             traps: HashMap::new(),
+            inactive_traps: HashMap::new(),
             pid: 4242,
             bash_pid: 4242,
             next_pid: Rc::new(std::cell::Cell::new(4243)),
@@ -223,6 +233,7 @@ impl Shell {
             loop_depth: 0,
             errexit_suppressed: 0,
             subshell_depth: 0,
+            process_depth: 0,
             umask: 0o022,
             random_cell: std::cell::Cell::new(seed | 1),
             last_substitution_status: None,
@@ -232,7 +243,7 @@ impl Shell {
             source_depth: 0,
             syntax_error_seen: false,
             last_argument: None,
-            in_err_trap: false,
+            in_trap: false,
             assignment_error_is_fatal: false,
             exited: false,
             compound_redirect_failed: false,
@@ -241,10 +252,13 @@ impl Shell {
             process_substitution_fds: Vec::new(),
             warnings: Vec::new(),
             seconds_base_ms: None,
-            shell_base_depth: 0,
             plain_specials: Vec::new(),
+            command_hash: Default::default(),
+            variable_fds: Vec::new(),
         };
+        shell.options.command_string = true;
         shell.init_variables(config.env);
+        shell.sync_option_variables();
         shell
     }
 
@@ -334,7 +348,21 @@ impl Shell {
         sub.subshell_depth += 1;
         sub.bash_pid = self.next_pid.get();
         self.next_pid.set(self.next_pid.get() + 1);
-        sub.traps.retain(|name, _| name != "EXIT");
+        // Caught signals and EXIT are reset in a subshell (ignored ones stay
+        // ignored); ERR survives under `set -E`, DEBUG and RETURN under `set -T`.
+        let (errtrace, functrace) = (self.options.errtrace, self.options.functrace);
+        let keep = |name: &str, action: &str| match name {
+            "EXIT" => false,
+            "ERR" => errtrace,
+            "DEBUG" | "RETURN" => functrace,
+            _ => action.is_empty(),
+        };
+        for (name, action) in &self.traps {
+            if !keep(name, action) {
+                sub.inactive_traps.insert(name.clone(), action.clone());
+            }
+        }
+        sub.traps.retain(|name, action| keep(name, action));
         sub.loop_depth = 0;
         if !self.options.inherit_errexit {
             // Command substitutions do not inherit `set -e` unless asked.

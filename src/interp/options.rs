@@ -1,6 +1,8 @@
 //! Shell options: `set -o` flags and `shopt` settings, kept outside the
 //! variable namespace so no assignment can change them.
 
+use super::vars::{Value, Variable};
+
 /// `set` options and `shopt` options that scripts use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -56,6 +58,10 @@ pub struct Options {
     pub inherit_errexit: bool,
     /// `shopt -s nullglob`-like others that are accepted and remembered.
     pub other_shopts: Vec<(String, bool)>,
+    /// The shell runs a `-c` command string (`c` in `$-`).
+    pub command_string: bool,
+    /// `set -o emacs` / `set -o vi`: remembered (one excludes the other), no effect.
+    pub line_editing: Option<&'static str>,
 }
 
 impl Default for Options {
@@ -87,6 +93,8 @@ impl Default for Options {
             xpg_echo: false,
             inherit_errexit: false,
             other_shopts: SHOPT_DEFAULTS.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+            command_string: false,
+            line_editing: None,
         }
     }
 }
@@ -99,7 +107,7 @@ const SHOPT_DEFAULTS: &[(&str, bool)] = &[
     ("cdspell", false),
     ("checkhash", false),
     ("checkjobs", false),
-    ("checkwinsize", false),
+    ("checkwinsize", true),
     ("cmdhist", true),
     ("compat31", false),
     ("compat32", false),
@@ -139,6 +147,67 @@ const SHOPT_DEFAULTS: &[(&str, bool)] = &[
     ("shift_verbose", false),
     ("sourcepath", true),
     ("varredir_close", false),
+];
+
+/// Every `shopt` name, in the order `shopt` lists them (bash's table order).
+const SHOPT_ORDER: &[&str] = &[
+    "autocd",
+    "assoc_expand_once",
+    "cdable_vars",
+    "cdspell",
+    "checkhash",
+    "checkjobs",
+    "checkwinsize",
+    "cmdhist",
+    "compat31",
+    "compat32",
+    "compat40",
+    "compat41",
+    "compat42",
+    "compat43",
+    "compat44",
+    "complete_fullquote",
+    "direxpand",
+    "dirspell",
+    "dotglob",
+    "execfail",
+    "expand_aliases",
+    "extdebug",
+    "extglob",
+    "extquote",
+    "failglob",
+    "force_fignore",
+    "globasciiranges",
+    "globskipdots",
+    "globstar",
+    "gnu_errfmt",
+    "histappend",
+    "histreedit",
+    "histverify",
+    "hostcomplete",
+    "huponexit",
+    "inherit_errexit",
+    "interactive_comments",
+    "lastpipe",
+    "lithist",
+    "localvar_inherit",
+    "localvar_unset",
+    "login_shell",
+    "mailwarn",
+    "no_empty_cmd_completion",
+    "nocaseglob",
+    "nocasematch",
+    "noexpand_translation",
+    "nullglob",
+    "patsub_replacement",
+    "progcomp",
+    "progcomp_alias",
+    "promptvars",
+    "restricted_shell",
+    "shift_verbose",
+    "sourcepath",
+    "varredir_close",
+    "xpg_echo",
 ];
 
 /// `set -o` names, in the order `set -o` lists them, with their letters.
@@ -191,8 +260,10 @@ impl Options {
             "posix" => self.posix,
             "verbose" => self.verbose,
             "xtrace" => self.xtrace,
-            "emacs" | "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical"
-            | "privileged" | "vi" => false,
+            "emacs" | "vi" => self.line_editing == Some(name),
+            "histexpand" | "history" | "ignoreeof" | "keyword" | "monitor" | "nolog" | "notify" | "onecmd" | "physical" | "privileged" => {
+                false
+            }
             _ => return None,
         })
     }
@@ -214,8 +285,16 @@ impl Options {
             "posix" => &mut self.posix,
             "verbose" => &mut self.verbose,
             "xtrace" => &mut self.xtrace,
-            "emacs"
-            | "histexpand"
+            "emacs" | "vi" => {
+                let editor = if name == "vi" { "vi" } else { "emacs" };
+                if on {
+                    self.line_editing = Some(editor);
+                } else if self.line_editing == Some(editor) {
+                    self.line_editing = None;
+                }
+                return true;
+            }
+            "histexpand"
             | "history"
             | "ignoreeof"
             | "interactive-comments"
@@ -225,8 +304,7 @@ impl Options {
             | "notify"
             | "onecmd"
             | "physical"
-            | "privileged"
-            | "vi" => return true,
+            | "privileged" => return true,
             _ => return false,
         };
         *slot = on;
@@ -258,6 +336,9 @@ impl Options {
             if on {
                 out.push(letter);
             }
+        }
+        if self.command_string {
+            out.push('c');
         }
         out
     }
@@ -303,25 +384,24 @@ impl Options {
         true
     }
 
-    /// Every `shopt` name, sorted, with its value.
+    /// Every `shopt` name with its value, in the order bash lists them.
     pub fn all_shopts(&self) -> Vec<(String, bool)> {
-        let mut all: Vec<(String, bool)> = self.other_shopts.clone();
-        for name in [
-            "extglob",
-            "nullglob",
-            "failglob",
-            "dotglob",
-            "nocaseglob",
-            "nocasematch",
-            "globstar",
-            "lastpipe",
-            "expand_aliases",
-            "xpg_echo",
-            "inherit_errexit",
-        ] {
-            all.push((name.to_string(), self.get_shopt(name).unwrap_or(false)));
+        SHOPT_ORDER.iter().map(|name| (name.to_string(), self.get_shopt(name).unwrap_or(false))).collect()
+    }
+}
+
+impl super::Shell {
+    /// Refreshes the read-only SHELLOPTS and BASHOPTS variables (the `set -o`
+    /// and `shopt` options that are on, colon-separated) after a change.
+    pub(super) fn sync_option_variables(&mut self) {
+        let shellopts: Vec<&str> =
+            SET_OPTIONS.iter().map(|(name, _)| *name).filter(|name| self.options.get_set_option(name) == Some(true)).collect();
+        let bashopts: Vec<String> = self.options.all_shopts().into_iter().filter(|(_, on)| *on).map(|(name, _)| name).collect();
+        for (name, value) in [("SHELLOPTS", shellopts.join(":")), ("BASHOPTS", bashopts.join(":"))] {
+            let mut var = self.vars.get(name).cloned().unwrap_or_else(|| Variable::scalar(""));
+            var.value = Some(Value::Scalar(value));
+            var.attributes.readonly = true;
+            self.vars.insert(name, var);
         }
-        all.sort();
-        all
     }
 }

@@ -6,6 +6,9 @@ use super::builtins::Arg;
 use super::vars::{Variable, Variables};
 use super::{Process, ProgramRequest, Shell};
 
+/// The search path of `execvp` when the environment has no `PATH` (glibc's).
+const EXECVP_DEFAULT_PATH: &str = "/bin:/usr/bin";
+
 impl Shell {
     /// Runs `request.argv` in a child shell with the request's environment,
     /// working directory, host and streams; returns its status.
@@ -23,6 +26,11 @@ impl Shell {
                 let mut variable = Variable::scalar(value);
                 variable.attributes.exported = true;
                 child.vars.insert(&name, variable);
+            }
+            // Without PATH, execvp searches the C library's default path; the
+            // program itself still sees no PATH in its environment.
+            if child.vars.get("PATH").is_none() {
+                child.vars.insert("PATH", Variable::scalar(EXECVP_DEFAULT_PATH));
             }
         }
         if let Some(cwd) = cwd {

@@ -62,6 +62,7 @@ impl Shell {
             Some(RedirectFd::Number(n)) => *n as usize,
             Some(RedirectFd::Variable(name)) => {
                 let fd = self.fds.allocate();
+                self.variable_fds.push(fd);
                 if let Err(message) = self.assign_scalar(name, fd.to_string(), false) {
                     self.report_error(&message).await;
                     return Err(Ok(1));
@@ -122,7 +123,12 @@ impl Shell {
                             Err(Ok(1))
                         }
                     },
-                    Err(_) if redirect.op == RedirectOp::DupOutput && redirect.fd.is_none() => {
+                    // `>&file` and `1>&file` send both stdout and stderr to the file.
+                    Err(_)
+                        if redirect.op == RedirectOp::DupOutput
+                            && target_fd == 1
+                            && !matches!(redirect.fd, Some(RedirectFd::Variable(_))) =>
+                    {
                         let stream = self.open_for_redirect(&target, OpenOptions::write_truncate(0o666 & !self.umask), true).await?;
                         self.fds.set(1, stream.clone());
                         self.fds.set(2, stream);

@@ -90,17 +90,31 @@ impl Shell {
         let mut parser = Parser::new(text);
         let result = loop {
             let options = self.parse_options();
-            match parser.next_line(&options) {
+            let start = parser.offset();
+            let warnings_before = parser.warnings().len();
+            let next = parser.next_line(&options);
+            for warning in parser.warnings().get(warnings_before..).unwrap_or(&[]) {
+                let line = self.source.line_of(parser.offset() as u32);
+                let text = format!("{}: line {line}: warning: {warning}\n", self.error_prefix);
+                let _ = self.stderr().write(text.as_bytes()).await;
+            }
+            match next {
                 Ok(None) => break Ok(self.last_status),
                 Ok(Some(list)) => {
                     if self.options.verbose {
-                        let _ = self.stderr().write(text.as_bytes()).await;
+                        let mut line = text.get(start..parser.offset()).unwrap_or("").to_string();
+                        if !line.ends_with('\n') {
+                            line.push('\n');
+                        }
+                        let _ = self.stderr().write(line.as_bytes()).await;
                     }
                     if self.options.noexec {
                         continue;
                     }
                     match self.run_list(&list).await {
                         Ok(status) => self.last_status = status,
+                        // `eval break` and a sourced `continue` reach the enclosing loop.
+                        Err(flow @ (Flow::Break(_) | Flow::Continue(_))) if self.loop_depth > 0 => break Err(flow),
                         Err(Flow::Break(_)) | Err(Flow::Continue(_)) => {}
                         Err(Flow::Abort(status)) => self.last_status = status,
                         Err(flow) => break Err(flow),
@@ -129,9 +143,36 @@ impl Shell {
         }
         let saved_status = self.last_status;
         let saved_line = self.current_line;
-        let _ = Box::pin(self.run_text_flow(&action, self.current_line)).await;
+        let _ = self.run_trap_action(name, &action).await;
         self.current_line = saved_line;
         self.last_status = saved_status;
+    }
+
+    /// Runs a trap's action text. A syntax error in it is reported under the
+    /// trap's name (`bash: exit trap: line 1: ...`) and only fails the action.
+    pub(super) async fn run_trap_action(&mut self, name: &str, action: &str) -> Result<i32, Flow> {
+        let label = match name {
+            "EXIT" => "exit trap",
+            "SIGINT" => "interrupt trap",
+            "ERR" => "error trap",
+            "DEBUG" => "debug trap",
+            _ => "trap",
+        };
+        let saved_prefix = std::mem::replace(&mut self.syntax_prefix, format!("{}: {label}", self.error_prefix));
+        let saved_line = self.current_line;
+        self.syntax_error_seen = false;
+        // LINENO in the EXIT trap is 1; other traps see the current line.
+        let first_line = if name == "EXIT" { 1 } else { saved_line };
+        let result = Box::pin(self.run_text_flow(action, first_line)).await;
+        self.current_line = saved_line;
+        self.syntax_prefix = saved_prefix;
+        match result {
+            Err(Flow::Exit(2)) if self.syntax_error_seen => {
+                self.syntax_error_seen = false;
+                Ok(2)
+            }
+            other => other,
+        }
     }
 
     /// Runs the EXIT trap once; an `exit` inside it sets the final status.
@@ -141,7 +182,7 @@ impl Shell {
             return;
         }
         let saved_status = self.last_status;
-        match Box::pin(self.run_text_flow(&action, self.current_line)).await {
+        match self.run_trap_action("EXIT", &action).await {
             Err(Flow::Exit(status)) => self.last_status = status,
             _ => self.last_status = saved_status,
         }

@@ -12,6 +12,9 @@ use crate::io::Fd;
 use crate::syntax::ast::{Argument, AssignValue, Assignment, FunctionDef, SimpleCommand};
 use std::rc::Rc;
 
+/// The search path of execvp when PATH is unset.
+const EXECVP_DEFAULT_PATH: &str = "/bin:/usr/bin";
+
 /// The first line of the `/bin` entries standing for built-in utilities.
 const UTILITY_STUB_PREFIX: &[u8] = b"#!/bin/bash\n# wabash built-in command";
 
@@ -39,13 +42,53 @@ impl Shell {
                 // Only the command under `timeout` ends, not the whole run.
                 return Err(Flow::Exit(124));
             }
-            self.budget.exceeded.set(true);
-            return Err(Flow::Exit(130));
+            if !self.budget.interrupt_seen.get() {
+                self.budget.interrupt_seen.set(true);
+                return Err(self.interrupt().await);
+            }
+            // Commands of the INT trap itself run until it ends.
+            if self.budget.exceeded.get() {
+                return Err(Flow::Exit(130));
+            }
         }
         if let Err(message) = self.budget.check_time(&self.limits, self.host.now_millis()) {
             return Err(self.limit_exceeded(message).await);
         }
         Ok(())
+    }
+
+    /// The host asked the run to stop, as SIGINT would: the INT trap (else
+    /// the TERM trap) runs, then the run ends with 130 unless the trap exits.
+    async fn interrupt(&mut self) -> Flow {
+        let trap = ["SIGINT", "SIGTERM"].into_iter().find(|name| self.traps.get(*name).is_some_and(|action| !action.is_empty()));
+        let mut flow = Flow::Exit(130);
+        if let Some(name) = trap {
+            let action = self.traps.get(name).cloned().unwrap_or_default();
+            let saved_status = self.last_status;
+            if let Err(Flow::Exit(status)) = self.run_trap_action(name, &action).await {
+                flow = Flow::Exit(status);
+            }
+            self.last_status = saved_status;
+        }
+        self.budget.exceeded.set(true);
+        flow
+    }
+
+    /// With an ERR or DEBUG trap set: BASH_COMMAND names the command about
+    /// to run, and the DEBUG trap runs before it (in functions only under
+    /// `set -T`).
+    async fn before_command_traps(&mut self, command: &SimpleCommand) {
+        let span = command.span;
+        let text = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("").trim();
+        let mut var = Variable::scalar(text);
+        var.attributes = self.vars.get("BASH_COMMAND").map(|v| v.attributes).unwrap_or_default();
+        self.vars.insert("BASH_COMMAND", var);
+        let inherited = self.call_stack.is_empty() || self.options.functrace;
+        if inherited && self.traps.get("DEBUG").is_some_and(|action| !action.is_empty()) {
+            self.in_trap = true;
+            self.run_trap("DEBUG").await;
+            self.in_trap = false;
+        }
     }
 
     /// Reports a limit once and marks the run as over.
@@ -57,31 +100,65 @@ impl Shell {
         Flow::Exit(126)
     }
 
-    /// Reports an expansion error. Most end a non-interactive shell (the
-    /// `Err` flow); a failglob mismatch or a read-only assignment only fails
-    /// the command (`Ok(1)`).
+    /// True inside `( )`, `$( )` or a pipeline stage of the running bash
+    /// (a `bash -c` started in the sandbox is a new shell, not a subshell).
+    fn in_subshell(&self) -> bool {
+        self.subshell_depth > self.process_depth
+    }
+
+    /// Reports an expansion error: most end a non-interactive shell, the
+    /// others abandon the rest of the line.
     pub(super) async fn expansion_failed(&mut self, error: ExpandError) -> Outcome {
         match &error {
             ExpandError::Abort(status) => return Err(Flow::Exit(*status)),
             ExpandError::Limit(message) => return Err(self.limit_exceeded(message.clone()).await),
             _ => {}
         }
+        if let ExpandError::NoMatch(_) = error {
+            // failglob abandons the rest of the line (under `set -e`, the shell).
+            self.report_error(&error.to_string()).await;
+            self.last_status = 1;
+            return Err(if self.options.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
+        }
         self.report_error(&error.to_string()).await;
         self.last_status = error.status();
         match error {
-            // bash exits with 127 from the shell itself, 1 from a subshell.
+            // bash exits with 127 from the shell itself, 1 from a subshell
+            // or under `set -e`.
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
-                Err(Flow::Exit(if self.subshell_depth > self.shell_base_depth { 1 } else { error.status() }))
+                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { error.status() }))
             }
-            // failglob fails just the command (and so obeys `set -e`).
-            ExpandError::NoMatch(_) => Ok(1),
+            ExpandError::Arith(arith) if arith.message == "unbound variable" => {
+                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { 127 }))
+            }
             _ => Err(Flow::Abort(1)),
         }
     }
 
+    /// Closes the `<( )`/`>( )` fds opened since `mark`, then lets those
+    /// jobs consume what was written to them before the script goes on.
+    pub(super) async fn close_process_substitutions(&mut self, mark: usize) {
+        if self.process_substitution_fds.len() <= mark {
+            return;
+        }
+        for fd in self.process_substitution_fds.split_off(mark) {
+            self.fds.close(fd);
+        }
+        let jobs = self.jobs.clone();
+        std::future::poll_fn(|cx| {
+            jobs.drain_process_substitutions(cx);
+            std::task::Poll::Ready(())
+        })
+        .await;
+    }
+
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
+        let procsub_mark = self.process_substitution_fds.len();
         self.current_line = self.source.line_of(command.span.start);
         self.charge_command().await?;
+        if !self.traps.is_empty() && !self.in_trap {
+            self.before_command_traps(command).await;
+        }
         self.last_substitution_status = None;
         let mut args: Vec<Arg> = Vec::new();
         for argument in &command.words {
@@ -97,9 +174,7 @@ impl Shell {
             }
         }
         let result = if args.is_empty() { self.run_assignments_only(command).await } else { self.run_with_args(command, args).await };
-        for fd in std::mem::take(&mut self.process_substitution_fds) {
-            self.fds.close(fd);
-        }
+        self.close_process_substitutions(procsub_mark).await;
         result
     }
 
@@ -126,12 +201,23 @@ impl Shell {
         if !command.redirects.is_empty() {
             let saved = self.fds.clone();
             let result = self.apply_redirects(&command.redirects).await;
-            self.fds = saved;
+            self.restore_fds(saved);
             if let Err(flow) = result {
                 return flow;
             }
         }
         Ok(status)
+    }
+
+    /// Puts back the fd table saved before a command's redirections, except
+    /// the fds `{var}>file` opened, which stay open as in bash.
+    fn restore_fds(&mut self, saved: super::fds::FdTable) {
+        let current = std::mem::replace(&mut self.fds, saved);
+        for fd in std::mem::take(&mut self.variable_fds) {
+            if let Some(stream) = current.get(fd) {
+                self.fds.set(fd, stream);
+            }
+        }
     }
 
     /// Performs `name=value` (or `name=(...)`) in the current scope. An error
@@ -269,8 +355,10 @@ impl Shell {
             Err(flow) => flow,
         };
         let keep_fds = name == "exec" && matches!(result, Ok(0));
-        if !keep_fds {
-            self.fds = saved_fds;
+        if keep_fds {
+            self.variable_fds.clear();
+        } else {
+            self.restore_fds(saved_fds);
         }
         if temporary {
             let bindings = self.vars.pop_scope();
@@ -304,17 +392,24 @@ impl Shell {
         })
     }
 
-    /// Runs a utility from the registry, or a script named by a path.
+    /// Runs a command found along `PATH` (a registry stub or a script), or
+    /// a script named by a path.
     pub(super) async fn run_external(&mut self, argv: Vec<String>) -> Outcome {
         let name = argv[0].clone();
         if name.contains('/') {
-            return self.run_path(argv).await;
+            return self.run_path(&name, argv).await;
         }
-        if let Some(run) = self.utilities.get(&name).copied() {
-            return Ok(self.run_utility(run, argv).await);
+        // An empty PATH is the current directory, searched as a path.
+        if self.var("PATH").is_some_and(|path| path.is_empty()) {
+            return self.run_path(&name, argv).await;
         }
-        self.report_error(&format!("{name}: command not found")).await;
-        Ok(127)
+        match self.find_command_path(&name).await {
+            Some(path) => self.run_path(&path, argv).await,
+            None => {
+                self.report_error(&format!("{name}: command not found")).await;
+                Ok(127)
+            }
+        }
     }
 
     async fn run_utility(&mut self, run: super::UtilityFn, argv: Vec<String>) -> i32 {
@@ -327,14 +422,16 @@ impl Shell {
         run(&mut invocation).await
     }
 
-    async fn run_path(&mut self, argv: Vec<String>) -> Outcome {
-        let name = argv[0].clone();
-        let path = crate::fs::path::join(&self.cwd, &name);
-        let metadata = match self.fs.metadata(&path).await {
+    /// Runs the file at `path` with `argv`. Errors name the path.
+    pub(super) async fn run_path(&mut self, path: &str, argv: Vec<String>) -> Outcome {
+        let name = path.to_string();
+        let absolute = crate::fs::path::join(&self.cwd, path);
+        let metadata = match self.fs.metadata(&absolute).await {
             Ok(m) => m,
             Err(error) => {
                 self.report_error(&format!("{name}: {error}")).await;
-                return Ok(127);
+                // Only a missing file is 127; other failures (a name too long) are 126.
+                return Ok(if error == crate::fs::FsError::NotFound { 127 } else { 126 });
             }
         };
         if metadata.is_dir() {
@@ -345,7 +442,7 @@ impl Shell {
             self.report_error(&format!("{name}: Permission denied")).await;
             return Ok(126);
         }
-        let contents = match self.fs.read_file(&path).await {
+        let contents = match self.fs.read_file(&absolute).await {
             Ok(c) => c,
             Err(error) => {
                 self.report_error(&format!("{name}: {error}")).await;
@@ -370,25 +467,56 @@ impl Shell {
     /// Runs script text as a child bash process would: a subshell with its
     /// own `$0` and positional parameters, only exported variables kept.
     pub(super) async fn run_script_in_child(&mut self, text: &str, arg0: String, args: Vec<String>) -> i32 {
+        let mut child = self.child_process(arg0.clone(), args).await;
+        child.run_as_process(text, arg0.clone(), arg0).await
+    }
+
+    /// Runs `text` as the whole of this (child) shell's life: its errors
+    /// start with `error_prefix`, its syntax errors with `syntax_prefix`,
+    /// and its EXIT trap runs at the end.
+    pub(super) async fn run_as_process(&mut self, text: &str, error_prefix: String, syntax_prefix: String) -> i32 {
+        self.sync_option_variables();
+        self.error_prefix = error_prefix;
+        self.syntax_prefix = syntax_prefix;
+        let status = self.run_text(text).await;
+        self.last_status = status;
+        self.run_exit_trap().await;
+        self.last_status
+    }
+
+    /// A new bash process started from this one: exported variables only,
+    /// no functions, aliases, traps or options, SHLVL one higher, and PWD
+    /// recomputed (physically) when the inherited one is missing.
+    pub(super) async fn child_process(&self, arg0: String, positional: Vec<String>) -> Shell {
         let mut child = self.subshell();
+        child.pid = child.bash_pid;
+        child.process_depth = child.subshell_depth;
         child.functions.clear();
         child.aliases.clear();
         child.traps.clear();
+        child.inactive_traps.clear();
         child.options = super::Options::default();
         child.vars = super::vars::Variables::default();
+        // The environment holds strings only: exported arrays stay behind.
         for (name, var) in self.vars.visible() {
-            if var.attributes.exported {
+            if var.attributes.exported && matches!(var.value, Some(super::vars::Value::Scalar(_))) {
                 child.vars.insert(&name, var.clone());
             }
         }
         if let Some(level) = child.var("SHLVL").and_then(|v| v.parse::<i64>().ok()) {
             let _ = child.assign_scalar("SHLVL", (level + 1).to_string(), false);
         }
-        child.arg0 = arg0.clone();
-        child.positional = args;
-        child.error_prefix = arg0.clone();
-        child.syntax_prefix = arg0;
-        child.run_text(text).await
+        if child.var("PWD").is_none() {
+            let physical = crate::fs::canonical::canonicalize(self.fs.as_ref(), &child.cwd, crate::fs::canonical::Existence::All).await;
+            child.cwd = physical.unwrap_or(child.cwd);
+            let mut pwd = Variable::scalar(child.cwd.clone());
+            pwd.attributes.exported = true;
+            child.vars.insert("PWD", pwd);
+        }
+        child.vars.insert("_", Variable::scalar("/bin/bash"));
+        child.arg0 = arg0;
+        child.positional = positional;
+        child
     }
 
     /// Calls a function with `argv[0]` as its name.
@@ -407,6 +535,7 @@ impl Shell {
         let saved_prefix = std::mem::replace(&mut self.error_prefix, function.error_name.clone());
         let call_line = self.current_line;
         self.call_stack.push(Frame { name: name.clone(), source_name: function.error_name.clone(), call_line });
+        let return_trap = self.traps.get("RETURN").cloned();
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
         let _ = self.vars.pop_scope();
@@ -421,9 +550,13 @@ impl Shell {
             Err(Flow::Break(_)) | Err(Flow::Continue(_)) => Ok(self.last_status),
             other => other,
         };
+        // The RETURN trap runs for functions that set it, or all under `set -T`.
+        let return_trap_set_here = self.traps.get("RETURN") != return_trap.as_ref();
         if let Ok(status) = result {
             self.last_status = status;
-            self.run_trap("RETURN").await;
+            if self.options.functrace || return_trap_set_here {
+                self.run_trap("RETURN").await;
+            }
         }
         result
     }
@@ -438,7 +571,11 @@ impl Shell {
     /// Writes a `set -x` trace line with the PS4 prefix.
     pub(super) async fn trace(&mut self, line: &str) {
         let ps4 = self.var("PS4").unwrap_or_else(|| "+ ".to_string());
-        let prefix = ps4.chars().next().map(|c| c.to_string().repeat(self.subshell_depth + 1) + &ps4[c.len_utf8()..]).unwrap_or_default();
+        let prefix = ps4
+            .chars()
+            .next()
+            .map(|c| c.to_string().repeat(self.subshell_depth - self.process_depth + 1) + &ps4[c.len_utf8()..])
+            .unwrap_or_default();
         let text = format!("{prefix}{line}\n");
         let _ = self.stderr().write(text.as_bytes()).await;
     }
@@ -462,8 +599,16 @@ impl ShellServices for Shell {
             self.fds.set(0, stdin);
             self.fds.set(1, stdout);
             self.fds.set(2, stderr);
+            // Utilities run commands as execvp does: without PATH, along its default.
+            let path_unset = self.vars.get("PATH").is_none();
+            if path_unset {
+                self.vars.insert("PATH", Variable::scalar(EXECVP_DEFAULT_PATH));
+            }
             let args = argv.into_iter().map(Arg::Word).collect();
             let outcome = self.dispatch(args).await;
+            if path_unset {
+                self.vars.remove("PATH");
+            }
             self.fds = saved;
             match outcome {
                 Ok(status) => status,

@@ -30,11 +30,9 @@ impl Parser<'_> {
                     found = true;
                     break;
                 }
-                let line = line.to_string();
-                body.push_str(&line);
-                if has_newline {
-                    body.push('\n');
-                }
+                // Bash reads lines, so a last line without a newline gets one.
+                body.push_str(line);
+                body.push('\n');
             }
             if !found {
                 self.warnings.push(format!(

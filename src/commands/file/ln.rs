@@ -1,11 +1,11 @@
 //! `ln`: make hard or symbolic links (`-s -f -n -r -v -T -t -L -P -i -b -S`).
 
 use super::backup::{from_options, make_backup, Backup};
-use super::canonical::{canonicalize, relative_to, Existence};
 use super::copy::into_directory;
 use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::fs::canonical::{canonicalize, relative_to, Existence};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;

@@ -2,7 +2,6 @@
 
 pub mod backup;
 pub mod basename;
-pub mod canonical;
 pub mod cat;
 pub mod chmod;
 pub mod chown;

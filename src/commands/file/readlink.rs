@@ -1,8 +1,8 @@
 //! `readlink` (`-f -e -m -n -z -v -q -s`) and `realpath` (`-e -m -s -z -q
 //! -L -P --relative-to --relative-base`).
 
-use super::canonical::{canonicalize, is_under, relative_to, Existence};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::fs::canonical::{canonicalize, is_under, relative_to, Existence};
 use crate::fs::path::normalize;
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};

@@ -77,24 +77,26 @@ pub fn return_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 async fn loop_count(shell: &mut Shell, name: &str, args: &[String]) -> Result<usize, Outcome> {
+    if shell.loop_depth == 0 {
+        shell.builtin_error(name, "only meaningful in a `for', `while', or `until' loop").await;
+        return Err(Ok(0));
+    }
     let count = match args.get(1) {
         None => 1,
         Some(text) => match text.parse::<i64>() {
             Ok(n) if n >= 1 => n as usize,
             Ok(_) => {
+                // Bash then leaves every enclosing loop.
                 shell.builtin_error(name, &format!("{text}: loop count out of range")).await;
-                return Err(Ok(1));
+                return Err(Err(Flow::Break(shell.loop_depth)));
             }
             Err(_) => {
+                // A non-numeric count ends a non-interactive shell.
                 shell.builtin_error(name, &format!("{text}: numeric argument required")).await;
-                return Err(Ok(128));
+                return Err(Err(Flow::Exit(128)));
             }
         },
     };
-    if shell.loop_depth == 0 {
-        shell.builtin_error(name, "only meaningful in a `for', `while', or `until' loop").await;
-        return Err(Ok(0));
-    }
     Ok(count.min(shell.loop_depth))
 }
 

@@ -1,15 +1,24 @@
 //! Working directory builtins: `cd`, `pwd`, `pushd`, `popd`, `dirs`.
 
 use super::{words, Arg};
+use crate::fs::canonical::{canonicalize, Existence};
 use crate::fs::path::normalize;
 use crate::host::LocalFuture;
 use crate::interp::{Outcome, Shell};
 
 impl Shell {
-    /// Changes directory to `target` (logical path), updating PWD/OLDPWD.
+    /// Changes directory to `target`, updating PWD/OLDPWD. The new PWD is
+    /// the logical path, or with `physical` the path with symlinks resolved.
     /// `Err` holds bash's message after `cd: `.
-    async fn change_dir(&mut self, target: &str) -> Result<(), String> {
-        let path = normalize(&self.cwd, target);
+    async fn change_dir_to(&mut self, target: &str, physical: bool) -> Result<(), String> {
+        let joined = if target.starts_with('/') { target.to_string() } else { format!("{}/{target}", self.cwd) };
+        // `dir/..` needs `dir` to exist, as the kernel would check.
+        if physical || target.split('/').any(|c| c == "..") {
+            if let Err(error) = canonicalize(self.fs.as_ref(), &joined, Existence::All).await {
+                return Err(format!("{target}: {error}"));
+            }
+        }
+        let mut path = normalize(&self.cwd, target);
         match self.fs.metadata(&path).await {
             Ok(meta) if meta.is_dir() => {
                 let uid = crate::fs::layout::SANDBOX_UID;
@@ -27,34 +36,73 @@ impl Shell {
             Ok(_) => return Err(format!("{target}: Not a directory")),
             Err(error) => return Err(format!("{target}: {error}")),
         }
+        if physical {
+            path = canonicalize(self.fs.as_ref(), &path, Existence::All).await.unwrap_or(path);
+        }
         let old = std::mem::replace(&mut self.cwd, path.clone());
+        let old = self.var("PWD").unwrap_or(old);
         let _ = self.assign_scalar("OLDPWD", old, false);
         let _ = self.assign_scalar("PWD", path, false);
         Ok(())
     }
+
+    /// Changes directory logically (`pushd`, `popd`).
+    async fn change_dir(&mut self, target: &str) -> Result<(), String> {
+        self.change_dir_to(target, false).await
+    }
+
+    /// The directory CDPATH finds for a relative `target`, and whether `cd`
+    /// prints it (found through a non-empty entry).
+    async fn cdpath_lookup(&self, target: &str) -> Option<(String, bool)> {
+        let cdpath = self.var("CDPATH").filter(|v| !v.is_empty())?;
+        let first = target.split('/').next().unwrap_or("");
+        if target.starts_with('/') || first == "." || first == ".." {
+            return None;
+        }
+        for entry in cdpath.split(':') {
+            let candidate = if entry.is_empty() { target.to_string() } else { format!("{}/{target}", entry.trim_end_matches('/')) };
+            if matches!(self.fs.metadata(&normalize(&self.cwd, &candidate)).await, Ok(m) if m.is_dir()) {
+                return Some((candidate, !entry.is_empty()));
+            }
+        }
+        None
+    }
 }
 
-/// `cd [-L|-P] [dir]`.
+/// `cd [-L|[-P [-e]] [-@]] [dir]`.
 pub fn cd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
         let mut index = 1;
+        let mut physical = false;
         while let Some(arg) = args.get(index) {
-            match arg.as_str() {
-                "-L" | "-P" | "-e" | "-@" => index += 1,
-                "--" => {
-                    index += 1;
-                    break;
-                }
-                _ => break,
+            if arg == "--" {
+                index += 1;
+                break;
             }
+            if !arg.starts_with('-') || arg.len() == 1 {
+                break;
+            }
+            for letter in arg[1..].chars() {
+                match letter {
+                    'L' => physical = false,
+                    'P' => physical = true,
+                    'e' | '@' => {}
+                    other => {
+                        shell.builtin_error("cd", &format!("-{other}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n").await;
+                        return Ok(2);
+                    }
+                }
+            }
+            index += 1;
         }
         let operands = &args[index.min(args.len())..];
         if operands.len() > 1 {
             shell.builtin_error("cd", "too many arguments").await;
             return Ok(1);
         }
-        let (target, print) = match operands.first().map(String::as_str) {
+        let (mut target, mut print) = match operands.first().map(String::as_str) {
             None => match shell.var("HOME") {
                 Some(home) => (home, false),
                 None => {
@@ -74,7 +122,12 @@ pub fn cd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if target.is_empty() {
             return Ok(0);
         }
-        match shell.change_dir(&target).await {
+        let typed = target.clone();
+        if let Some((found, show)) = shell.cdpath_lookup(&target).await {
+            target = found;
+            print |= show;
+        }
+        match shell.change_dir_to(&target, physical).await {
             Ok(()) => {
                 if print {
                     let line = format!("{}\n", shell.cwd);
@@ -83,6 +136,7 @@ pub fn cd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 Ok(0)
             }
             Err(message) => {
+                let message = if target != typed { message.replacen(&target, &typed, 1) } else { message };
                 shell.builtin_error("cd", &message).await;
                 Ok(1)
             }
@@ -90,18 +144,31 @@ pub fn cd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     })
 }
 
-/// `pwd [-LP]`.
+/// `pwd [-LP]`: extra operands are ignored.
 pub fn pwd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
+        let mut physical = false;
         for arg in words(&args).iter().skip(1) {
-            if arg != "-L" && arg != "-P" {
-                shell.builtin_error("pwd", &format!("{arg}: invalid option")).await;
-                let _ = shell.write_fd(2, b"pwd: usage: pwd [-LP]\n").await;
-                return Ok(2);
+            if arg == "--" || !arg.starts_with('-') || arg.len() == 1 {
+                break;
+            }
+            for letter in arg[1..].chars() {
+                match letter {
+                    'L' => physical = false,
+                    'P' => physical = true,
+                    other => {
+                        shell.builtin_error("pwd", &format!("-{other}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"pwd: usage: pwd [-LP]\n").await;
+                        return Ok(2);
+                    }
+                }
             }
         }
-        let line = format!("{}\n", shell.cwd);
-        shell.out(line.as_bytes()).await?;
+        let mut dir = shell.cwd.clone();
+        if physical {
+            dir = canonicalize(shell.fs.as_ref(), &dir, Existence::All).await.unwrap_or(dir);
+        }
+        shell.out(format!("{dir}\n").as_bytes()).await?;
         Ok(0)
     })
 }

@@ -1,5 +1,4 @@
-//! Builtins that run shell text: `eval`, `source`/`.`, `exec`, and `bash`/`sh`
-//! (which re-enter the interpreter; nothing ever spawns a process).
+//! Builtins that run shell text: `eval`, `source`/`.` and `exec`.
 
 use super::{words, Arg};
 use crate::host::LocalFuture;
@@ -9,9 +8,11 @@ use crate::interp::{Flow, Outcome, Shell};
 pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        // `eval -- text`: the only option eval takes is the end of options.
-        let first = if args.get(1).is_some_and(|a| a == "--") { 2 } else { 1 };
-        let text = args[first.min(args.len())..].join(" ");
+        let first = match operands_start(shell, &args, "eval [arg ...]").await {
+            Ok(first) => first,
+            Err(status) => return Ok(status),
+        };
+        let text = args[first..].join(" ");
         if text.trim().is_empty() {
             return Ok(0);
         }
@@ -34,18 +35,27 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `source file [args]` and `. file [args]`.
 pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        let args = words(&args);
-        let name = &args[0];
+        let mut args = words(&args);
+        let name = args[0].clone();
+        let usage = format!("{name} filename [arguments]");
+        let first = match operands_start(shell, &args, &usage).await {
+            Ok(first) => first,
+            Err(status) => return Ok(status),
+        };
+        args.drain(1..first);
         let Some(file) = args.get(1) else {
-            shell.builtin_error(name, "filename argument required").await;
-            let _ = shell.write_fd(2, format!("{name}: usage: {name} filename [arguments]\n").as_bytes()).await;
+            shell.builtin_error(&name, "filename argument required").await;
+            let _ = shell.write_fd(2, format!("{name}: usage: {usage}\n").as_bytes()).await;
             return Ok(2);
         };
-        let path = crate::fs::path::join(&shell.cwd, file);
+        let path = match shell.source_path(file).await {
+            Some(found) => crate::fs::path::join(&shell.cwd, &found),
+            None => crate::fs::path::join(&shell.cwd, file),
+        };
         let text = match shell.fs.read_file(&path).await {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(error) => {
-                shell.builtin_error(name, &format!("{file}: {error}")).await;
+                shell.report_error(&format!("{file}: {error}")).await;
                 return Ok(1);
             }
         };
@@ -67,6 +77,33 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     })
 }
 
+/// Skips the `--` that ends the options of a builtin that takes none; any
+/// other option is an error (reported with the usage, status 2).
+async fn operands_start(shell: &mut Shell, args: &[String], usage: &str) -> Result<usize, i32> {
+    let Some(first) = args.get(1) else { return Ok(1) };
+    if first == "--" {
+        return Ok(2);
+    }
+    if first.len() < 2 || !first.starts_with('-') {
+        return Ok(1);
+    }
+    let option = if first.starts_with("--") { "--" } else { first.get(..2).unwrap_or(first) };
+    shell.builtin_error(&args[0], &format!("{option}: invalid option")).await;
+    let _ = shell.write_fd(2, format!("{}: usage: {usage}\n", args[0]).as_bytes()).await;
+    Err(2)
+}
+
+impl Shell {
+    /// Where `source` finds a name without a slash: the first regular file
+    /// along `PATH` (`sourcepath`), else `None` (the name itself is used).
+    async fn source_path(&self, file: &str) -> Option<String> {
+        if file.contains('/') || self.options.get_shopt("sourcepath") != Some(true) {
+            return None;
+        }
+        self.search_path_files(file).await
+    }
+}
+
 /// `exec [command]`: with no command the redirections persist (the caller
 /// keeps them); with a command it runs and the shell ends with its status.
 pub fn exec(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
@@ -86,6 +123,12 @@ pub fn exec(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if rest.is_empty() {
             return Ok(0);
         }
+        let name = rest[0].text();
+        let known = name.contains('/') || super::find(&name).is_some() || shell.functions.contains_key(&name);
+        if !known && shell.search_path(&name).await.is_none() {
+            shell.builtin_error("exec", &format!("{name}: not found")).await;
+            return Err(Flow::Exit(127));
+        }
         let status = match shell.dispatch(rest).await {
             Ok(status) => status,
             Err(Flow::Exit(status)) => status,
@@ -93,100 +136,4 @@ pub fn exec(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         };
         Err(Flow::Exit(status))
     })
-}
-
-/// `bash [-c script | file] [args]` and `sh`: run in a child interpreter.
-pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async move {
-        let args = words(&args);
-        let mut index = 1;
-        let mut command: Option<String> = None;
-        let mut set_flags: Vec<String> = Vec::new();
-        while let Some(arg) = args.get(index) {
-            match arg.as_str() {
-                "-c" => {
-                    index += 1;
-                    match args.get(index) {
-                        Some(text) => command = Some(text.clone()),
-                        None => {
-                            shell.report_plain(&format!("{}: -c: option requires an argument", args[0])).await;
-                            return Ok(2);
-                        }
-                    }
-                    index += 1;
-                    break;
-                }
-                "--" => {
-                    index += 1;
-                    break;
-                }
-                "-e" | "-u" | "-x" | "-v" | "-f" | "-o" | "+e" | "-l" | "-i" | "--norc" | "--noprofile" | "-s" | "--posix" => {
-                    if arg == "-o" {
-                        index += 1;
-                        if let Some(opt) = args.get(index) {
-                            set_flags.push(format!("-o {opt}"));
-                        }
-                    } else if !arg.starts_with("--") && arg != "-l" && arg != "-i" && arg != "-s" {
-                        set_flags.push(arg.clone());
-                    }
-                    index += 1;
-                }
-                _ => break,
-            }
-        }
-        let rest = args[index.min(args.len())..].to_vec();
-        let prelude = if set_flags.is_empty() { String::new() } else { format!("set {}\n", set_flags.join(" ")) };
-        match command {
-            Some(text) => {
-                let (arg0, positional) = match rest.split_first() {
-                    Some((first, others)) => (first.clone(), others.to_vec()),
-                    None => (args[0].clone(), Vec::new()),
-                };
-                let status = shell.run_child_command(&format!("{prelude}{text}"), arg0, positional, prelude.lines().count()).await;
-                Ok(status)
-            }
-            None => match rest.split_first() {
-                Some((file, others)) => {
-                    let path = crate::fs::path::join(&shell.cwd, file);
-                    match shell.fs.read_file(&path).await {
-                        Ok(bytes) => {
-                            let text = String::from_utf8_lossy(&bytes).into_owned();
-                            Ok(shell.run_script_in_child(&format!("{prelude}{text}"), file.clone(), others.to_vec()).await)
-                        }
-                        Err(error) => {
-                            shell.report_plain(&format!("{file}: {error}")).await;
-                            Ok(127)
-                        }
-                    }
-                }
-                None => {
-                    let input = shell.stdin().read_to_end().await.unwrap_or_default();
-                    let text = String::from_utf8_lossy(&input).into_owned();
-                    Ok(shell.run_child_command(&format!("{prelude}{text}"), args[0].clone(), Vec::new(), 0).await)
-                }
-            },
-        }
-    })
-}
-
-impl Shell {
-    /// `bash -c text`: a child interpreter whose errors say `bash: -c`.
-    async fn run_child_command(&mut self, text: &str, arg0: String, positional: Vec<String>, _prelude_lines: usize) -> i32 {
-        let mut child = self.subshell();
-        child.shell_base_depth = child.subshell_depth;
-        child.functions.clear();
-        child.traps.clear();
-        child.options = crate::interp::Options::default();
-        // A new bash sees only the exported scalars, as environment strings.
-        child.vars = crate::interp::vars::Variables::default();
-        child.init_variables(self.exported_env());
-        child.arg0 = arg0;
-        child.positional = positional;
-        child.error_prefix = "bash".to_string();
-        child.syntax_prefix = "bash: -c".to_string();
-        let status = child.run_text(text).await;
-        child.last_status = status;
-        child.run_exit_trap().await;
-        child.last_status
-    }
 }

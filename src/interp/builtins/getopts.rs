@@ -3,6 +3,7 @@
 
 use super::{words, Arg};
 use crate::host::LocalFuture;
+use crate::interp::variables::is_valid_name;
 use crate::interp::{Outcome, Shell};
 
 /// `getopts`.
@@ -10,7 +11,7 @@ pub fn getopts(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
         if args.len() < 3 {
-            shell.builtin_error("getopts", "usage: getopts optstring name [arg ...]").await;
+            let _ = shell.write_fd(2, b"getopts: usage: getopts optstring name [arg ...]\n").await;
             return Ok(2);
         }
         let spec = args[1].clone();
@@ -29,20 +30,15 @@ pub fn getopts(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             let _ = shell.assign_scalar("OPTIND", optind.to_string(), false);
         };
         let Some(word) = operands.get(optind - 1).cloned() else {
-            let _ = shell.assign_scalar(&name, "?".into(), false);
-            finish(shell, optind, 0);
-            return Ok(1);
+            // Past the end, OPTIND is left just after the last operand.
+            return end_of_options(shell, &name, optind.min(operands.len() + 1)).await;
         };
         if position == 0 {
             if word == "--" {
-                let _ = shell.assign_scalar(&name, "?".into(), false);
-                finish(shell, optind + 1, 0);
-                return Ok(1);
+                return end_of_options(shell, &name, optind + 1).await;
             }
             if !word.starts_with('-') || word == "-" {
-                let _ = shell.assign_scalar(&name, "?".into(), false);
-                finish(shell, optind, 0);
-                return Ok(1);
+                return end_of_options(shell, &name, optind).await;
             }
             position = 1;
         }
@@ -83,7 +79,7 @@ pub fn getopts(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         let _ = shell.assign_scalar(&name, "?".into(), false);
                     }
                     finish(shell, optind + 1, 0);
-                    return Ok(0);
+                    return bind_name(shell, &name, None).await;
                 }
                 let _ = shell.assign_scalar(&name, option.to_string(), false);
             }
@@ -93,6 +89,28 @@ pub fn getopts(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         } else {
             finish(shell, optind, position);
         }
-        Ok(0)
+        bind_name(shell, &name, None).await
     })
+}
+
+/// No more options: OPTARG is unset, the name gets `?`, OPTIND is `optind`.
+async fn end_of_options(shell: &mut Shell, name: &str, optind: usize) -> Outcome {
+    shell.vars.remove("OPTARG");
+    shell.getopts_position = 0;
+    shell.getopts_last_optind = optind;
+    let _ = shell.assign_scalar("OPTIND", optind.to_string(), false);
+    bind_name(shell, name, Some("?")).await.map(|status| status.max(1))
+}
+
+/// Assigns `value` (if any) to the variable `name`; an invalid name is an
+/// error with status 1, after OPTIND and OPTARG were updated.
+async fn bind_name(shell: &mut Shell, name: &str, value: Option<&str>) -> Outcome {
+    if !is_valid_name(name) {
+        shell.builtin_error("getopts", &format!("`{name}': not a valid identifier")).await;
+        return Ok(1);
+    }
+    if let Some(value) = value {
+        let _ = shell.assign_scalar(name, value.into(), false);
+    }
+    Ok(0)
 }

@@ -20,20 +20,61 @@ impl Shell {
     }
 }
 
-/// `wait [-n] [id...]`.
+/// `wait [-fn] [-p var] [id ...]`.
 pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let any = args.iter().any(|a| a == "-n");
-        let ids: Vec<String> = args[1..].iter().filter(|a| !a.starts_with('-')).cloned().collect();
+        let (mut any, mut pid_variable) = (false, None);
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            if arg == "--" {
+                index += 1;
+                break;
+            }
+            if !arg.starts_with('-') || arg.len() == 1 {
+                break;
+            }
+            for letter in arg[1..].chars() {
+                match letter {
+                    'n' => any = true,
+                    'f' => {}
+                    'p' => {
+                        index += 1;
+                        pid_variable = args.get(index).cloned();
+                    }
+                    other => {
+                        shell.builtin_error("wait", &format!("-{other}: invalid option")).await;
+                        let _ = shell.write_fd(2, b"wait: usage: wait [-fn] [-p var] [id ...]\n").await;
+                        return Ok(2);
+                    }
+                }
+            }
+            index += 1;
+        }
+        let ids = &args[index.min(args.len())..];
         let jobs = shell.jobs.clone();
         if any {
-            let status = poll_fn(|_| match jobs.take_finished() {
-                Some((_, status)) => Poll::Ready(status),
-                None if !jobs.any_running() => Poll::Ready(127),
+            let mut pids = Vec::new();
+            for id in ids {
+                match shell.job_pid(id).filter(|pid| jobs.status_of_pid(*pid).is_some()) {
+                    Some(pid) => pids.push(pid),
+                    None => shell.builtin_error("wait", &format!("{id}: no such job")).await,
+                }
+            }
+            if !ids.is_empty() && pids.is_empty() {
+                return Ok(127);
+            }
+            let among = if ids.is_empty() { None } else { Some(pids.as_slice()) };
+            let found = poll_fn(|_| match jobs.take_finished_among(among) {
+                Some(done) => Poll::Ready(Some(done)),
+                None if !among.map_or_else(|| jobs.any_running(), |pids| jobs.any_running_among(pids)) => Poll::Ready(None),
                 None => Poll::Pending,
             })
             .await;
+            let Some((pid, status)) = found else { return Ok(127) };
+            if let Some(name) = pid_variable {
+                let _ = shell.assign_scalar(&name, pid.to_string(), false);
+            }
             return Ok(status);
         }
         if ids.is_empty() {
@@ -43,7 +84,12 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let mut status = 0;
         for id in ids {
-            let Some(pid) = shell.job_pid(&id) else {
+            if !id.starts_with('%') && id.parse::<u32>().is_err() {
+                shell.builtin_error("wait", &format!("`{id}': not a pid or valid job spec")).await;
+                status = 1;
+                continue;
+            }
+            let Some(pid) = shell.job_pid(id) else {
                 shell.builtin_error("wait", &format!("{id}: no such job")).await;
                 status = 127;
                 continue;
@@ -59,6 +105,9 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 None => Poll::Ready(127),
             })
             .await;
+            if let Some(name) = &pid_variable {
+                let _ = shell.assign_scalar(name, pid.to_string(), false);
+            }
         }
         Ok(status)
     })
@@ -85,8 +134,11 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let mut signal = 15;
         let mut index = 1;
         if args.get(1).map(String::as_str) == Some("-l") || args.get(1).map(String::as_str) == Some("-L") {
-            shell.out(signal_listing().as_bytes()).await?;
-            return Ok(0);
+            if args.len() == 2 {
+                shell.out(signal_listing().as_bytes()).await?;
+                return Ok(0);
+            }
+            return list_signals(shell, &args[2..]).await;
         }
         if let Some(first) = args.get(1) {
             if first == "-s" || first == "-n" {
@@ -112,7 +164,8 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         for target in &args[index..] {
             match shell.job_pid(target) {
                 Some(pid) if shell.jobs.status_of_pid(pid).is_some() => {
-                    if signal != 0 && !shell.jobs.kill(pid, signal) {
+                    // A job's traps were reset: CHLD, CONT, URG and WINCH do nothing by default.
+                    if !matches!(signal, 0 | 17 | 18 | 23 | 28) && !shell.jobs.kill(pid, signal) {
                         status = 1;
                     }
                 }
@@ -170,6 +223,42 @@ pub fn bg(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 /// `disown`: accepted; jobs end with the run either way.
-pub fn disown(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async { Ok(0) })
+pub fn disown(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let mut status = 0;
+        for spec in words(&args).iter().skip(1).filter(|a| !a.starts_with('-')) {
+            if shell.job_pid(spec).and_then(|pid| shell.jobs.status_of_pid(pid)).is_none() {
+                shell.builtin_error("disown", &format!("{spec}: no such job")).await;
+                status = 1;
+            }
+        }
+        Ok(status)
+    })
+}
+
+/// `kill -l spec...`: a number (or exit status above 128) gives the name, a
+/// name gives the number.
+async fn list_signals(shell: &mut Shell, specs: &[String]) -> Outcome {
+    let mut status = 0;
+    let mut out = String::new();
+    for spec in specs {
+        let answer = match spec.parse::<i32>() {
+            Ok(number) => {
+                let number = if number > 128 { number - 128 } else { number };
+                super::trap::canonical_signal(&number.to_string()).map(|name| name.strip_prefix("SIG").unwrap_or(&name).to_string())
+            }
+            Err(_) => signal_number(spec).map(|n| n.to_string()),
+        };
+        match answer {
+            Some(text) => out.push_str(&format!("{text}\n")),
+            None => {
+                shell.out(out.as_bytes()).await?;
+                out.clear();
+                shell.builtin_error("kill", &format!("{spec}: invalid signal specification")).await;
+                status = 1;
+            }
+        }
+    }
+    shell.out(out.as_bytes()).await?;
+    Ok(status)
 }

@@ -1,5 +1,5 @@
-//! Smaller builtins: `alias`, `unalias`, `let`, `umask`, `ulimit`, `times`,
-//! `caller`, `hash`, `help`, `history`, `suspend`, `compgen`, `complete`.
+//! Smaller builtins: `alias`, `unalias`, `let`, `times`,
+//! `caller`, `help`, `history`, `suspend`, `compgen`, `complete`.
 
 use super::{words, Arg};
 use crate::expand::{arith, HostArith};
@@ -22,6 +22,12 @@ pub fn alias(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         for operand in operands {
             match operand.split_once('=') {
+                Some((name, _)) if name.is_empty() || name.contains(|c: char| c.is_whitespace() || "/$`=\\'\"<>|&;()".contains(c)) => {
+                    shell.out(out.as_bytes()).await?;
+                    out.clear();
+                    shell.builtin_error("alias", &format!("`{name}': invalid alias name")).await;
+                    status = 1;
+                }
                 Some((name, value)) => {
                     shell.aliases.insert(name.to_string(), value.to_string());
                 }
@@ -84,75 +90,6 @@ pub fn let_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     })
 }
 
-/// `umask [-pS] [mode]`.
-pub fn umask(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async move {
-        let args = words(&args);
-        let symbolic = args.iter().any(|a| a == "-S");
-        let print_form = args.iter().any(|a| a == "-p");
-        let operand = args[1..].iter().find(|a| !a.starts_with('-'));
-        match operand {
-            None => {
-                let line = if symbolic {
-                    let perms = |shift: u32| {
-                        let allowed = !shell.umask >> shift & 7;
-                        format!(
-                            "{}{}{}",
-                            if allowed & 4 != 0 { "r" } else { "" },
-                            if allowed & 2 != 0 { "w" } else { "" },
-                            if allowed & 1 != 0 { "x" } else { "" }
-                        )
-                    };
-                    format!("u={},g={},o={}\n", perms(6), perms(3), perms(0))
-                } else if print_form {
-                    format!("umask {:04o}\n", shell.umask)
-                } else {
-                    format!("{:04o}\n", shell.umask)
-                };
-                shell.out(line.as_bytes()).await?;
-                Ok(0)
-            }
-            Some(mode) => match u32::from_str_radix(mode, 8) {
-                Ok(value) if value <= 0o777 => {
-                    shell.umask = value;
-                    Ok(0)
-                }
-                _ => {
-                    shell.builtin_error("umask", &format!("{mode}: octal number out of range")).await;
-                    Ok(1)
-                }
-            },
-        }
-    })
-}
-
-/// `ulimit`: reports unlimited; raising or setting limits is not permitted.
-pub fn ulimit(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async move {
-        let args = words(&args);
-        let value = args[1..].iter().find(|a| !a.starts_with('-'));
-        if let Some(value) = value {
-            let _ = value;
-            shell.builtin_error("ulimit", "cannot modify limit: Operation not permitted").await;
-            return Ok(1);
-        }
-        if args.iter().any(|a| a == "-a") {
-            let text = "real-time non-blocking time  (microseconds, -R) unlimited\ncore file size              (blocks, -c) 0\ndata seg size               (kbytes, -d) unlimited\nfile size                   (blocks, -f) unlimited\nmax user processes                  (-u) 1\nopen files                          (-n) 1024\nstack size                  (kbytes, -s) 8192\ncpu time                   (seconds, -t) unlimited\nvirtual memory              (kbytes, -v) unlimited\n";
-            shell.out(text.as_bytes()).await?;
-            return Ok(0);
-        }
-        let line = if args.iter().any(|a| a == "-n") {
-            "1024\n"
-        } else if args.iter().any(|a| a == "-u") {
-            "1\n"
-        } else {
-            "unlimited\n"
-        };
-        shell.out(line.as_bytes()).await?;
-        Ok(0)
-    })
-}
-
 /// `times`: the sandbox reports no CPU time.
 pub fn times(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
@@ -175,24 +112,6 @@ pub fn caller(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             format!("{} {}\n", frame.call_line, if frame.source_name.is_empty() { "main" } else { &frame.source_name })
         };
         shell.out(line.as_bytes()).await?;
-        Ok(0)
-    })
-}
-
-/// `hash`: there is no command path cache; `hash -r` and lookups succeed.
-pub fn hash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async move {
-        let args = words(&args);
-        if args.len() == 1 {
-            shell.out(b"hash: hash table empty\n").await?;
-            return Ok(0);
-        }
-        for name in args[1..].iter().filter(|a| !a.starts_with('-')) {
-            if !shell.utilities.contains_key(name) && super::find(name).is_none() {
-                shell.builtin_error("hash", &format!("{name}: not found")).await;
-                return Ok(1);
-            }
-        }
         Ok(0)
     })
 }
@@ -223,17 +142,43 @@ pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 }
 
 /// `history`: non-interactive shells keep no history.
-pub fn history(_shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async { Ok(0) })
+pub fn history(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        // History is off in a non-interactive shell: only the arguments are checked.
+        let args = words(&args);
+        let Some(first) = args.get(1) else { return Ok(0) };
+        let letters = first.strip_prefix('-').filter(|l| !l.is_empty() && *first != "--");
+        if let Some(letters) = letters {
+            if let Some(bad) = letters.chars().find(|c| !"cdanrwps".contains(*c)) {
+                shell.builtin_error("history", &format!("-{bad}: invalid option")).await;
+                let usage = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]\n";
+                let _ = shell.write_fd(2, usage.as_bytes()).await;
+                return Ok(2);
+            }
+            return Ok(0);
+        }
+        let count = first.strip_prefix('+').unwrap_or(first);
+        if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) || args.len() > 2 {
+            shell.builtin_error("history", &format!("{first}: numeric argument required")).await;
+            return Ok(1);
+        }
+        Ok(0)
+    })
 }
 
 /// `suspend`: not permitted in the sandbox.
 pub fn suspend(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        shell.builtin_error("suspend", "cannot suspend a login shell").await;
+        shell.builtin_error("suspend", "cannot suspend: no job control").await;
         Ok(1)
     })
 }
+
+/// Reserved words in the order `compgen -k` lists them.
+const COMPGEN_KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "time", "{",
+    "}", "!", "[[", "]]", "coproc",
+];
 
 /// `compgen [-abcdefkuvA] [word]`: lists names of the given kinds.
 pub fn compgen(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
@@ -241,21 +186,46 @@ pub fn compgen(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let args = words(&args);
         let mut names: Vec<String> = Vec::new();
         let mut prefix = String::new();
+        // Word lists and keywords keep their own order; other names are sorted.
+        let mut sort = false;
         let mut index = 1;
         while let Some(arg) = args.get(index) {
             match arg.as_str() {
-                "-b" => names.extend(super::names().map(str::to_string)),
+                "-W" => {
+                    index += 1;
+                    let list = args.get(index).cloned().unwrap_or_default();
+                    names.extend(list.split_whitespace().map(str::to_string));
+                }
+                "--" => {
+                    prefix = args.get(index + 1).cloned().unwrap_or_default();
+                    break;
+                }
+                "-b" => {
+                    sort = true;
+                    names.extend(super::names().map(str::to_string));
+                }
                 "-c" => {
+                    sort = true;
                     names.extend(super::names().map(str::to_string));
                     names.extend(shell.functions.keys().cloned());
                     names.extend(shell.utilities.keys().cloned());
                     names.extend(shell.aliases.keys().cloned());
                 }
-                "-a" => names.extend(shell.aliases.keys().cloned()),
-                "-k" => names.extend(super::types::KEYWORDS.iter().map(|k| k.to_string())),
-                "-v" => names.extend(shell.vars.visible().into_iter().map(|(n, _)| n)),
-                "-e" => names.extend(shell.exported_env().into_iter().map(|(n, _)| n)),
+                "-a" => {
+                    sort = true;
+                    names.extend(shell.aliases.keys().cloned());
+                }
+                "-k" => names.extend(COMPGEN_KEYWORDS.iter().map(|k| k.to_string())),
+                "-v" => {
+                    sort = true;
+                    names.extend(shell.vars.visible().into_iter().map(|(n, _)| n));
+                }
+                "-e" => {
+                    sort = true;
+                    names.extend(shell.exported_env().into_iter().map(|(n, _)| n));
+                }
                 "-A" => {
+                    sort = true;
                     index += 1;
                     if args.get(index).map(String::as_str) == Some("function") {
                         names.extend(shell.functions.keys().cloned());
@@ -267,8 +237,10 @@ pub fn compgen(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             index += 1;
         }
         let mut matched: Vec<String> = names.into_iter().filter(|n| n.starts_with(&prefix)).collect();
-        matched.sort();
-        matched.dedup();
+        if sort {
+            matched.sort();
+            matched.dedup();
+        }
         let status = if matched.is_empty() { 1 } else { 0 };
         let out: String = matched.iter().map(|n| format!("{n}\n")).collect();
         shell.out(out.as_bytes()).await?;

@@ -1,12 +1,14 @@
 //! Shell builtins: one table maps each name to its implementation; the
 //! table is the list `type`, `enable` and `compgen -b` consult.
 
+mod bash;
 mod control;
 mod declare;
 mod dirs;
 mod echo;
 mod eval;
 mod getopts;
+mod hash;
 mod jobs;
 mod misc;
 mod printf;
@@ -15,6 +17,7 @@ mod set;
 mod test;
 mod trap;
 mod types;
+mod umask;
 
 use super::{Flow, Outcome, Shell};
 use crate::expand::ElementKey;
@@ -92,7 +95,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     (":", control::colon),
     ("[", test::bracket),
     ("alias", misc::alias),
-    ("bash", eval::bash),
+    ("bash", bash::bash),
     ("bg", jobs::bg),
     ("break", control::break_),
     ("builtin", types::builtin),
@@ -114,7 +117,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("false", control::false_),
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
-    ("hash", misc::hash),
+    ("hash", hash::hash),
     ("help", misc::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),
@@ -132,7 +135,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("readonly", declare::readonly),
     ("return", control::return_),
     ("set", set::set),
-    ("sh", eval::bash),
+    ("sh", bash::bash),
     ("shift", control::shift),
     ("shopt", set::shopt),
     ("source", eval::source),
@@ -143,8 +146,8 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("true", control::true_),
     ("type", types::type_),
     ("typeset", declare::declare),
-    ("ulimit", misc::ulimit),
-    ("umask", misc::umask),
+    ("ulimit", umask::ulimit),
+    ("umask", umask::umask),
     ("unalias", misc::unalias),
     ("unset", declare::unset),
     ("wait", jobs::wait),

@@ -38,6 +38,10 @@ pub fn printf(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.out_usage_printf().await;
             return Ok(2);
         };
+        if let Some(name) = target.as_deref().filter(|name| !valid_target(name)) {
+            shell.builtin_error("printf", &format!("`{name}': not a valid identifier")).await;
+            return Ok(2);
+        }
         let mut formatter =
             Formatter { args: &args[1..], next: 0, errors: Vec::new(), now_seconds: (shell.host.now_millis() / 1000.0).floor() as i64 };
         let mut out = Vec::new();
@@ -62,15 +66,9 @@ pub fn printf(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 break;
             }
         }
-        let status = if formatter.errors.is_empty() { 0 } else { 1 };
+        let status = if formatter.errors.iter().all(|e| e.starts_with("warning: ")) { 0 } else { 1 };
         for error in std::mem::take(&mut formatter.errors) {
             shell.builtin_error("printf", &error).await;
-        }
-        if let Some(name) = &target {
-            if !super::super::variables::is_valid_name(name.split('[').next().unwrap_or(name)) {
-                shell.builtin_error("printf", &format!("`{name}': not a valid identifier")).await;
-                return Ok(2);
-            }
         }
         shell.emit_printf(&target, &out).await?;
         Ok(status)
@@ -229,7 +227,8 @@ impl Formatter<'_> {
                 }
                 'c' => {
                     let arg = self.take_arg().unwrap_or("");
-                    let first: String = arg.chars().take(1).collect();
+                    // An empty argument gives its terminating NUL, as in C.
+                    let first: String = arg.chars().next().unwrap_or('\0').to_string();
                     pad(out, first.as_bytes(), &spec, false);
                 }
                 'd' | 'i' => {
@@ -241,10 +240,10 @@ impl Formatter<'_> {
                 }
                 'u' | 'o' | 'x' | 'X' => {
                     let value = match self.take_arg().map(|s| s.to_string()) {
-                        Some(arg) => self.parse_integer(&arg),
+                        Some(arg) => self.parse_unsigned(&arg),
                         None => 0,
                     };
-                    format_unsigned(out, value as u64, conversion, &spec);
+                    format_unsigned(out, value, conversion, &spec);
                 }
                 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'a' | 'A' => {
                     let value = match self.take_arg().map(|s| s.to_string()) {
@@ -273,6 +272,8 @@ impl Formatter<'_> {
                         }
                     };
                     let text = crate::calendar::strftime(seconds as f64 * 1000.0, time_format, &crate::calendar::Zone::utc());
+                    // Bash formats into a 128-byte buffer; a longer result is empty.
+                    let text = if text.len() >= 128 { String::new() } else { text };
                     let text = match spec.precision {
                         Some(p) => text.chars().take(p).collect(),
                         None => text,
@@ -285,10 +286,41 @@ impl Formatter<'_> {
         Ok(false)
     }
 
+    /// An argument of `%d`: out-of-range values clamp to the i64 range
+    /// with bash's warning (strtoimax).
     fn parse_integer(&mut self, text: &str) -> i64 {
+        let (negative, magnitude) = self.parse_magnitude(text);
+        let limit = if negative { i64::MIN.unsigned_abs() as u128 } else { i64::MAX as u128 };
+        if magnitude > limit {
+            self.errors.push(format!("warning: {text}: Numerical result out of range"));
+            return if negative { i64::MIN } else { i64::MAX };
+        }
+        let value = magnitude as i128;
+        (if negative { -value } else { value }) as i64
+    }
+
+    /// An argument of `%u %o %x %X`: a negative value wraps, a magnitude
+    /// past u64 clamps to its maximum with a warning (strtoumax).
+    fn parse_unsigned(&mut self, text: &str) -> u64 {
+        let (negative, magnitude) = self.parse_magnitude(text);
+        if magnitude > u64::MAX as u128 {
+            self.errors.push(format!("warning: {text}: Numerical result out of range"));
+            return u64::MAX;
+        }
+        let value = magnitude as u64;
+        if negative {
+            value.wrapping_neg()
+        } else {
+            value
+        }
+    }
+
+    /// The sign and magnitude of a numeric argument (decimal, `0` octal,
+    /// `0x` hex, `'c` character code); trailing junk is an invalid number.
+    fn parse_magnitude(&mut self, text: &str) -> (bool, u128) {
         let trimmed = text.trim_start();
         if let Some(rest) = trimmed.strip_prefix('\'').or_else(|| trimmed.strip_prefix('"')) {
-            return rest.chars().next().map(|c| c as i64).unwrap_or(0);
+            return (false, rest.chars().next().map(|c| c as u128).unwrap_or(0));
         }
         let (negative, digits) = match trimmed.strip_prefix('-') {
             Some(rest) => (true, rest),
@@ -301,16 +333,15 @@ impl Formatter<'_> {
         } else {
             (10, digits)
         };
-        let valid_len = body.chars().take_while(|c| c.is_digit(radix)).count();
-        let value = u64::from_str_radix(&body[..valid_len], radix).unwrap_or(if valid_len == 0 { 0 } else { u64::MAX });
-        let value = if negative { (value as i64).wrapping_neg() } else { value as i64 };
+        let valid: Vec<u32> = body.chars().map_while(|c| c.to_digit(radix)).collect();
+        let magnitude = valid.iter().fold(0u128, |acc, &d| acc.saturating_mul(radix as u128).saturating_add(d as u128));
         if trimmed.is_empty() {
-            return 0;
+            return (false, 0);
         }
-        if valid_len != body.len() || (body.is_empty() && radix == 10) {
+        if valid.len() != body.chars().count() || (body.is_empty() && radix == 10) {
             self.errors.push(format!("{text}: invalid number"));
         }
-        value
+        (negative, magnitude)
     }
 
     fn parse_float(&mut self, text: &str) -> f64 {
@@ -327,6 +358,15 @@ impl Formatter<'_> {
                 trimmed[..prefix_len].parse().unwrap_or(0.0)
             }
         }
+    }
+}
+
+/// A `-v` target: a name, or `name[subscript]`.
+fn valid_target(name: &str) -> bool {
+    let is_name = super::super::variables::is_valid_name;
+    match name.split_once('[') {
+        None => is_name(name),
+        Some((base, rest)) => is_name(base) && rest.len() > 1 && rest.ends_with(']'),
     }
 }
 
@@ -507,7 +547,10 @@ fn format_float(value: f64, conversion: char, spec: &Spec) -> String {
         "nan".to_string()
     } else {
         match conversion.to_ascii_lowercase() {
+            // `#` keeps the point even with no digits after it.
+            'f' if spec.hash && precision == 0 => format!("{magnitude:.0}."),
             'f' => format!("{magnitude:.precision$}"),
+            'e' if spec.hash && precision == 0 => exponent_form(magnitude, 0).replacen('e', ".e", 1),
             'e' => exponent_form(magnitude, precision),
             'a' => format!("{magnitude}"),
             _ => {
@@ -525,6 +568,11 @@ fn format_float(value: f64, conversion: char, spec: &Spec) -> String {
                 };
                 if !spec.hash {
                     text = strip_trailing_zeros(&text);
+                } else if !text.contains('.') {
+                    text = match text.find('e') {
+                        Some(at) => format!("{}.{}", &text[..at], &text[at..]),
+                        None => format!("{text}."),
+                    };
                 }
                 text
             }

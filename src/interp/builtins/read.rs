@@ -11,7 +11,6 @@ struct ReadOptions {
     delimiter: u8,
     count: Option<usize>,
     exact: bool,
-    prompt: Option<String>,
     timeout: Option<f64>,
     fd: usize,
 }
@@ -64,7 +63,12 @@ fn split_fields(text: &str, ifs: &str, count: usize, escaped: &[bool]) -> Vec<St
             while end > index && is_ws(chars[end - 1]) && is_sep(end - 1, chars[end - 1]) {
                 end -= 1;
             }
-            fields.push(chars[index..end].iter().collect());
+            // The last name takes the rest of the line, except that a rest
+            // that splits into a single field (`a:` with IFS=:) takes that field.
+            let rest: String = chars[index..end].iter().collect();
+            let rest_escaped = escaped.get(index..end.min(escaped.len())).unwrap_or(&[]);
+            let mut split = split_fields(&rest, ifs, usize::MAX, rest_escaped);
+            fields.push(if split.len() == 1 { split.remove(0) } else { rest });
             return fields;
         }
         let start = index;
@@ -90,8 +94,7 @@ fn split_fields(text: &str, ifs: &str, count: usize, escaped: &[bool]) -> Vec<St
 pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let mut options =
-            ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, prompt: None, timeout: None, fd: 0 };
+        let mut options = ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, timeout: None, fd: 0 };
         let mut index = 1;
         while let Some(arg) = args.get(index) {
             if arg == "--" {
@@ -141,7 +144,8 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         }
                         options.exact = letter == 'N';
                     }
-                    ('p', Some(v)) => options.prompt = Some(v),
+                    // Bash shows the prompt only when reading from a terminal, which a sandbox never has.
+                    ('p', Some(_)) => {}
                     ('t', Some(v)) => options.timeout = v.parse().ok(),
                     ('u', Some(v)) => match v.parse::<usize>() {
                         Ok(fd) => options.fd = fd,
@@ -173,9 +177,6 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         };
         if options.timeout == Some(0.0) {
             return Ok(0);
-        }
-        if let Some(prompt) = &options.prompt {
-            let _ = shell.write_fd(2, prompt.as_bytes()).await;
         }
         let (record, found) = read_record(&stream, &options).await;
         let bytes: Vec<u8> = record.iter().map(|(b, _)| *b).collect();

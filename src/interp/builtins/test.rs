@@ -29,16 +29,9 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
     let mut parser = TestParser { args, position: 0 };
     match parser.expression(shell, 0).await {
         Ok(value) => {
+            // A complete expression with words left over.
             if parser.position < args.len() {
-                let token = &args[parser.position];
-                shell
-                    .builtin_error(
-                        name,
-                        &format!("{token}: {}", if parser.position == 0 { "unary operator expected" } else { "binary operator expected" })
-                            .replace(&format!("{token}: {token}:"), &format!("{token}:")),
-                    )
-                    .await;
-                let _ = token;
+                shell.builtin_error(name, "too many arguments").await;
                 return Ok(2);
             }
             Ok(if value { 0 } else { 1 })
@@ -116,8 +109,11 @@ impl TestParser<'_> {
             3 => {
                 if is_binary(&args[1]) {
                     Some(shell.binary_test(&args[1], &args[0], &args[2], true).await?)
-                } else if args[1] == "-a" || args[1] == "-o" {
-                    None
+                } else if args[1] == "-a" {
+                    // POSIX: with three arguments `-a` and `-o` join two one-argument tests.
+                    Some(!args[0].is_empty() && !args[2].is_empty())
+                } else if args[1] == "-o" {
+                    Some(!args[0].is_empty() || !args[2].is_empty())
                 } else if args[0] == "!" {
                     self.position = 1;
                     let mut inner = TestParser { args: &args[1..], position: 0 };

@@ -20,10 +20,25 @@ pub fn canonical_signal(spec: &str) -> Option<String> {
         _ => {}
     }
     if let Ok(n) = spec.parse::<usize>() {
-        return SIGNALS.get(n.checked_sub(1)?).map(|s| format!("SIG{s}"));
+        return signal_name(n);
     }
     let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
-    SIGNALS.iter().find(|s| **s == bare).map(|s| format!("SIG{s}"))
+    if let Some(name) = SIGNALS.iter().find(|s| **s == bare) {
+        return Some(format!("SIG{name}"));
+    }
+    (1..=64).filter_map(signal_name).find(|name| name[3..] == *bare)
+}
+
+/// The name of signal `number`, real-time signals included (`SIGRTMIN+8`).
+fn signal_name(number: usize) -> Option<String> {
+    match number {
+        1..=31 => SIGNALS.get(number - 1).map(|s| format!("SIG{s}")),
+        34 => Some("SIGRTMIN".into()),
+        35..=49 => Some(format!("SIGRTMIN+{}", number - 34)),
+        50..=63 => Some(format!("SIGRTMAX-{}", 64 - number)),
+        64 => Some("SIGRTMAX".into()),
+        _ => None,
+    }
 }
 
 /// The signal number of a name (`TERM` → 15).
@@ -33,7 +48,7 @@ pub fn signal_number(spec: &str) -> Option<i32> {
     }
     let upper = spec.to_ascii_uppercase();
     let bare = upper.strip_prefix("SIG").unwrap_or(&upper);
-    SIGNALS.iter().position(|s| *s == bare).map(|i| i as i32 + 1)
+    (1..=64).find(|&n| signal_name(n).is_some_and(|name| name[3..] == *bare)).map(|n| n as i32)
 }
 
 /// `trap -l` output.
@@ -63,28 +78,35 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     index += 1;
                     break;
                 }
+                option if option.len() > 1 && option.starts_with('-') => {
+                    let letter = option.get(..2).unwrap_or(option);
+                    shell.builtin_error("trap", &format!("{letter}: invalid option")).await;
+                    let _ = shell.write_fd(2, b"trap: usage: trap [-lp] [[arg] signal_spec ...]\n").await;
+                    return Ok(2);
+                }
                 _ => break,
             }
             index += 1;
         }
         let rest = &args[index.min(args.len())..];
         if rest.is_empty() || print {
-            let mut names: Vec<String> = if rest.is_empty() {
-                shell.traps.keys().cloned().collect()
-            } else {
-                rest.iter().filter_map(|s| canonical_signal(s)).collect()
-            };
+            let mut listed = shell.inactive_traps.clone();
+            listed.extend(shell.traps.iter().map(|(name, action)| (name.clone(), action.clone())));
+            let mut names: Vec<String> =
+                if rest.is_empty() { listed.keys().cloned().collect() } else { rest.iter().filter_map(|s| canonical_signal(s)).collect() };
             names.sort_by_key(|n| if n == "EXIT" { 0 } else { signal_number(n).unwrap_or(100) });
             let mut out = String::new();
             for name in names {
-                if let Some(action) = shell.traps.get(&name) {
+                if let Some(action) = listed.get(&name) {
                     out.push_str(&format!("trap -- '{}' {name}\n", action.replace('\'', "'\\''")));
                 }
             }
             shell.out(out.as_bytes()).await?;
             return Ok(0);
         }
-        let (action, signals) = if rest.len() == 1 || canonical_signal(&rest[0]).is_some() && rest[0].parse::<u32>().is_ok() {
+        // A lone argument, or a first one that is an unsigned number, means
+        // every argument is a signal to reset.
+        let (action, signals) = if rest.len() == 1 || !rest[0].is_empty() && rest[0].bytes().all(|b| b.is_ascii_digit()) {
             ("-".to_string(), rest)
         } else {
             (rest[0].clone(), &rest[1..])
@@ -93,6 +115,8 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         for spec in signals {
             match canonical_signal(spec) {
                 Some(name) => {
+                    // Setting a trap in a subshell forgets the inherited listing.
+                    shell.inactive_traps.clear();
                     if action == "-" {
                         shell.traps.remove(&name);
                     } else {

@@ -17,9 +17,12 @@ enum Kind {
     Function,
     Builtin,
     File(String),
+    Hashed(String),
 }
 
-fn classify(shell: &Shell, name: &str) -> Vec<Kind> {
+/// Every way `name` could run, in lookup order; with `all`, every match
+/// along `PATH` too.
+async fn classify(shell: &mut Shell, name: &str, all: bool) -> Vec<Kind> {
     let mut kinds = Vec::new();
     if let Some(value) = shell.aliases.get(name) {
         kinds.push(Kind::Alias(value.clone()));
@@ -33,27 +36,43 @@ fn classify(shell: &Shell, name: &str) -> Vec<Kind> {
     if super::find(name).is_some() {
         kinds.push(Kind::Builtin);
     }
-    if name.contains('/') {
-        kinds.push(Kind::File(name.to_string()));
-    } else if shell.utilities.contains_key(name) {
-        kinds.push(Kind::File(format!("/usr/bin/{name}")));
-        kinds.push(Kind::File(format!("/bin/{name}")));
-    }
+    kinds.extend(files(shell, name, all).await);
     kinds
+}
+
+/// The files `name` names: itself when it holds a slash and is executable,
+/// else its hashed location or where `PATH` finds it.
+async fn files(shell: &mut Shell, name: &str, all: bool) -> Vec<Kind> {
+    if name.contains('/') {
+        let absolute = crate::fs::path::join(&shell.cwd, name);
+        let executable = matches!(shell.fs.metadata(&absolute).await, Ok(m) if m.is_file() && m.mode & 0o111 != 0);
+        return if executable { vec![Kind::File(name.to_string())] } else { Vec::new() };
+    }
+    if all {
+        return shell.search_path_all(name).await.into_iter().map(Kind::File).collect();
+    }
+    if let Some(path) = shell.hashed_path(name) {
+        return vec![Kind::Hashed(path)];
+    }
+    shell.search_path(name).await.map(Kind::File).into_iter().collect()
 }
 
 /// `type [-afptP] name...`.
 pub fn type_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let (mut all, mut kind_only, mut path_only) = (false, false, false);
+        let (mut all, mut kind_only, mut path_only, mut force_path) = (false, false, false, false);
         let mut index = 1;
         while let Some(arg) = args.get(index).filter(|a| a.starts_with('-') && a.len() > 1) {
             for letter in arg[1..].chars() {
                 match letter {
                     'a' => all = true,
                     't' => kind_only = true,
-                    'p' | 'P' => path_only = true,
+                    'p' => path_only = true,
+                    'P' => {
+                        path_only = true;
+                        force_path = true;
+                    }
                     'f' => {}
                     _ => {
                         shell.builtin_error("type", &format!("-{letter}: invalid option")).await;
@@ -66,7 +85,7 @@ pub fn type_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let mut status = 0;
         for name in &args[index.min(args.len())..] {
-            let kinds = classify(shell, name);
+            let kinds = if force_path { files(shell, name, all).await } else { classify(shell, name, all).await };
             if kinds.is_empty() {
                 if !kind_only && !path_only {
                     shell.builtin_error("type", &format!("{name}: not found")).await;
@@ -89,13 +108,13 @@ pub fn type_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     }
                     Kind::Builtin if kind_only => out.push_str("builtin\n"),
                     Kind::Builtin if !path_only => out.push_str(&format!("{name} is a shell builtin\n")),
-                    Kind::File(_) if kind_only => out.push_str("file\n"),
-                    Kind::File(path) if path_only => out.push_str(&format!("{path}\n")),
+                    Kind::File(_) | Kind::Hashed(_) if kind_only => out.push_str("file\n"),
+                    Kind::File(path) | Kind::Hashed(path) if path_only => out.push_str(&format!("{path}\n")),
                     Kind::File(path) => out.push_str(&format!("{name} is {path}\n")),
+                    Kind::Hashed(path) => out.push_str(&format!("{name} is hashed ({path})\n")),
                     _ => {}
                 }
             }
-            let _ = KEYWORDS;
             shell.out(out.as_bytes()).await?;
         }
         Ok(status)
@@ -106,7 +125,7 @@ pub fn type_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let mut index = 1;
-        let (mut describe, mut verbose) = (false, false);
+        let (mut describe, mut verbose, mut default_path) = (false, false, false);
         while let Some(Arg::Word(word)) = args.get(index) {
             if word == "--" {
                 index += 1;
@@ -119,7 +138,7 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 match letter {
                     'v' => describe = true,
                     'V' => verbose = true,
-                    'p' => {}
+                    'p' => default_path = true,
                     _ => {
                         shell.builtin_error("command", &format!("-{letter}: invalid option")).await;
                         let _ = shell.write_fd(2, b"command: usage: command [-pVv] command [arg ...]\n").await;
@@ -137,7 +156,7 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             let mut status = 1;
             for arg in &rest {
                 let name = arg.text();
-                let kinds = classify(shell, &name);
+                let kinds = classify(shell, &name, false).await;
                 let Some(kind) = kinds.first() else {
                     if verbose {
                         shell.builtin_error("command", &format!("{name}: not found")).await;
@@ -148,8 +167,9 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 let line = match (kind, verbose) {
                     (Kind::Alias(v), false) => format!("alias {name}='{v}'\n"),
                     (Kind::Alias(v), true) => format!("{name} is aliased to `{v}'\n"),
-                    (Kind::File(path), false) => format!("{path}\n"),
+                    (Kind::File(path) | Kind::Hashed(path), false) => format!("{path}\n"),
                     (Kind::File(path), true) => format!("{name} is {path}\n"),
+                    (Kind::Hashed(path), true) => format!("{name} is hashed ({path})\n"),
                     (Kind::Keyword, true) => format!("{name} is a shell keyword\n"),
                     (Kind::Function, true) => format!("{name} is a function\n"),
                     (Kind::Builtin, true) => format!("{name} is a shell builtin\n"),
@@ -163,7 +183,17 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if let Some(builtin) = super::find(&name) {
             return builtin(shell, rest).await;
         }
-        let argv = rest.iter().map(Arg::text).collect();
+        let argv: Vec<String> = rest.iter().map(Arg::text).collect();
+        if default_path && !name.contains('/') {
+            // `command -p` looks along the default PATH, bypassing the hash.
+            return match shell.search_path_in(crate::interp::command_path::DEFAULT_PATH, &name).await {
+                Some(path) => shell.run_path(&path, argv).await,
+                None => {
+                    shell.report_error(&format!("{name}: command not found")).await;
+                    Ok(127)
+                }
+            };
+        }
         shell.run_external(argv).await
     })
 }
@@ -171,9 +201,19 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `builtin name [args]`.
 pub fn builtin(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        let Some(name) = args.get(1).map(Arg::text) else { return Ok(0) };
+        let mut first = 1;
+        match args.get(1).map(Arg::text) {
+            Some(word) if word == "--" => first = 2,
+            Some(word) if word.len() > 1 && word.starts_with('-') => {
+                shell.builtin_error("builtin", &format!("{}: invalid option", word.get(..2).unwrap_or(&word))).await;
+                let _ = shell.write_fd(2, b"builtin: usage: builtin [shell-builtin [arg ...]]\n").await;
+                return Ok(2);
+            }
+            _ => {}
+        }
+        let Some(name) = args.get(first).map(Arg::text) else { return Ok(0) };
         match super::find(&name) {
-            Some(builtin) => builtin(shell, args[1..].to_vec()).await,
+            Some(builtin) => builtin(shell, args[first..].to_vec()).await,
             None => {
                 shell.builtin_error("builtin", &format!("{name}: not a shell builtin")).await;
                 Ok(1)

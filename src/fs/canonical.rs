@@ -1,7 +1,7 @@
 //! Canonical absolute paths with every symlink resolved, as `readlink -f -e
 //! -m` and `realpath` compute them, and paths relative to a directory.
 
-use crate::fs::{Fs, FsError};
+use super::{Fs, FsError};
 
 /// How much of the path must exist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,124 @@
+//! `bash` and `sh`: run a script in a child interpreter, as a new bash
+//! process would (nothing ever spawns a process). Options are bash's: set
+//! letters, `-o name`, `-O shopt`, `-c`, and the long options scripts pass.
+
+use super::{words, Arg};
+use crate::host::LocalFuture;
+use crate::interp::{Options, Outcome, Shell};
+
+/// What to run.
+enum Source {
+    /// `-c text`.
+    Command,
+    /// A script file, or standard input when no operand is left.
+    File,
+}
+
+/// `bash [options] [-c text | file] [args]`.
+pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        let args = words(&args);
+        let name = args[0].clone();
+        let mut options = Options::default();
+        let mut source = Source::File;
+        let mut index = 1;
+        while let Some(arg) = args.get(index) {
+            index += 1;
+            match arg.as_str() {
+                "--" | "-" => break,
+                "--norc" | "--noprofile" | "--login" | "--noediting" | "--verbose" | "--debugger" | "--restricted" => {
+                    options.verbose |= arg == "--verbose";
+                    continue;
+                }
+                "--posix" => {
+                    options.posix = true;
+                    continue;
+                }
+                "--rcfile" | "--init-file" => {
+                    index += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
+                (Some(letters), _) if !letters.is_empty() => (true, letters),
+                (_, Some(letters)) if !letters.is_empty() => (false, letters),
+                _ => {
+                    index -= 1;
+                    break;
+                }
+            };
+            for letter in letters.chars() {
+                match letter {
+                    'c' => source = Source::Command,
+                    'i' | 'l' | 's' | 'r' | 'D' => {}
+                    'o' | 'O' => {
+                        let Some(option) = args.get(index) else {
+                            shell.report_plain(&format!("-{letter}: option requires an argument")).await;
+                            return Ok(2);
+                        };
+                        index += 1;
+                        if letter == 'o' && !options.set_set_option(option, on) {
+                            shell.report_plain(&format!("line 0: {name}: {option}: invalid option name")).await;
+                            return Ok(2);
+                        }
+                        if letter == 'O' && !options.set_shopt(option, on) {
+                            shell.report_plain(&format!("line 0: {option}: invalid shell option name")).await;
+                            return Ok(2);
+                        }
+                    }
+                    other => match Options::name_for_letter(other) {
+                        Some(option) => {
+                            options.set_set_option(option, on);
+                        }
+                        None => {
+                            shell.report_plain(&format!("-{other}: invalid option")).await;
+                            return Ok(2);
+                        }
+                    },
+                }
+            }
+        }
+        let rest = args[index.min(args.len())..].to_vec();
+        match source {
+            Source::Command => {
+                let Some((text, operands)) = rest.split_first() else {
+                    shell.report_plain("-c: option requires an argument").await;
+                    return Ok(2);
+                };
+                let (arg0, positional) = match operands.split_first() {
+                    Some((first, others)) => (first.clone(), others.to_vec()),
+                    None => (name.clone(), Vec::new()),
+                };
+                let mut child = shell.child_process(arg0, positional).await;
+                options.command_string = true;
+                child.options = options;
+                Ok(child.run_as_process(text, "bash".into(), "bash: -c".into()).await)
+            }
+            Source::File => match rest.split_first() {
+                Some((file, others)) => {
+                    let path = crate::fs::path::join(&shell.cwd, file);
+                    match shell.fs.read_file(&path).await {
+                        Ok(bytes) => {
+                            let text = String::from_utf8_lossy(&bytes).into_owned();
+                            let mut child = shell.child_process(file.clone(), others.to_vec()).await;
+                            child.options = options;
+                            Ok(child.run_as_process(&text, file.clone(), file.clone()).await)
+                        }
+                        Err(error) => {
+                            shell.report_plain(&format!("{file}: {error}")).await;
+                            Ok(127)
+                        }
+                    }
+                }
+                None => {
+                    let input = shell.stdin().read_to_end().await.unwrap_or_default();
+                    let text = String::from_utf8_lossy(&input).into_owned();
+                    let mut child = shell.child_process(name.clone(), Vec::new()).await;
+                    child.options = options;
+                    Ok(child.run_as_process(&text, "bash".into(), "bash".into()).await)
+                }
+            },
+        }
+    })
+}
