@@ -12,6 +12,8 @@ pub enum OpenError {
     Plain,
     /// `head: cannot open 'x' for reading: No such file or directory`.
     CannotOpen,
+    /// `tac: failed to open 'x' for reading: No such file or directory`.
+    FailedToOpen,
 }
 
 /// The name of an input as messages show it.
@@ -31,6 +33,7 @@ pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenErro
             let message = match style {
                 OpenError::Plain => format!("{name}: {error}"),
                 OpenError::CannotOpen => format!("cannot open {} for reading: {error}", crate::commands::format::quote(name)),
+                OpenError::FailedToOpen => format!("failed to open {} for reading: {error}", crate::commands::format::quote(name)),
             };
             ctx.report(&message).await;
             None
