@@ -28,8 +28,6 @@ pub enum BreError {
     UnmatchedBrace,
     /// `Invalid content of \{\}`.
     BadInterval,
-    /// `Invalid preceding regular expression`.
-    BadPreceding,
     /// `Invalid range end`.
     BadRange,
     /// `Invalid character class name`.
@@ -50,7 +48,6 @@ impl fmt::Display for BreError {
             BreError::UnmatchedBracket => "Unmatched [, [^, [:, [., or [=",
             BreError::UnmatchedBrace => "Unmatched \\{",
             BreError::BadInterval => "Invalid content of \\{\\}",
-            BreError::BadPreceding => "Invalid preceding regular expression",
             BreError::BadRange => "Invalid range end",
             BreError::BadClass => "Invalid character class name",
             BreError::TrailingBackslash => "Trailing backslash",
@@ -67,6 +64,13 @@ const CLASSES: &[&str] = &["alnum", "alpha", "blank", "cntrl", "digit", "graph",
 pub fn compile(pattern: &[u8], dialect: Dialect) -> Result<Regex, BreError> {
     let translated = translate(pattern, dialect)?;
     RegexBuilder::new(&translated).dot_matches_new_line(true).size_limit(1 << 22).build().map_err(|_| BreError::TooBig)
+}
+
+/// Compiles `pattern` to match only at the start of the text (`expr`'s
+/// `STRING : REGEX`); its groups keep their numbers.
+pub fn compile_at_start(pattern: &[u8], dialect: Dialect) -> Result<Regex, BreError> {
+    let translated = translate(pattern, dialect)?;
+    RegexBuilder::new(&format!("\\A(?:{translated})")).dot_matches_new_line(true).size_limit(1 << 22).build().map_err(|_| BreError::TooBig)
 }
 
 /// Appends `byte` to `out` as a literal.
@@ -147,10 +151,11 @@ pub fn translate(pattern: &[u8], dialect: Dialect) -> Result<String, BreError> {
                         built.last_atom = None;
                         at_start = true;
                     }
+                    b'{' if dialect == Dialect::Basic && (was_start || built.last_atom.is_none()) => {
+                        built.atom();
+                        push_literal(&mut built.out, b'{');
+                    }
                     b'{' if dialect == Dialect::Basic => {
-                        if was_start || built.last_atom.is_none() {
-                            return Err(BreError::BadPreceding);
-                        }
                         let (operator, end) = interval(pattern, index)?;
                         built.repeat(&operator);
                         index = end;

@@ -96,3 +96,25 @@ impl LineReader {
 pub async fn read_all(stream: &Fd) -> Result<Vec<u8>, ()> {
     stream.read_to_end().await.map_err(|_| ())
 }
+
+/// Opens `name` for writing (created with the umask's mode, truncated or
+/// appended to), or the shell's stream for `/dev/stdout` and friends.
+pub async fn open_output(ctx: &Invocation<'_>, name: &str, append: bool) -> Result<Fd, crate::fs::FsError> {
+    if let Some(stream) = ctx.special_stream(name) {
+        return Ok(stream);
+    }
+    let path = ctx.resolve(name);
+    if name == "/dev/null" {
+        return Ok(std::rc::Rc::new(crate::io::Stream::Null));
+    }
+    let mode = 0o666 & !ctx.shell.umask();
+    let options = if append { crate::fs::OpenOptions::write_append(mode) } else { crate::fs::OpenOptions::write_truncate(mode) };
+    let handle = ctx.fs.open(&path, options).await?;
+    let offset = if append { handle.metadata().await.map(|m| m.size).unwrap_or(0) } else { 0 };
+    Ok(std::rc::Rc::new(crate::io::Stream::File(crate::io::FileStream {
+        handle,
+        offset: std::cell::Cell::new(offset),
+        readable: false,
+        writable: true,
+    })))
+}
