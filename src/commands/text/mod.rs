@@ -1,21 +1,29 @@
-//! Text utilities: counting and slicing lines and bytes (`wc`, `head`,
-//! `tail`), dumping (`od`), reversing (`tac`), translating (`tr`),
-//! sorting (`sort`) and evaluating (`expr`).
+//! Text utilities: counting, slicing, dumping, reversing, translating,
+//! sorting, comparing, joining, numbering, folding and evaluating (`wc`,
+//! `head`, `tail`, `od`, `tac`, `tr`, `sort`, `expr`, `uniq`, `cut`, `paste`,
+//! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
+//! `unexpand`, `shuf`).
 
 pub mod bre;
+pub mod comm;
 pub mod count;
 pub mod cut;
 pub mod expr;
+pub mod fold;
 pub mod head;
 pub mod input;
+pub mod nl;
 pub mod od;
 pub mod od_format;
 pub mod output;
+pub mod paste;
+pub mod rev;
 pub mod sort;
 pub mod sort_compare;
 pub mod sort_key;
 pub mod tac;
 pub mod tail;
+pub mod tee;
 pub mod tr;
 pub mod tr_sets;
 pub mod uniq;
