@@ -196,6 +196,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 #[cfg(test)]
 mod tests {
     use crate::commands::test_support::{new_fs, run_utility};
+    use crate::fs::Fs;
 
     #[test]
     fn compares_columns() {
