@@ -5,9 +5,11 @@
 //! `unexpand`, `shuf`).
 
 pub mod bre;
+pub mod column;
 pub mod comm;
 pub mod count;
 pub mod cut;
+pub mod expand;
 pub mod expr;
 pub mod fold;
 pub mod head;
@@ -19,6 +21,7 @@ pub mod od_format;
 pub mod output;
 pub mod paste;
 pub mod rev;
+pub mod shuf;
 pub mod sort;
 pub mod sort_compare;
 pub mod sort_key;
