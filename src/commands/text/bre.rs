@@ -245,11 +245,7 @@ fn utf8_end(pattern: &[u8], start: usize) -> usize {
 /// True when a `$` just read (ending at `index`) is an anchor: at the end or
 /// before `\)` or `\|`.
 fn ends_here(pattern: &[u8], index: usize) -> bool {
-    match pattern.get(index..) {
-        Some([]) | None => true,
-        Some([b'\\', b')' | b'|', ..]) => true,
-        _ => false,
-    }
+    matches!(pattern.get(index..), Some([] | [b'\\', b')' | b'|', ..]) | None)
 }
 
 /// Reads `\{m,n\}` (after `\{`); returns `{m,n}` and the index after it.

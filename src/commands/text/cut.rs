@@ -37,15 +37,17 @@ impl Ranges {
     /// The ranges not selected (for `--complement`).
     fn complement(&self) -> Ranges {
         let mut out = Vec::new();
-        let mut next = 1usize;
+        // The first position not yet covered; `None` once the end is reached.
+        let mut next = Some(1usize);
         for (low, high) in &self.0 {
-            if *low > next {
-                out.push((next, low - 1));
+            let Some(start) = next else { break };
+            if *low > start {
+                out.push((start, low - 1));
             }
-            next = high.saturating_add(1);
+            next = high.checked_add(1);
         }
-        if next != 0 && next <= usize::MAX - 1 {
-            out.push((next, usize::MAX));
+        if let Some(start) = next {
+            out.push((start, usize::MAX));
         }
         Ranges(out)
     }

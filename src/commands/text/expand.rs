@@ -14,6 +14,9 @@ const EXPAND_SPEC: Spec = Spec::new("it:", &[Long::flag("initial", "i"), Long::r
 const UNEXPAND_SPEC: Spec =
     Spec::new("at:", &[Long::flag("all", "a"), Long::flag("first-only", "first-only"), Long::required("tabs", "t")]);
 
+/// The largest tab stop accepted.
+const MAX_TAB_STOP: u64 = 1 << 20;
+
 /// Tab stops: one size, or a list with an optional `/N` or `+N` tail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TabStops {
@@ -74,6 +77,11 @@ pub fn parse_tab_stops(ctx: &Invocation<'_>, specs: &[String]) -> Result<Option<
             let value: u64 = digits.parse().unwrap_or(u64::MAX);
             if value == 0 {
                 return Err("tab size cannot be 0".into());
+            }
+            // Larger stops would only ever produce runs of blanks the size of
+            // the sandbox's memory.
+            if value > MAX_TAB_STOP {
+                return Err(format!("tab stop is too large {}", quote_locale(ctx, digits)));
             }
             match kind {
                 '/' => repeat_every = value,

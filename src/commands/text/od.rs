@@ -78,9 +78,9 @@ fn parse_size(text: &str) -> Result<u64, bool> {
         "B" => 1024,
         "kB" | "KB" => 1000,
         "k" | "K" | "KiB" => 1 << 10,
-        "MB" => 1000_000,
+        "MB" => 1_000_000,
         "m" | "M" | "MiB" => 1 << 20,
-        "GB" => 1000_000_000,
+        "GB" => 1_000_000_000,
         "g" | "G" | "GiB" => 1 << 30,
         "T" | "TiB" => 1 << 40,
         "P" | "PiB" => 1 << 50,
@@ -248,7 +248,7 @@ impl Concatenated<'_, '_> {
 
     /// Fills `block` up to `want` bytes, across inputs.
     async fn fill(&mut self, want: usize) -> Vec<u8> {
-        let mut block = Vec::with_capacity(want);
+        let mut block = Vec::new();
         while block.len() < want {
             let chunk = self.read(want - block.len()).await;
             if chunk.is_empty() {
@@ -264,8 +264,6 @@ impl Concatenated<'_, '_> {
 fn format_block(settings: &Settings, address: u64, block: &[u8], out: &mut Vec<u8>) {
     let width = settings.width;
     let per_block = settings.types.iter().map(|t| (t.width() + 1) * (width / t.size)).max().unwrap_or(0);
-    let mut padded = block.to_vec();
-    padded.resize(width, 0);
     for (index, output_type) in settings.types.iter().enumerate() {
         let address_text = settings.radix.format(address);
         if index == 0 {
@@ -280,7 +278,7 @@ fn format_block(settings: &Settings, address: u64, block: &[u8], out: &mut Vec<u
         for field in (blank + 1..=fields).rev() {
             let next_pad = pad * (field - 1) / fields;
             let start = (fields - field) * output_type.size;
-            let mut bytes = padded.get(start..start + output_type.size).unwrap_or(&[]).to_vec();
+            let mut bytes: Vec<u8> = (start..start + output_type.size).map(|i| block.get(i).copied().unwrap_or(0)).collect();
             if settings.big_endian {
                 bytes.reverse();
             }

@@ -172,17 +172,23 @@ async fn shuf(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
         }
     }
     let wanted = count.unwrap_or(population).min(population);
-    // A partial Fisher-Yates over indices: only `wanted` swaps.
-    let mut indices: Vec<usize> = Vec::new();
+    // A partial Fisher-Yates over indices, with only the swapped ones
+    // remembered, written as it goes.
     let mut swapped = std::collections::HashMap::new();
-    for position in 0..wanted {
-        let pick = position + generator.below(population - position);
-        let at_pick = *swapped.get(&pick).unwrap_or(&pick);
-        let at_position = *swapped.get(&position).unwrap_or(&position);
-        swapped.insert(pick, at_position);
-        indices.push(at_pick);
+    let mut position = 0;
+    while position < wanted {
+        let end = (position + 1024).min(wanted);
+        let mut picks = Vec::with_capacity(end - position);
+        for current in position..end {
+            let pick = current + generator.below(population - current);
+            let at_pick = *swapped.get(&pick).unwrap_or(&pick);
+            let at_current = *swapped.get(&current).unwrap_or(&current);
+            swapped.insert(pick, at_current);
+            picks.push(item(at_pick));
+        }
+        write_lines(&output, picks.into_iter(), terminator).await?;
+        position = end;
     }
-    write_lines(&output, indices.into_iter().map(item), terminator).await?;
     Ok(0)
 }
 

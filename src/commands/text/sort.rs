@@ -216,11 +216,9 @@ async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> 
                     return Err(2);
                 }
             }
-            "parallel" => {
-                if text.parse::<u64>().map_or(true, |n| n == 0) {
-                    ctx.report(&format!("invalid number after '--parallel': {}", q(text))).await;
-                    return Err(2);
-                }
+            "parallel" if text.parse::<u64>().map_or(true, |n| n == 0) => {
+                ctx.report(&format!("invalid number after '--parallel': {}", q(text))).await;
+                return Err(2);
             }
             "files0-from" | "compress-program" | "random-source" => {
                 report_usage(ctx, &format!("option '--{key}' is not supported in the sandbox")).await;
