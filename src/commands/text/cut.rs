@@ -2,11 +2,10 @@
 //! fields (`-f`, split at `-d`) of each line, streaming; `--complement`,
 //! `--output-delimiter`, `-s` and `-z`.
 
-use crate::commands::common::inputs;
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
-use crate::commands::text::input::{open_or_report, LineReader, OpenError};
-use crate::commands::text::output::{status_of, Output};
+use crate::commands::text::input::{transform_records, OpenError};
+use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
@@ -235,29 +234,6 @@ async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> 
     Ok((settings, parsed.operands))
 }
 
-async fn cut(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) -> Result<i32, i32> {
-    let mut out = Output::new(ctx);
-    let mut status = 0;
-    let mut line_out = Vec::new();
-    for input in inputs(operands) {
-        let Some(stream) = open_or_report(ctx, &input, OpenError::Plain).await else {
-            status = 1;
-            continue;
-        };
-        let mut reader = LineReader::new(stream, settings.terminator);
-        while let Ok(Some(line)) = reader.next_line().await {
-            let body = line.strip_suffix(&[settings.terminator]).unwrap_or(&line);
-            line_out.clear();
-            if cut_line(settings, body, &mut line_out) {
-                line_out.push(settings.terminator);
-                out.write(&line_out).await?;
-            }
-        }
-        out.flush().await?;
-    }
-    Ok(status)
-}
-
 /// Runs `cut OPTION... [FILE]...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
@@ -265,7 +241,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(found) => found,
             Err(status) => return status,
         };
-        status_of(cut(ctx, &settings, &operands).await)
+        let terminator = settings.terminator;
+        let cut = |line: &[u8], out: &mut Vec<u8>| {
+            let body = line.strip_suffix(&[terminator]).unwrap_or(line);
+            if cut_line(&settings, body, out) {
+                out.push(terminator);
+            }
+        };
+        status_of(transform_records(ctx, &operands, terminator, OpenError::Plain, cut).await)
     })
 }
 

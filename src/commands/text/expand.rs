@@ -2,11 +2,10 @@
 //! with GNU's tab stop lists (`-t 4`, `-t 2,5`, `-t 2,/3`, `-t 2,+3`, the
 //! obsolete `-4`), `-i` (leading blanks only) and `-a`/`--first-only`.
 
-use crate::commands::common::inputs;
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
-use crate::commands::text::input::{open_or_report, LineReader, OpenError};
-use crate::commands::text::output::{status_of, Output};
+use crate::commands::text::input::{transform_records, OpenError};
+use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
@@ -203,26 +202,6 @@ fn unexpand_line(stops: &TabStops, all: bool, line: &[u8], out: &mut Vec<u8>) {
     out.append(&mut pending);
 }
 
-async fn convert(ctx: &Invocation<'_>, operands: &[String], mut line_fn: impl FnMut(&[u8], &mut Vec<u8>)) -> Result<i32, i32> {
-    let mut out = Output::new(ctx);
-    let mut status = 0;
-    let mut converted = Vec::new();
-    for input in inputs(operands) {
-        let Some(stream) = open_or_report(ctx, &input, OpenError::Plain).await else {
-            status = 1;
-            continue;
-        };
-        let mut reader = LineReader::new(stream, b'\n');
-        while let Ok(Some(line)) = reader.next_line().await {
-            converted.clear();
-            line_fn(&line, &mut converted);
-            out.write(&converted).await?;
-        }
-    }
-    out.flush().await?;
-    Ok(status)
-}
-
 async fn run_either(ctx: &Invocation<'_>, unexpand: bool) -> i32 {
     let args = rewrite_obsolete(ctx.args.get(1..).unwrap_or(&[]));
     let spec = if unexpand { &UNEXPAND_SPEC } else { &EXPAND_SPEC };
@@ -245,10 +224,11 @@ async fn run_either(ctx: &Invocation<'_>, unexpand: bool) -> i32 {
     let all = (parsed.has("a") || stops.is_some()) && !parsed.has("first-only");
     let stops = stops.unwrap_or(default);
     let initial_only = parsed.has("i");
+    let operands = &parsed.operands;
     let result = if unexpand {
-        convert(ctx, &parsed.operands, |line, out| unexpand_line(&stops, all, line, out)).await
+        transform_records(ctx, operands, b'\n', OpenError::Plain, |line, out| unexpand_line(&stops, all, line, out)).await
     } else {
-        convert(ctx, &parsed.operands, |line, out| expand_line(&stops, initial_only, line, out)).await
+        transform_records(ctx, operands, b'\n', OpenError::Plain, |line, out| expand_line(&stops, initial_only, line, out)).await
     };
     status_of(result)
 }

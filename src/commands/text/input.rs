@@ -14,6 +14,8 @@ pub enum OpenError {
     CannotOpen,
     /// `tac: failed to open 'x' for reading: No such file or directory`.
     FailedToOpen,
+    /// util-linux's `rev: cannot open x: No such file or directory`.
+    CannotOpenUnquoted,
 }
 
 /// The name of an input as messages show it.
@@ -33,6 +35,7 @@ pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenErro
             let message = match style {
                 OpenError::Plain => format!("{name}: {error}"),
                 OpenError::CannotOpen => format!("cannot open {} for reading: {error}", crate::commands::format::quote(name)),
+                OpenError::CannotOpenUnquoted => format!("cannot open {name}: {error}"),
                 OpenError::FailedToOpen => format!("failed to open {} for reading: {error}", crate::commands::format::quote(name)),
             };
             ctx.report(&message).await;
@@ -117,4 +120,43 @@ pub async fn open_output(ctx: &Invocation<'_>, name: &str, append: bool) -> Resu
         readable: false,
         writable: true,
     })))
+}
+
+/// Streams every input's records (each with its terminator, the last one
+/// maybe without) through `transform`, which appends what to write. An
+/// input that cannot be opened is reported in `style` and makes the status 1;
+/// `Err(status)` when writing failed.
+pub async fn transform_records(
+    ctx: &Invocation<'_>,
+    operands: &[String],
+    terminator: u8,
+    style: OpenError,
+    mut transform: impl FnMut(&[u8], &mut Vec<u8>),
+) -> Result<i32, i32> {
+    let mut out = crate::commands::text::output::Output::new(ctx);
+    let mut status = 0;
+    let mut converted = Vec::new();
+    for input in crate::commands::common::inputs(operands) {
+        let Some(stream) = open_or_report(ctx, &input, style).await else {
+            status = 1;
+            continue;
+        };
+        let mut reader = LineReader::new(stream, terminator);
+        loop {
+            match reader.next_line().await {
+                Ok(Some(record)) => {
+                    converted.clear();
+                    transform(&record, &mut converted);
+                    out.write(&converted).await?;
+                }
+                Ok(None) => break,
+                Err(()) => {
+                    status = 1;
+                    break;
+                }
+            }
+        }
+    }
+    out.flush().await?;
+    Ok(status)
 }

@@ -3,12 +3,11 @@
 //! (`-s`), start and increment (`-v`, `-i`), blank-line joining (`-l`) and
 //! logical-page sections (`\:\:\:`, `\:\:`, `\:`; `-d`, `-p`).
 
-use crate::commands::common::inputs;
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::bre::{compile, Dialect};
-use crate::commands::text::input::{open_or_report, LineReader, OpenError};
-use crate::commands::text::output::{status_of, Output};
+use crate::commands::text::input::{transform_records, OpenError};
+use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 use regex::bytes::Regex;
@@ -169,67 +168,61 @@ fn section_of(settings: &Settings, line: &[u8]) -> Option<usize> {
         .map(|count| 3 - count)
 }
 
-async fn number_lines(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) -> Result<i32, i32> {
-    let mut out = Output::new(ctx);
-    let mut status = 0;
-    let mut number = settings.start;
-    let mut section = 1;
-    let mut blank_run = 0;
-    let blank_prefix = vec![b' '; settings.width + settings.separator.len()];
-    for input in inputs(operands) {
-        let Some(stream) = open_or_report(ctx, &input, OpenError::Plain).await else {
-            status = 1;
-            continue;
-        };
-        let mut reader = LineReader::new(stream, b'\n');
-        while let Ok(Some(line)) = reader.next_line().await {
-            let body = line.strip_suffix(b"\n").unwrap_or(&line);
-            if let Some(next_section) = section_of(settings, body) {
-                section = next_section;
-                if settings.renumber {
-                    number = settings.start;
-                }
-                out.write(b"\n").await?;
-                continue;
+/// Numbers lines across inputs: the count and the section carry over.
+struct Numberer<'s> {
+    settings: &'s Settings,
+    number: i64,
+    section: usize,
+    blank_run: i64,
+}
+
+impl Numberer<'_> {
+    /// Appends one line (with its newline, if any) numbered or padded.
+    fn line(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        let settings = self.settings;
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        if let Some(next_section) = section_of(settings, body) {
+            self.section = next_section;
+            if settings.renumber {
+                self.number = settings.start;
             }
-            let numbered = match &settings.styles[section] {
-                Style::All if settings.join_blank > 1 && body.is_empty() => {
-                    blank_run += 1;
-                    if blank_run == settings.join_blank {
-                        blank_run = 0;
-                        true
-                    } else {
-                        false
-                    }
-                }
-                Style::All => {
-                    blank_run = 0;
-                    true
-                }
-                Style::NonEmpty => !body.is_empty(),
-                Style::None => false,
-                Style::Matching(regex) => regex.is_match(body),
-            };
-            if numbered {
-                let width = settings.width;
-                let text = match settings.format {
-                    Format::Left => format!("{number:<width$}"),
-                    Format::Right => format!("{number:>width$}"),
-                    Format::Zeros if number < 0 => format!("-{:0>w$}", number.unsigned_abs(), w = width.saturating_sub(1)),
-                    Format::Zeros => format!("{number:0>width$}"),
-                };
-                out.write(text.as_bytes()).await?;
-                out.write(&settings.separator).await?;
-                number = number.wrapping_add(settings.increment);
-            } else {
-                out.write(&blank_prefix).await?;
-            }
-            out.write(body).await?;
-            out.write(b"\n").await?;
+            out.push(b'\n');
+            return;
         }
+        let numbered = match &settings.styles[self.section] {
+            Style::All if settings.join_blank > 1 && body.is_empty() => {
+                self.blank_run += 1;
+                let reached = self.blank_run == settings.join_blank;
+                if reached {
+                    self.blank_run = 0;
+                }
+                reached
+            }
+            Style::All => {
+                self.blank_run = 0;
+                true
+            }
+            Style::NonEmpty => !body.is_empty(),
+            Style::None => false,
+            Style::Matching(regex) => regex.is_match(body),
+        };
+        if numbered {
+            let (number, width) = (self.number, settings.width);
+            let text = match settings.format {
+                Format::Left => format!("{number:<width$}"),
+                Format::Right => format!("{number:>width$}"),
+                Format::Zeros if number < 0 => format!("-{:0>w$}", number.unsigned_abs(), w = width.saturating_sub(1)),
+                Format::Zeros => format!("{number:0>width$}"),
+            };
+            out.extend_from_slice(text.as_bytes());
+            out.extend_from_slice(&settings.separator);
+            self.number = self.number.wrapping_add(settings.increment);
+        } else {
+            out.extend(std::iter::repeat_n(b' ', settings.width + settings.separator.len()));
+        }
+        out.extend_from_slice(body);
+        out.push(b'\n');
     }
-    out.flush().await?;
-    Ok(status)
 }
 
 /// Runs `nl [OPTION]... [FILE]...`.
@@ -239,7 +232,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(found) => found,
             Err(status) => return status,
         };
-        status_of(number_lines(ctx, &settings, &operands).await)
+        let mut numberer = Numberer { settings: &settings, number: settings.start, section: 1, blank_run: 0 };
+        let number = |line: &[u8], out: &mut Vec<u8>| numberer.line(line, out);
+        status_of(transform_records(ctx, &operands, b'\n', OpenError::Plain, number).await)
     })
 }
 

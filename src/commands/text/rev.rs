@@ -1,10 +1,9 @@
 //! `rev` (util-linux): each line's characters in reverse order, streaming.
 //! Bytes that are not UTF-8 count as one character each.
 
-use crate::commands::common::inputs;
 use crate::commands::options::{parse_or_report, Long, Spec};
-use crate::commands::text::input::LineReader;
-use crate::commands::text::output::{status_of, Output};
+use crate::commands::text::input::{transform_records, OpenError};
+use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
 
@@ -31,37 +30,6 @@ fn reverse_into(line: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-async fn rev(ctx: &Invocation<'_>, operands: &[String], terminator: u8) -> Result<i32, i32> {
-    let mut out = Output::new(ctx);
-    let mut status = 0;
-    let mut reversed = Vec::new();
-    for input in inputs(operands) {
-        let stream = match crate::commands::common::open_input(ctx, &input).await {
-            Ok(stream) => stream,
-            Err(error) => {
-                ctx.report(&format!("cannot open {}: {error}", crate::commands::text::input::input_name(&input))).await;
-                status = 1;
-                continue;
-            }
-        };
-        let mut reader = LineReader::new(stream, terminator);
-        while let Ok(Some(line)) = reader.next_line().await {
-            let (body, ended) = match line.strip_suffix(&[terminator]) {
-                Some(body) => (body, true),
-                None => (line.as_slice(), false),
-            };
-            reversed.clear();
-            reverse_into(body, &mut reversed);
-            if ended {
-                reversed.push(terminator);
-            }
-            out.write(&reversed).await?;
-        }
-    }
-    out.flush().await?;
-    Ok(status)
-}
-
 /// Runs `rev [-0] [FILE]...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
@@ -70,7 +38,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Err(status) => return status,
         };
         let terminator = if parsed.has("0") { 0 } else { b'\n' };
-        status_of(rev(ctx, &parsed.operands, terminator).await)
+        let reverse = |line: &[u8], out: &mut Vec<u8>| match line.strip_suffix(&[terminator]) {
+            Some(body) => {
+                reverse_into(body, out);
+                out.push(terminator);
+            }
+            None => reverse_into(line, out),
+        };
+        status_of(transform_records(ctx, &parsed.operands, terminator, OpenError::CannotOpenUnquoted, reverse).await)
     })
 }
 
