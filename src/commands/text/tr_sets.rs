@@ -20,17 +20,29 @@ pub enum Element {
 /// The character classes, in the C locale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
+    /// `[:alnum:]`.
     Alnum,
+    /// `[:alpha:]`.
     Alpha,
+    /// `[:blank:]`.
     Blank,
+    /// `[:cntrl:]`.
     Cntrl,
+    /// `[:digit:]`.
     Digit,
+    /// `[:graph:]`.
     Graph,
+    /// `[:lower:]`.
     Lower,
+    /// `[:print:]`.
     Print,
+    /// `[:punct:]`.
     Punct,
+    /// `[:space:]`.
     Space,
+    /// `[:upper:]`.
     Upper,
+    /// `[:xdigit:]`.
     Xdigit,
 }
 
