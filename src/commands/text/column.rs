@@ -26,9 +26,15 @@ const SPEC: Spec = Spec::new(
     ],
 );
 
-/// The display width of a cell: characters, invalid bytes one each.
+/// The display width of a cell: characters, invalid bytes one each,
+/// control characters (tabs too) none.
 fn width(cell: &[u8]) -> usize {
-    String::from_utf8_lossy(cell).chars().count()
+    String::from_utf8_lossy(cell).chars().filter(|c| !c.is_control()).count()
+}
+
+/// True for lines util-linux skips: empty or only whitespace.
+fn is_blank_line(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
 }
 
 struct Table {
@@ -61,7 +67,7 @@ impl Table {
             rows.push(headers.clone());
         }
         for line in lines {
-            if line.is_empty() && !self.keep_empty {
+            if is_blank_line(line) && !self.keep_empty {
                 continue;
             }
             rows.push(self.cells(line));
@@ -69,11 +75,13 @@ impl Table {
         let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
         let widths: Vec<usize> =
             (0..columns).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|cell| width(cell)).max().unwrap_or(0)).collect();
+        // Every row has every column; missing cells are empty.
         for row in &rows {
             let mut line = Vec::new();
-            for (index, cell) in row.iter().enumerate() {
+            for index in 0..columns {
+                let cell = row.get(index).map(Vec::as_slice).unwrap_or(&[]);
                 let pad = widths.get(index).copied().unwrap_or(0).saturating_sub(width(cell));
-                let last = index + 1 == row.len();
+                let last = index + 1 == columns;
                 if self.right.contains(&(index + 1)) {
                     line.extend(std::iter::repeat_n(b' ', pad));
                     line.extend_from_slice(cell);
@@ -198,7 +206,7 @@ async fn column(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed)
     } else {
         let total_width =
             parsed.value("c").and_then(|c| c.parse().ok()).or_else(|| ctx.env_var("COLUMNS").and_then(|c| c.parse().ok())).unwrap_or(80);
-        let entries: Vec<Vec<u8>> = lines.into_iter().filter(|l| !l.is_empty()).collect();
+        let entries: Vec<Vec<u8>> = lines.into_iter().filter(|l| !is_blank_line(l)).collect();
         if parsed.has("x") {
             fill_rows(&entries, total_width, &mut text);
         } else {
