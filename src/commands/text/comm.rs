@@ -37,14 +37,16 @@ struct Side {
     reader: LineReader,
     line: Option<Vec<u8>>,
     previous: Option<Vec<u8>>,
-    checked: bool,
     warned: bool,
 }
 
 impl Side {
-    async fn advance(&mut self, terminator: u8) {
-        self.previous = self.line.take();
-        self.checked = false;
+    /// Steps to the next line. When `checking`, the line read is checked
+    /// against the one it replaces; at the end of the input the last two
+    /// lines are checked again, as an unpairable line may have appeared
+    /// since. Returns true when this finds the input out of order (once).
+    async fn advance(&mut self, terminator: u8, checking: bool) -> bool {
+        let consumed = self.line.take();
         self.line = match self.reader.next_line().await {
             Ok(Some(mut line)) => {
                 if line.last() == Some(&terminator) {
@@ -54,29 +56,16 @@ impl Side {
             }
             _ => None,
         };
+        let pair = match (&self.line, &consumed) {
+            (Some(line), Some(consumed)) => Some((consumed, line)),
+            (None, Some(consumed)) => self.previous.as_ref().map(|previous| (previous, consumed)),
+            _ => None,
+        };
+        let disorder = checking && !self.warned && pair.is_some_and(|(before, after)| before > after);
+        self.warned |= disorder;
+        self.previous = consumed;
+        disorder
     }
-
-    /// True when the current line sorts before the one read before it
-    /// (checked once per line).
-    fn out_of_order(&mut self) -> bool {
-        if self.checked || self.warned {
-            return false;
-        }
-        self.checked = true;
-        matches!((&self.previous, &self.line), (Some(previous), Some(current)) if previous > current)
-    }
-}
-
-/// The first side (1 or 2) whose current line sorts before its previous
-/// one, marking it warned.
-fn disorder(first: &mut Side, second: &mut Side) -> Option<usize> {
-    for (index, side) in [first, second].into_iter().enumerate() {
-        if side.out_of_order() {
-            side.warned = true;
-            return Some(index + 1);
-        }
-    }
-    None
 }
 
 async fn comm(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -> Result<i32, i32> {
@@ -96,8 +85,8 @@ async fn comm(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
         let Some(stream) = open_or_report(ctx, &input, OpenError::Plain).await else {
             return Ok(1);
         };
-        let mut side = Side { reader: LineReader::new(stream, terminator), line: None, previous: None, checked: false, warned: false };
-        side.advance(terminator).await;
+        let mut side = Side { reader: LineReader::new(stream, terminator), line: None, previous: None, warned: false };
+        side.advance(terminator, false).await;
         sides.push(side);
     }
     let [first, second] = sides.as_mut_slice() else {
@@ -107,14 +96,6 @@ async fn comm(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
     let mut totals = [0u64; 3];
     let mut seen_unpairable = false;
     while first.line.is_some() || second.line.is_some() {
-        // `--check-order` checks each line as soon as it is read.
-        if check == CheckOrder::Enabled {
-            if let Some(file) = disorder(first, second) {
-                out.flush().await?;
-                ctx.report(&format!("file {file} is not in sorted order")).await;
-                return Ok(1);
-            }
-        }
         let order = match (&first.line, &second.line) {
             (None, _) => Ordering::Greater,
             (_, None) => Ordering::Less,
@@ -139,19 +120,18 @@ async fn comm(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
             out.write(line).await?;
             out.write(&[terminator]).await?;
         }
-        // By default a line is checked once compared, and only after an
-        // unpairable line appeared.
-        if check == CheckOrder::Default && seen_unpairable {
-            while let Some(file) = disorder(first, second) {
+        // Lines are checked as they are read: always with `--check-order`,
+        // by default only once an unpairable line appeared.
+        let checking = check == CheckOrder::Enabled || (check == CheckOrder::Default && seen_unpairable);
+        for (index, side) in [&mut *first, &mut *second].into_iter().enumerate() {
+            let step = if index == 0 { order != Ordering::Greater } else { order != Ordering::Less };
+            if step && side.advance(terminator, checking).await {
                 out.flush().await?;
-                ctx.report(&format!("file {file} is not in sorted order")).await;
+                ctx.report(&format!("file {} is not in sorted order", index + 1)).await;
+                if check == CheckOrder::Enabled {
+                    return Ok(1);
+                }
             }
-        }
-        if order != Ordering::Greater {
-            first.advance(terminator).await;
-        }
-        if order != Ordering::Less {
-            second.advance(terminator).await;
         }
     }
     if parsed.has("total") {

@@ -375,6 +375,9 @@ async fn join(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
             (Some(a), Some(b)) => settings.compare(a, b, settings.fields[0], settings.fields[1]),
         };
         if order != Ordering::Equal {
+            // GNU counts a line as unpairable only while the other input
+            // still has lines; after that its order is no longer checked.
+            let both = left.next.is_some() && right.next.is_some();
             let (side, which) = if order == Ordering::Less { (&mut *left, 0) } else { (&mut *right, 1) };
             if settings.unpaired[which] {
                 text.clear();
@@ -387,7 +390,7 @@ async fn join(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
                 out.write(&text).await?;
             }
             disorder.extend(side.advance(settings, which, checking(seen_unpairable)).await);
-            seen_unpairable = true;
+            seen_unpairable |= both;
             continue;
         }
         // Gather every line with this key on both sides.
