@@ -172,7 +172,8 @@ enum Stop {
 /// Runs one command line; records a failure in `status`.
 async fn execute(ctx: &mut Invocation<'_>, settings: &Settings, argv: Vec<String>, status: &mut i32) -> Stop {
     if settings.verbose {
-        let line = format!("{}\n", argv.join(" "));
+        let words: Vec<String> = argv.iter().map(|word| shell_quote(word)).collect();
+        let line = format!("{}\n", words.join(" "));
         let _ = ctx.stderr.write(line.as_bytes()).await;
     }
     let Some(program) = argv.first().cloned() else {
@@ -203,17 +204,36 @@ async fn execute(ctx: &mut Invocation<'_>, settings: &Settings, argv: Vec<String
     }
 }
 
+/// Quotes a word for `-t` output only when the shell would need it.
+fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_alphanumeric() || "%+,-./:=@_^".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        crate::expand::quote_for_reuse(word)
+    }
+}
+
+/// An argument as a command receives it: C strings end at a NUL byte.
+fn argument(text: String) -> String {
+    match text.find('\0') {
+        Some(end) => text[..end].to_string(),
+        None => text,
+    }
+}
+
 /// The command for one batch of arguments.
 fn command_line(settings: &Settings, initial: &[String], items: &[Vec<u8>]) -> Vec<String> {
     let texts = items.iter().map(|item| String::from_utf8_lossy(item).into_owned());
-    match &settings.replace {
+    let argv: Vec<String> = match &settings.replace {
         Some(pattern) => {
             let joined: Vec<String> = texts.collect();
             let value = joined.join(" ");
             initial.iter().map(|arg| if pattern.is_empty() { arg.clone() } else { arg.replace(pattern.as_str(), &value) }).collect()
         }
         None => initial.iter().cloned().chain(texts).collect(),
-    }
+    };
+    argv.into_iter().map(argument).collect()
 }
 
 async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<String>) -> i32 {
@@ -239,6 +259,7 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
     let mut batch_size = base_size;
     let mut lines = 0;
     let mut ran_any = false;
+    let mut warned_nul = false;
     loop {
         let item = match reader.next_item().await {
             Ok(item) => item,
@@ -253,18 +274,29 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
                 return 1;
             }
         };
+        if reader.saw_nul && !warned_nul {
+            warned_nul = true;
+            ctx.report("WARNING: a NUL character occurred in the input.  It cannot be passed through in the argument list.  Did you mean to use the --null option?").await;
+        }
         let Some(item) = item else { break };
         if settings.eof.as_deref().is_some_and(|eof| eof.as_bytes() == item.text.as_slice()) {
             break;
         }
         let item_size = item.text.len() + 1;
         if base_size + item_size > settings.max_chars {
+            // What was gathered still runs before the refusal, unless `-x`.
+            if !batch.is_empty() && !settings.exit_on_size {
+                let argv = command_line(settings, &initial, &std::mem::take(&mut batch));
+                if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+                    return code;
+                }
+            }
             ctx.report("argument line too long").await;
             return 1;
         }
         if !batch.is_empty() && batch_size + item_size > settings.max_chars && settings.replace.is_none() {
             if settings.exit_on_size && settings.max_args.is_some() {
-                ctx.report("argument line too long").await;
+                ctx.report("argument list too long").await;
                 return 1;
             }
             let argv = command_line(settings, &initial, &std::mem::take(&mut batch));

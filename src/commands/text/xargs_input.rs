@@ -52,6 +52,8 @@ pub struct ItemReader {
     position: usize,
     finished: bool,
     splitting: Splitting,
+    /// A NUL byte appeared where quotes are honoured (GNU warns once).
+    pub saw_nul: bool,
 }
 
 fn is_blank(byte: u8) -> bool {
@@ -61,7 +63,7 @@ fn is_blank(byte: u8) -> bool {
 impl ItemReader {
     /// A reader of `stream` cut by `splitting`.
     pub fn new(stream: Fd, splitting: Splitting) -> ItemReader {
-        ItemReader { stream, buffer: Vec::new(), position: 0, finished: false, splitting }
+        ItemReader { stream, buffer: Vec::new(), position: 0, finished: false, splitting, saw_nul: false }
     }
 
     async fn next_byte(&mut self) -> Result<Option<u8>, InputError> {
@@ -112,8 +114,9 @@ impl ItemReader {
             match byte {
                 b'\n' => {
                     if started {
-                        // A line ending in a blank continues on the next one.
-                        let ends_line = !matches!(previous, b' ' | b'\t');
+                        // A line ending in a blank continues on the next one,
+                        // except for `-I`, which takes every line alone.
+                        let ends_line = lines || !matches!(previous, b' ' | b'\t');
                         return Ok(Some(Item { text, ends_line }));
                     }
                 }
@@ -143,6 +146,7 @@ impl ItemReader {
                 }
                 _ => {
                     started = true;
+                    self.saw_nul |= byte == 0;
                     text.push(byte);
                 }
             }
