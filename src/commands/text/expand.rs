@@ -199,6 +199,10 @@ fn unexpand_line(stops: &TabStops, all: bool, line: &[u8], out: &mut Vec<u8>) {
         }
         out.push(byte);
     }
+    // The end of the input settles pending blanks as a non-blank would.
+    if pending.len() > 1 && one_blank_before_stop {
+        pending[0] = b'\t';
+    }
     out.append(&mut pending);
 }
 
