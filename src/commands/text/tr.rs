@@ -13,7 +13,8 @@ use crate::io::READ_CHUNK;
 const SPEC: Spec = Spec::new(
     "cCdst",
     &[Long::flag("complement", "c"), Long::flag("delete", "d"), Long::flag("squeeze-repeats", "s"), Long::flag("truncate-set1", "t")],
-);
+)
+.stopping();
 
 /// What `tr` does to each byte.
 struct Plan {
@@ -40,13 +41,20 @@ fn complement_of(bytes: &[u8]) -> Vec<u8> {
     (0..=255u8).filter(|b| !members[usize::from(*b)]).collect()
 }
 
+/// A byte as GNU shows it in messages: itself when printable, else `\ooo`.
+fn printable(byte: u8) -> String {
+    if (0x20..0x7f).contains(&byte) {
+        char::from(byte).to_string()
+    } else {
+        format!("\\{byte:03o}")
+    }
+}
+
 fn set_message(ctx: &Invocation<'_>, error: &SetError) -> String {
     match error {
-        SetError::ReverseRange(low, high) => format!(
-            "range-endpoints of '{}-{}' are in reverse collating sequence order",
-            char::from(*low).escape_default(),
-            char::from(*high).escape_default()
-        ),
+        SetError::ReverseRange(low, high) => {
+            format!("range-endpoints of '{}-{}' are in reverse collating sequence order", printable(*low), printable(*high))
+        }
         SetError::BadClass(name) => format!("invalid character class {}", quote_locale(ctx, name)),
         SetError::BadRepeatCount(count) => format!("invalid repeat count {} in [c*n] construct", quote_locale(ctx, count)),
         SetError::BadEquivalence(name) => format!("{}: equivalence class operand must be a single character", name),
@@ -64,6 +72,15 @@ fn plan(flags: Flags, set1: &[Element], set2: Option<&[Element]>) -> Result<Plan
         bytes1 = complement_of(&bytes1);
     }
     let translating = !flags.delete && set2.is_some();
+    if let Some(set2) = set2 {
+        let indefinite = set2.iter().filter(|e| matches!(e, Element::Repeat(_, None))).count();
+        if indefinite > 1 {
+            return Err("only one [c*] repeat construct may appear in string2".into());
+        }
+        if indefinite > 0 && !translating {
+            return Err("the [c*] construct may appear in string2 only when translating".into());
+        }
+    }
     if flags.delete {
         plan.delete = table(&bytes1, false);
         if let Some(set2) = set2 {
@@ -75,16 +92,15 @@ fn plan(flags: Flags, set1: &[Element], set2: Option<&[Element]>) -> Result<Plan
         plan.squeeze = table(&bytes1, false);
         return Ok(plan);
     };
-    if set2.iter().filter(|e| matches!(e, Element::Repeat(_, None))).count() > 1 {
-        return Err("only one [c*] repeat construct may appear in string2".into());
-    }
     if set2.iter().any(|e| matches!(e, Element::Equivalence(_))) {
         return Err("[=c=] expressions may not appear in string2 when translating".into());
     }
     if set2.iter().any(|e| matches!(e, Element::Class(c) if !matches!(c, Class::Upper | Class::Lower))) {
         return Err("when translating, the only character classes that may appear in\nstring2 are 'upper' and 'lower'".into());
     }
-    check_case_classes(set1, set2)?;
+    if !flags.complement {
+        check_case_classes(set1, set2)?;
+    }
     let fixed = expand(set2, 0).len();
     let mut bytes2 = expand(set2, bytes1.len().saturating_sub(fixed));
     if flags.truncate {
@@ -97,6 +113,11 @@ fn plan(flags: Flags, set1: &[Element], set2: Option<&[Element]>) -> Result<Plan
             return Err("when not truncating set1, string2 must be non-empty".into());
         };
         bytes2.resize(bytes1.len(), last);
+    }
+    let set1_has_class = set1.iter().any(|e| matches!(e, Element::Class(_)));
+    let homogeneous = bytes2.windows(2).all(|pair| pair[0] == pair[1]);
+    if flags.complement && set1_has_class && !(bytes2.len() == bytes1.len() && homogeneous) {
+        return Err("when translating with complemented character classes,\nstring2 must map all characters in the domain to one".into());
     }
     for (from, to) in bytes1.iter().zip(bytes2.iter()) {
         plan.map[usize::from(*from)] = *to;
@@ -118,6 +139,10 @@ fn check_case_classes(set1: &[Element], set2: &[Element]) -> Result<(), String> 
     }
     let mut position2 = 0;
     for element in set2 {
+        // Once string1 is used up, string2's classes face nothing.
+        if position2 > position1 {
+            break;
+        }
         if let Element::Class(Class::Upper | Class::Lower) = element {
             let aligned = starts1.iter().any(|(start, e)| *start == position2 && matches!(e, Element::Class(Class::Upper | Class::Lower)));
             if !aligned {
