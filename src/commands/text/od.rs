@@ -56,6 +56,8 @@ struct Settings {
     width: usize,
     verbose: bool,
     big_endian: bool,
+    /// GNU warns about a bad `-w` only once the skip is done.
+    width_warning: Option<String>,
 }
 
 /// Parses a `-j`/`-N` number (decimal, `0x` hex, `0` octal, GNU suffixes).
@@ -93,8 +95,16 @@ fn parse_size(text: &str) -> Result<u64, bool> {
 /// Reads the command line into settings; `Err(status)` after reporting.
 async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> {
     let parsed = parse_or_report(ctx, &SPEC, 1).await?;
-    let mut settings =
-        Settings { radix: Radix::Octal, types: Vec::new(), skip: 0, limit: None, width: 16, verbose: false, big_endian: false };
+    let mut settings = Settings {
+        radix: Radix::Octal,
+        types: Vec::new(),
+        skip: 0,
+        limit: None,
+        width: 16,
+        verbose: false,
+        big_endian: false,
+        width_warning: None,
+    };
     for (key, value) in &parsed.options {
         let text = value.as_deref().unwrap_or("");
         let shorthand = match *key {
@@ -200,7 +210,7 @@ async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> 
     }
     let unit = settings.types.iter().fold(1, |acc, t| lcm(acc, t.size));
     if settings.width == 0 || settings.width % unit != 0 {
-        ctx.report(&format!("warning: invalid width {}; using {unit} instead", settings.width)).await;
+        settings.width_warning = Some(format!("warning: invalid width {}; using {unit} instead", settings.width));
         settings.width = unit;
     }
     Ok((settings, parsed.operands))
@@ -288,8 +298,9 @@ fn format_block(settings: &Settings, address: u64, block: &[u8], out: &mut Vec<u
             pad_remaining = next_pad;
         }
         if output_type.dump {
-            let used = (fields - blank) * (output_type.width() + 1);
-            out.extend(std::iter::repeat_n(b' ', per_block.saturating_sub(used) + 2));
+            // The blank fields' share of the line, then two spaces.
+            let blank_width = blank * output_type.width() + pad_remaining;
+            out.extend(std::iter::repeat_n(b' ', blank_width + 2));
             out.push(b'>');
             out.extend(block.iter().map(|&b| if (32..127).contains(&b) { b } else { b'.' }));
             out.push(b'<');
@@ -309,6 +320,9 @@ async fn dump(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
             return Ok(1);
         }
         skipped += chunk.len() as u64;
+    }
+    if let Some(warning) = &settings.width_warning {
+        ctx.report(warning).await;
     }
     let mut out = Output::new(ctx);
     let mut address = settings.skip;
