@@ -236,6 +236,15 @@ fn command_line(settings: &Settings, initial: &[String], items: &[Vec<u8>]) -> V
     argv.into_iter().map(argument).collect()
 }
 
+/// Runs the command for `batch`; `Some(status)` when xargs must stop.
+async fn run_batch(ctx: &mut Invocation<'_>, settings: &Settings, initial: &[String], batch: &[Vec<u8>], status: &mut i32) -> Option<i32> {
+    let argv = command_line(settings, initial, batch);
+    match execute(ctx, settings, argv, status).await {
+        Stop::Abort(code) => Some(code),
+        Stop::Continue => None,
+    }
+}
+
 async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<String>) -> i32 {
     let initial = if operands.is_empty() { vec!["echo".to_string()] } else { operands };
     let source = match &settings.arg_file {
@@ -265,8 +274,7 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
             Ok(item) => item,
             Err(error) => {
                 if !batch.is_empty() {
-                    let argv = command_line(settings, &initial, &batch);
-                    if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+                    if let Some(code) = run_batch(ctx, settings, &initial, &batch, &mut status).await {
                         return code;
                     }
                 }
@@ -286,8 +294,7 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
         if base_size + item_size > settings.max_chars {
             // What was gathered still runs before the refusal, unless `-x`.
             if !batch.is_empty() && !settings.exit_on_size {
-                let argv = command_line(settings, &initial, &std::mem::take(&mut batch));
-                if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+                if let Some(code) = run_batch(ctx, settings, &initial, &batch, &mut status).await {
                     return code;
                 }
             }
@@ -299,9 +306,8 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
                 ctx.report("argument list too long").await;
                 return 1;
             }
-            let argv = command_line(settings, &initial, &std::mem::take(&mut batch));
             ran_any = true;
-            if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+            if let Some(code) = run_batch(ctx, settings, &initial, &std::mem::take(&mut batch), &mut status).await {
                 return code;
             }
             batch_size = base_size;
@@ -314,9 +320,8 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
         }
         let full = settings.max_args.is_some_and(|n| batch.len() >= n) || settings.max_lines.is_some_and(|n| lines >= n);
         if full {
-            let argv = command_line(settings, &initial, &std::mem::take(&mut batch));
             ran_any = true;
-            if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+            if let Some(code) = run_batch(ctx, settings, &initial, &std::mem::take(&mut batch), &mut status).await {
                 return code;
             }
             batch_size = base_size;
@@ -325,8 +330,7 @@ async fn xargs(ctx: &mut Invocation<'_>, settings: &Settings, operands: Vec<Stri
     }
     let run_empty = !ran_any && !settings.no_run_if_empty && settings.replace.is_none();
     if !batch.is_empty() || run_empty {
-        let argv = command_line(settings, &initial, &batch);
-        if let Stop::Abort(code) = execute(ctx, settings, argv, &mut status).await {
+        if let Some(code) = run_batch(ctx, settings, &initial, &batch, &mut status).await {
             return code;
         }
     }
