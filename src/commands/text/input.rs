@@ -12,6 +12,10 @@ pub enum OpenError {
     Plain,
     /// `head: cannot open 'x' for reading: No such file or directory`.
     CannotOpen,
+    /// `tac: failed to open 'x' for reading: No such file or directory`.
+    FailedToOpen,
+    /// util-linux's `rev: cannot open x: No such file or directory`.
+    CannotOpenUnquoted,
 }
 
 /// The name of an input as messages show it.
@@ -31,6 +35,8 @@ pub async fn open_or_report(ctx: &Invocation<'_>, input: &Input, style: OpenErro
             let message = match style {
                 OpenError::Plain => format!("{name}: {error}"),
                 OpenError::CannotOpen => format!("cannot open {} for reading: {error}", crate::commands::format::quote(name)),
+                OpenError::CannotOpenUnquoted => format!("cannot open {name}: {error}"),
+                OpenError::FailedToOpen => format!("failed to open {} for reading: {error}", crate::commands::format::quote(name)),
             };
             ctx.report(&message).await;
             None
@@ -105,4 +111,65 @@ impl LineReader {
 /// Reads a whole stream; `Err(())` on a read error.
 pub async fn read_all(stream: &Fd) -> Result<Vec<u8>, ()> {
     stream.read_to_end().await.map_err(|_| ())
+}
+
+/// Opens `name` for writing (created with the umask's mode, truncated or
+/// appended to), or the shell's stream for `/dev/stdout` and friends.
+pub async fn open_output(ctx: &Invocation<'_>, name: &str, append: bool) -> Result<Fd, crate::fs::FsError> {
+    if let Some(stream) = ctx.special_stream(name) {
+        return Ok(stream);
+    }
+    let path = ctx.resolve(name);
+    if name == "/dev/null" {
+        return Ok(std::rc::Rc::new(crate::io::Stream::Null));
+    }
+    let mode = 0o666 & !ctx.shell.umask();
+    let options = if append { crate::fs::OpenOptions::write_append(mode) } else { crate::fs::OpenOptions::write_truncate(mode) };
+    let handle = ctx.fs.open(&path, options).await?;
+    let offset = if append { handle.metadata().await.map(|m| m.size).unwrap_or(0) } else { 0 };
+    Ok(std::rc::Rc::new(crate::io::Stream::File(crate::io::FileStream {
+        handle,
+        offset: std::cell::Cell::new(offset),
+        readable: false,
+        writable: true,
+    })))
+}
+
+/// Streams every input's records (each with its terminator, the last one
+/// maybe without) through `transform`, which appends what to write. An
+/// input that cannot be opened is reported in `style` and makes the status 1;
+/// `Err(status)` when writing failed.
+pub async fn transform_records(
+    ctx: &Invocation<'_>,
+    operands: &[String],
+    terminator: u8,
+    style: OpenError,
+    mut transform: impl FnMut(&[u8], &mut Vec<u8>),
+) -> Result<i32, i32> {
+    let mut out = crate::commands::text::output::Output::new(ctx);
+    let mut status = 0;
+    let mut converted = Vec::new();
+    for input in crate::commands::common::inputs(operands) {
+        let Some(stream) = open_or_report(ctx, &input, style).await else {
+            status = 1;
+            continue;
+        };
+        let mut reader = LineReader::new(stream, terminator);
+        loop {
+            match reader.next_line().await {
+                Ok(Some(record)) => {
+                    converted.clear();
+                    transform(&record, &mut converted);
+                    out.write(&converted).await?;
+                }
+                Ok(None) => break,
+                Err(()) => {
+                    status = 1;
+                    break;
+                }
+            }
+        }
+    }
+    out.flush().await?;
+    Ok(status)
 }

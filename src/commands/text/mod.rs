@@ -1,11 +1,39 @@
-//! Text utilities: counting and slicing lines and bytes (`wc`, `head`,
-//! `tail`).
+//! Text utilities: counting, slicing, dumping, reversing, translating,
+//! sorting, comparing, joining, numbering, folding and evaluating (`wc`,
+//! `head`, `tail`, `od`, `tac`, `tr`, `sort`, `expr`, `uniq`, `cut`, `paste`,
+//! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
+//! `unexpand`, `shuf`).
 
+pub mod bre;
+pub mod column;
+pub mod comm;
 pub mod count;
+pub mod cut;
+pub mod expand;
+pub mod expr;
+pub mod fold;
 pub mod grep;
 pub mod head;
 pub mod input;
+pub mod join;
+pub mod nl;
+pub mod od;
+pub mod od_format;
+pub mod output;
+pub mod paste;
 pub mod regex;
+pub mod rev;
 pub mod sed;
+pub mod shuf;
+pub mod sort;
+pub mod sort_compare;
+pub mod sort_key;
+pub mod tac;
 pub mod tail;
+pub mod tee;
+pub mod tr;
+pub mod tr_sets;
+pub mod uniq;
 pub mod wc;
+pub mod xargs;
+pub mod xargs_input;
