@@ -429,7 +429,11 @@ impl Shell {
                 value.clone()
             };
             let value = self.transform_value(attributes, value)?;
+            let limit = self.limits.max_array_elements;
             if let Some(Value::Indexed(map)) = self.vars.get_mut(&name).and_then(|v| v.value.as_mut()) {
+                if map.len() >= limit && !map.contains_key(&index) {
+                    return Err(format!("{name}: array element limit ({limit}) exceeded"));
+                }
                 map.insert(index, value);
             }
             next = index + 1;
