@@ -93,7 +93,10 @@ pub fn from_timestamp(seconds: i64, nanos: u32, offset: i64) -> DateTime {
 /// clamped to JavaScript's date range so absurd stamps cannot overflow.
 pub fn split_millis(millis: f64) -> (i64, u32) {
     let millis = if millis.is_nan() { 0.0 } else { millis.clamp(-8.64e15, 8.64e15) };
-    let total_nanos = (millis * 1_000_000.0).floor() as i128;
+    // Whole milliseconds and the fraction apart: `millis * 1e6` in floating
+    // point is inexact past 2^53 and could move a stamp forward in time.
+    let whole = millis.floor();
+    let total_nanos = whole as i128 * 1_000_000 + ((millis - whole) * 1_000_000.0).round() as i128;
     (total_nanos.div_euclid(1_000_000_000) as i64, total_nanos.rem_euclid(1_000_000_000) as u32)
 }
 
@@ -138,5 +141,12 @@ mod tests {
         assert_eq!(to_timestamp(2024, 2, 29, 12, 0, 0, 3600), 1_709_204_400);
         assert_eq!(days_in_month(2024, 2), 29);
         assert_eq!(days_in_month(1900, 2), 28);
+    }
+
+    #[test]
+    fn whole_milliseconds_split_exactly() {
+        assert_eq!(split_millis(1_733_100_000_123.0), (1_733_100_000, 123_000_000));
+        assert_eq!(split_millis(-1.0), (-1, 999_000_000));
+        assert_eq!(split_millis(1.5), (0, 1_500_000));
     }
 }
