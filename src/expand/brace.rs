@@ -5,7 +5,7 @@ use crate::syntax::ast::{Word, WordPart};
 
 /// True when `word` has brace expansion parts.
 pub fn has_braces(word: &Word) -> bool {
-    word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange { .. }))
+    word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange(_)))
 }
 
 /// Most words one brace expansion may produce.
@@ -24,9 +24,9 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
                 }
                 all
             }
-            WordPart::BraceRange { start, end, step } => match sequence(start, end, step.as_deref()) {
-                Some(items) => items.into_iter().map(|s| vec![WordPart::Literal(s)]).collect(),
-                None => vec![vec![WordPart::Literal(range_text(start, end, step.as_deref()))]],
+            WordPart::BraceRange(range) => match sequence(&range.start, &range.end, range.step.as_deref()) {
+                Some(items) => items.into_iter().map(|s| vec![WordPart::Literal(s.into())]).collect(),
+                None => vec![vec![WordPart::Literal(range_text(&range.start, &range.end, range.step.as_deref()).into())]],
             },
             other => {
                 for result in &mut results {

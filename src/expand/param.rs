@@ -114,9 +114,10 @@ fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)>
             let subscript = match inner {
                 "@" => Subscript::At,
                 "*" => Subscript::Star,
-                text => {
-                    Subscript::Expr(Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() })
-                }
+                text => Subscript::Expr(Word {
+                    parts: crate::syntax::ast::Seq::One(crate::syntax::ast::WordPart::Literal(text.into())),
+                    span: Default::default(),
+                }),
             };
             (&target[..open], Some(subscript))
         }

@@ -21,17 +21,17 @@ impl Parser<'_> {
             self.leave();
             return result.map(Some);
         }
-        let Some(word) = self.plain_word() else {
+        if !self.may_be_reserved() {
             return Ok(None);
-        };
-        let word = match word {
-            "{" | "if" | "for" | "select" | "while" | "until" | "case" | "[[" => word.to_string(),
-            _ => return Ok(None),
+        }
+        const COMPOUND_WORDS: [&str; 8] = ["{", "if", "for", "select", "while", "until", "case", "[["];
+        let Some(word) = COMPOUND_WORDS.into_iter().find(|word| self.at_reserved(word)) else {
+            return Ok(None);
         };
         self.pos += word.len();
         self.token()?;
         self.enter()?;
-        let result = match word.as_str() {
+        let result = match word {
             "{" => self.brace_group(),
             "if" => self.if_command(),
             "for" => self.for_command(false),

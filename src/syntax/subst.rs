@@ -38,7 +38,7 @@ impl Parser<'_> {
                 let expr = self.arith_range(start + 3, close)?;
                 self.pos = close + 2;
                 self.token()?;
-                Ok(WordPart::Arith(expr))
+                Ok(WordPart::Arith(Box::new(expr)))
             }
             None if self.paren_scan_hit_eof(start + 3) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
             None => self.command_substitution().map_err(|fail| match fail.kind {
@@ -56,7 +56,7 @@ impl Parser<'_> {
         };
         let expr = self.arith_range(start + 2, close)?;
         self.pos = close + 1;
-        Ok(WordPart::Arith(expr))
+        Ok(WordPart::Arith(Box::new(expr)))
     }
 
     /// Where the `))` closing arithmetic that starts at `from` is (the offset
