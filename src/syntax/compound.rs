@@ -73,8 +73,10 @@ impl Parser<'_> {
                 self.token()?;
                 Ok(CompoundCommand::Arith(expr))
             }
-            None if self.paren_scan_hit_eof(start + 2) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
-            None => self.subshell(),
+            None => match self.paren_scan_eof(start + 2) {
+                Some(quote) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(quote), pos: start }),
+                None => self.subshell(),
+            },
         }
     }
 
@@ -157,8 +159,8 @@ impl Parser<'_> {
     fn arith_for(&mut self) -> PResult<CompoundCommand> {
         let start = self.pos;
         let Some(close) = self.arith_close(start + 2) else {
-            if self.paren_scan_hit_eof(start + 2) {
-                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start });
+            if let Some(quote) = self.paren_scan_eof(start + 2) {
+                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(quote), pos: start });
             }
             return self.unexpected();
         };
