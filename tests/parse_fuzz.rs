@@ -127,3 +127,13 @@ fn mutated_inputs_never_panic_and_round_trip() {
         shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// NUL bytes in names and words print back as they were read.
+#[test]
+fn nul_bytes_round_trip() {
+    for source in ["f\0() { :; }", "function f\0 { :; }", "echo a\0b", "x\0=1", "case \0 in \0) ;; esac"] {
+        if let Err(message) = parse_support::round_trip(source) {
+            panic!("{source:?}: {message}");
+        }
+    }
+}

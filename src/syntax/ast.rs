@@ -654,3 +654,18 @@ pub enum CondExpr {
     /// `( expr )`.
     Group(Box<CondExpr>),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words are the most numerous nodes: their size decides how much a
+    /// parse copies, and one-literal words must not allocate.
+    #[test]
+    fn word_nodes_stay_small() {
+        assert!(std::mem::size_of::<Text>() <= 32);
+        assert!(std::mem::size_of::<WordPart>() <= 40);
+        assert!(std::mem::size_of::<Word>() <= 56);
+        assert!(std::mem::size_of::<Argument>() <= 56);
+    }
+}
