@@ -400,10 +400,6 @@ impl Parser<'_> {
         let mut index = None;
         if self.cur() == Some(b'[') {
             let Some(close) = self.matching_bracket(self.pos) else {
-                if !self.rest().contains(&b']') {
-                    // Bash reads a subscript in assignment position up to its `]`, across lines.
-                    return Err(super::parser::Fail { kind: super::error::ParseErrorKind::UnterminatedQuote(']'), pos: start });
-                }
                 self.pos = start;
                 return Ok(None);
             };
