@@ -133,7 +133,10 @@ fn mutated_inputs_never_panic_and_round_trip() {
 #[test]
 fn nul_bytes_round_trip() {
     let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
-    for source in ["f\0() { :; }", "function f\0 { :; }", "echo a\0b", "x\0=1", "case \0 in \0) ;; esac", found_by_cargo_fuzz] {
+    let subscript_across_lines = "a[$\tindented0\0\n\tEOFdented\n\t$\\, F\\ ]=v";
+    for source in
+        ["f\0() { :; }", "function f\0 { :; }", "echo a\0b", "x\0=1", "case \0 in \0) ;; esac", found_by_cargo_fuzz, subscript_across_lines]
+    {
         if let Err(message) = parse_support::round_trip(source) {
             panic!("{source:?}: {message}");
         }

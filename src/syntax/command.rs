@@ -399,7 +399,9 @@ impl Parser<'_> {
         self.pos += name_length;
         let mut index = None;
         if self.cur() == Some(b'[') {
-            let Some(close) = self.matching_bracket(self.pos) else {
+            let close = self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)));
+            let Some(close) = close else {
+                // A subscript ends at a newline, so also at the `;` the printer writes for one.
                 self.pos = start;
                 return Ok(None);
             };
@@ -479,6 +481,24 @@ impl Parser<'_> {
         self.pos = close + if append { 3 } else { 2 };
         Ok((Some(word), append))
     }
+}
+
+/// True when `text` holds a `;` outside quotes and escapes.
+fn has_unquoted_semicolon(text: &str) -> bool {
+    let mut quote = None;
+    let mut escaped = false;
+    for byte in text.bytes() {
+        match (quote, byte) {
+            _ if escaped => escaped = false,
+            (Some(q), b) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\\') => escaped = true,
+            (None, b'\'' | b'"') => quote = Some(byte),
+            (None, b';') => return true,
+            (None, _) => {}
+        }
+    }
+    false
 }
 
 /// A word's text with quotes kept out, for names (function names).
