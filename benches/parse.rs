@@ -1,5 +1,6 @@
 //! Parse throughput on a ~1 MB script of typical agent commands (not a
 //! test). Run: `cargo bench --bench parse` (or with `--profile bench-native`).
+//! `BENCH_ROUNDS=n` sets how many times each measure runs (default 15).
 
 use std::time::Instant;
 use wabash::syntax::{parse, ParseLimits, ParseOptions, Parser};
@@ -46,9 +47,10 @@ fn main() {
         limits: ParseLimits { max_tokens: usize::MAX, max_iterations: usize::MAX, max_input_bytes: usize::MAX, ..ParseLimits::default() },
         ..ParseOptions::default()
     };
+    let rounds = std::env::var("BENCH_ROUNDS").ok().and_then(|text| text.parse().ok()).unwrap_or(15usize);
     let mut best = f64::MAX;
     let mut commands = 0;
-    for _ in 0..15 {
+    for _ in 0..rounds {
         let start = Instant::now();
         let list = parse(&script, &options).expect("the benchmark script parses");
         let seconds = start.elapsed().as_secs_f64();
@@ -63,7 +65,7 @@ fn main() {
         megabytes / best
     );
     let mut best_streaming = f64::MAX;
-    for _ in 0..15 {
+    for _ in 0..rounds {
         let start = Instant::now();
         let mut parser = Parser::new(&script);
         let mut lines = 0usize;

@@ -15,7 +15,7 @@ fn first_simple(source: &str) -> SimpleCommand {
 
 fn word_parts(source: &str, index: usize) -> Vec<WordPart> {
     match first_simple(source).words.into_iter().nth(index) {
-        Some(Argument::Word(word)) => word.parts,
+        Some(Argument::Word(word)) => word.parts.into_vec(),
         other => panic!("no word {index} in {source}: {other:?}"),
     }
 }
@@ -23,24 +23,24 @@ fn word_parts(source: &str, index: usize) -> Vec<WordPart> {
 #[test]
 fn double_quotes_keep_backslashes_that_escape_nothing() {
     let parts = word_parts(r#"echo "\$ \a""#, 1);
-    assert_eq!(parts, vec![WordPart::DoubleQuoted(vec![WordPart::Escaped('$'), WordPart::Literal(" \\a".to_string())])]);
+    assert_eq!(parts, vec![WordPart::DoubleQuoted(vec![WordPart::Escaped('$'), WordPart::Literal(" \\a".into())])]);
 }
 
 #[test]
 fn positional_parameters_take_one_digit_unbraced() {
     let parts = word_parts("echo $10", 1);
     assert!(matches!(&parts[0], WordPart::Param(p) if p.param == Parameter::Positional(1) && !p.braced));
-    assert_eq!(parts[1], WordPart::Literal("0".to_string()));
+    assert_eq!(parts[1], WordPart::Literal("0".into()));
     let braced = word_parts("echo ${10}", 1);
     assert!(matches!(&braced[0], WordPart::Param(p) if p.param == Parameter::Positional(10)));
 }
 
 #[test]
 fn braces_expand_only_when_bash_would() {
-    assert_eq!(word_parts("echo {a}", 1), vec![WordPart::Literal("{a}".to_string())]);
-    assert_eq!(word_parts("echo {}", 1), vec![WordPart::Literal("{}".to_string())]);
+    assert_eq!(word_parts("echo {a}", 1), vec![WordPart::Literal("{a}".into())]);
+    assert_eq!(word_parts("echo {}", 1), vec![WordPart::Literal("{}".into())]);
     assert!(matches!(&word_parts("echo {a,b}", 1)[0], WordPart::BraceList(words) if words.len() == 2));
-    assert!(matches!(&word_parts("echo {1..5..2}", 1)[0], WordPart::BraceRange { step: Some(_), .. }));
+    assert!(matches!(&word_parts("echo {1..5..2}", 1)[0], WordPart::BraceRange(range) if range.step.is_some()));
     assert_eq!(word_parts("echo \"{a,b}\"", 1).len(), 1);
 }
 
@@ -50,7 +50,7 @@ fn tildes_expand_after_equals_and_colons_in_assignments() {
     let AssignValue::Scalar(value) = &simple.assignments[0].value else { panic!() };
     assert_eq!(value.parts[0], WordPart::Tilde(String::new()));
     assert!(value.parts.contains(&WordPart::Tilde("x".to_string())));
-    assert_eq!(word_parts("echo a~", 1), vec![WordPart::Literal("a~".to_string())]);
+    assert_eq!(word_parts("echo a~", 1), vec![WordPart::Literal("a~".into())]);
 }
 
 #[test]
@@ -65,7 +65,7 @@ fn declaration_builtins_take_assignments() {
 #[test]
 fn arithmetic_errors_wait_for_run_time() {
     let parts = word_parts("echo $((1 +))", 1);
-    assert_eq!(parts, vec![WordPart::Arith(ArithExpr::Invalid("1 +".to_string()))]);
+    assert_eq!(parts, vec![WordPart::Arith(Box::new(ArithExpr::Invalid("1 +".to_string())))]);
 }
 
 #[test]
@@ -84,13 +84,13 @@ fn heredoc_bodies_are_parsed_words() {
     let simple = first_simple("cat <<EOF\nhi $name \\$x\nEOF\n");
     let RedirectTarget::HereDoc(doc) = &simple.redirects[0].target else { panic!() };
     assert!(!doc.quoted);
-    assert_eq!(doc.body.parts[0], WordPart::Literal("hi ".to_string()));
+    assert_eq!(doc.body.parts[0], WordPart::Literal("hi ".into()));
     assert!(matches!(&doc.body.parts[1], WordPart::Param(_)));
     assert_eq!(doc.body.parts[3], WordPart::Escaped('$'));
     let quoted = first_simple("cat <<'EOF'\n$x\nEOF");
     let RedirectTarget::HereDoc(doc) = &quoted.redirects[0].target else { panic!() };
     assert!(doc.quoted);
-    assert_eq!(doc.body.parts, vec![WordPart::Literal("$x\n".to_string())]);
+    assert_eq!(doc.body.parts.as_slice(), &[WordPart::Literal("$x\n".into())]);
 }
 
 #[test]

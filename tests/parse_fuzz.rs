@@ -127,3 +127,18 @@ fn mutated_inputs_never_panic_and_round_trip() {
         shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// NUL bytes in names and words print back as they were read; a subscript
+/// left open before a comment stays a plain word.
+#[test]
+fn nul_bytes_round_trip() {
+    let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
+    let subscript_across_lines = "a[$\tindented0\0\n\tEOFdented\n\t$\\, F\\ ]=v";
+    for source in
+        ["f\0() { :; }", "function f\0 { :; }", "echo a\0b", "x\0=1", "case \0 in \0) ;; esac", found_by_cargo_fuzz, subscript_across_lines]
+    {
+        if let Err(message) = parse_support::round_trip(source) {
+            panic!("{source:?}: {message}");
+        }
+    }
+}

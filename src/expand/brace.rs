@@ -5,7 +5,7 @@ use crate::syntax::ast::{ParamExpansion, Parameter, Word, WordPart};
 
 /// True when `word` has brace expansion parts.
 pub fn has_braces(word: &Word) -> bool {
-    word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange { .. }))
+    word.parts.iter().any(|p| matches!(p, WordPart::BraceList(_) | WordPart::BraceRange(_)))
 }
 
 /// Most words one brace expansion may produce.
@@ -24,12 +24,13 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
                 }
                 all
             }
-            WordPart::BraceRange { start, end, step } => match sequence(start, end, step.as_deref()) {
+            WordPart::BraceRange(range) => match sequence(&range.start, &range.end, range.step.as_deref()) {
                 // An empty item (the backslash of `{Z..a}`) is still a word.
-                Some(items) => {
-                    items.into_iter().map(|s| vec![if s.is_empty() { WordPart::SingleQuoted(s) } else { WordPart::Literal(s) }]).collect()
-                }
-                None => vec![vec![WordPart::Literal(range_text(start, end, step.as_deref()))]],
+                Some(items) => items
+                    .into_iter()
+                    .map(|s| vec![if s.is_empty() { WordPart::SingleQuoted(s.into()) } else { WordPart::Literal(s.into()) }])
+                    .collect(),
+                None => vec![vec![WordPart::Literal(range_text(&range.start, &range.end, range.step.as_deref()).into())]],
             },
             other => {
                 for result in &mut results {
@@ -83,7 +84,7 @@ fn rescan(pieces: Vec<WordPart>) -> Vec<WordPart> {
                     }
                 }
                 if let WordPart::Literal(text) = &mut parts[index + 1] {
-                    text.drain(..extra.len());
+                    *text = text[extra.len()..].into();
                 }
                 if matches!(&parts[index + 1], WordPart::Literal(text) if text.is_empty()) {
                     parts.remove(index + 1);
@@ -100,7 +101,7 @@ fn rescan(pieces: Vec<WordPart>) -> Vec<WordPart> {
             if ends_prefix && user.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')) {
                 let remainder = rest[user_length..].to_string();
                 let tilde = WordPart::Tilde(user.to_string());
-                parts.splice(0..1, std::iter::once(tilde).chain((!remainder.is_empty()).then_some(WordPart::Literal(remainder))));
+                parts.splice(0..1, std::iter::once(tilde).chain((!remainder.is_empty()).then_some(WordPart::Literal(remainder.into()))));
             }
         }
     }

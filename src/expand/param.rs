@@ -207,7 +207,8 @@ async fn lookup(
 /// the way the shell parses it in `name[subscript]=`: quotes, `$var` and
 /// `$(...)` inside keep their meaning.
 pub fn parse_subscript(text: &str) -> Word {
-    let literal = || Word { parts: vec![crate::syntax::ast::WordPart::Literal(text.to_string())], span: Default::default() };
+    let literal =
+        || Word { parts: crate::syntax::ast::Seq::One(crate::syntax::ast::WordPart::Literal(text.into())), span: Default::default() };
     if !text.contains(['$', '`', '\'', '"', '\\']) {
         return literal();
     }

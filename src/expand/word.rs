@@ -278,8 +278,9 @@ fn expand_parts_in<'a>(
                     }
                     builder.push_literal(&format!("{{{}}}", texts.join(",")), false);
                 }
-                WordPart::BraceRange { start, end, step } => {
-                    let text = match step {
+                WordPart::BraceRange(range) => {
+                    let (start, end) = (&range.start, &range.end);
+                    let text = match &range.step {
                         Some(step) => format!("{{{start}..{end}..{step}}}"),
                         None => format!("{{{start}..{end}}}"),
                     };

@@ -338,7 +338,10 @@ impl Shell {
                     let span = assignment.span;
                     let source = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
                     let text = source.split_once('=').map(|(_, value)| value.to_string()).unwrap_or_default();
-                    let word = crate::syntax::ast::Word { parts: vec![crate::syntax::ast::WordPart::Literal(text)], span };
+                    let word = crate::syntax::ast::Word {
+                        parts: crate::syntax::ast::Seq::One(crate::syntax::ast::WordPart::Literal(text.into())),
+                        span,
+                    };
                     Some(Assignment { value: AssignValue::Scalar(word), ..assignment.clone() })
                 }
                 AssignValue::Scalar(_) => None,

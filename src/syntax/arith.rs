@@ -266,12 +266,12 @@ impl Parser<'_> {
                         .iter()
                         .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'#' || *b == b'@'))
                         .unwrap_or(rest.len());
-                    let text = self.slice(self.pos, self.pos + length).to_string();
-                    self.pos += length;
+                    let text = self.slice(self.pos, self.pos + length);
                     match parts.last_mut() {
-                        Some(WordPart::Literal(previous)) => previous.push_str(&text),
-                        _ => parts.push(WordPart::Literal(text)),
+                        Some(WordPart::Literal(previous)) => previous.push_str(text),
+                        _ => parts.push(WordPart::Literal(text.into())),
                     }
+                    self.pos += length;
                 }
                 Some(b'$') => match self.dollar(false)? {
                     Some(part) => {
@@ -292,10 +292,10 @@ impl Parser<'_> {
             }
         }
         if expanded {
-            return Ok(ArithExpr::Expansion(Word { parts, span: self.span(start, self.pos) }));
+            return Ok(ArithExpr::Expansion(Word { parts: parts.into(), span: self.span(start, self.pos) }));
         }
         let text = match parts.pop() {
-            Some(WordPart::Literal(text)) => text,
+            Some(WordPart::Literal(text)) => text.into_string(),
             _ => return Err(ArithFail::Syntax),
         };
         if text.as_bytes().first().is_some_and(u8::is_ascii_digit) {

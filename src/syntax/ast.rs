@@ -4,6 +4,14 @@
 //! syntax error is found before anything runs. Every node that may need to
 //! be pointed at in an error carries a [`Span`] of byte offsets into the
 //! source; line numbers are computed from it only when needed.
+//!
+//! Most words are one literal part, so [`Word::parts`] is a [`Seq`] and
+//! literal text a [`Text`]: both keep small contents inline (no allocation),
+//! and read as a slice and a `&str`. Rare, large variants are boxed to keep
+//! [`WordPart`] small.
+
+pub use super::seq::Seq;
+pub use super::text::Text;
 
 /// A range of byte offsets into the source, `start..end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -112,8 +120,9 @@ pub enum Argument {
     /// An ordinary word.
     Word(Word),
     /// An assignment given to a declaration builtin (`declare`, `typeset`,
-    /// `local`, `export`, `readonly`): `declare -a x=(1 2)`, not split or globbed.
-    Assignment(Assignment),
+    /// `local`, `export`, `readonly`): `declare -a x=(1 2)`, not split or
+    /// globbed. Boxed: it is large and rare, and words are many.
+    Assignment(Box<Assignment>),
 }
 
 /// `name=value`, `name+=value`, `name[i]=value`, `name=(a b [k]=v)`.
@@ -343,7 +352,7 @@ pub struct HereDoc {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Word {
     /// The parts, in order.
-    pub parts: Vec<WordPart>,
+    pub parts: Seq<WordPart>,
     /// The source range.
     pub span: Span,
 }
@@ -353,11 +362,11 @@ pub struct Word {
 pub enum WordPart {
     /// Unquoted text: subject to field splitting (when it came from an
     /// expansion) and globbing. `abc`, `*.txt`.
-    Literal(String),
+    Literal(Text),
     /// `\c`: one backslash-escaped character, taken literally.
     Escaped(char),
     /// `'text'`.
-    SingleQuoted(String),
+    SingleQuoted(Text),
     /// `"text $x $(cmd)"`: the parts inside double quotes.
     DoubleQuoted(Vec<WordPart>),
     /// `$'text\n'`: the decoded bytes (escapes already applied).
@@ -374,7 +383,7 @@ pub enum WordPart {
         backtick: bool,
     },
     /// `$(( expr ))` (or the obsolete `$[ expr ]`).
-    Arith(ArithExpr),
+    Arith(Box<ArithExpr>),
     /// `<(list)` or `>(list)`.
     ProcessSub {
         /// True for `<( )`, read from the substitution.
@@ -387,14 +396,7 @@ pub enum WordPart {
     /// `{a,b,c}`: brace alternatives, each a word fragment.
     BraceList(Vec<Word>),
     /// `{1..10..2}`, `{a..z}`, `{01..10}`: a brace sequence, kept as written.
-    BraceRange {
-        /// The start (`1`, `a`, `01`).
-        start: String,
-        /// The end.
-        end: String,
-        /// The optional increment.
-        step: Option<String>,
-    },
+    BraceRange(Box<BraceSequence>),
     /// `@(a|b)`, `*(x)`, `+(x)`, `?(x)`, `!(x)` with extglob on.
     ExtGlob {
         /// The operator character: one of `@ * + ? !`.
@@ -406,6 +408,17 @@ pub enum WordPart {
     /// rejects when expanding (`bash: ${x!}: bad substitution`, status 1).
     /// Holds the whole text as written, `${` and `}` included.
     BadSubstitution(String),
+}
+
+/// The bounds of a brace sequence `{start..end..step}`, kept as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BraceSequence {
+    /// The start (`1`, `a`, `01`).
+    pub start: String,
+    /// The end.
+    pub end: String,
+    /// The optional increment.
+    pub step: Option<String>,
 }
 
 /// A parameter expansion: `$x`, `${x}`, `${#x}`, `${x:-w}`, `${a[i]}`, `${!x}`...
@@ -640,4 +653,19 @@ pub enum CondExpr {
     Or(Box<CondExpr>, Box<CondExpr>),
     /// `( expr )`.
     Group(Box<CondExpr>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words are the most numerous nodes: their size decides how much a
+    /// parse copies, and one-literal words must not allocate.
+    #[test]
+    fn word_nodes_stay_small() {
+        assert!(std::mem::size_of::<Text>() <= 32);
+        assert!(std::mem::size_of::<WordPart>() <= 40);
+        assert!(std::mem::size_of::<Word>() <= 56);
+        assert!(std::mem::size_of::<Argument>() <= 56);
+    }
 }

@@ -2,7 +2,7 @@
 //! is read: `{a,b}` becomes a [`WordPart::BraceList`], `{1..10..2}` a
 //! [`WordPart::BraceRange`]; `{a}`, `{}` and unmatched braces stay literal.
 
-use super::ast::{Span, Word, WordPart};
+use super::ast::{BraceSequence, Seq, Span, Text, Word, WordPart};
 use super::parser::{PResult, Parser};
 
 /// One unquoted character, or any other part.
@@ -19,8 +19,8 @@ struct Groups {
 
 impl Parser<'_> {
     /// Finds brace expansions in `parts`.
-    pub(super) fn brace_expand(&mut self, parts: Vec<WordPart>) -> PResult<Vec<WordPart>> {
-        let has_brace = parts.iter().any(|part| matches!(part, WordPart::Literal(text) if text.contains('{')));
+    pub(super) fn brace_expand(&mut self, parts: Seq<WordPart>) -> PResult<Seq<WordPart>> {
+        let has_brace = parts.iter().any(|part| matches!(part, WordPart::Literal(text) if text.as_bytes().contains(&b'{')));
         if !has_brace {
             return Ok(parts);
         }
@@ -34,7 +34,7 @@ impl Parser<'_> {
         let groups = find_groups(&items);
         let mut slots: Vec<Option<Item>> = items.into_iter().map(Some).collect();
         let length = slots.len();
-        self.expand_range(&mut slots, &groups, 0, length)
+        Ok(self.expand_range(&mut slots, &groups, 0, length)?.into())
     }
 
     /// Builds the parts of `slots[from..to]`.
@@ -55,7 +55,7 @@ impl Parser<'_> {
                         let at_comma = at == close || is_top_comma(slots, at);
                         if at_comma {
                             let parts = self.expand_range(slots, groups, start, at)?;
-                            alternatives.push(Word { parts, span: Span::default() });
+                            alternatives.push(Word { parts: parts.into(), span: Span::default() });
                             start = at + 1;
                             at += 1;
                             continue;
@@ -79,7 +79,7 @@ impl Parser<'_> {
             match slots.get_mut(index).and_then(Option::take) {
                 Some(Item::Char(c)) => match out.last_mut() {
                     Some(WordPart::Literal(text)) => text.push(c),
-                    _ => out.push(WordPart::Literal(c.to_string())),
+                    _ => out.push(WordPart::Literal(Text::from(c))),
                 },
                 Some(Item::Part(part)) => out.push(part),
                 None => {}
@@ -152,7 +152,7 @@ fn range_part(slots: &[Option<Item>], from: usize, to: usize) -> Option<WordPart
             return None;
         }
     }
-    Some(WordPart::BraceRange { start: start.to_string(), end: end.to_string(), step: step.map(str::to_string) })
+    Some(WordPart::BraceRange(Box::new(BraceSequence { start: start.to_string(), end: end.to_string(), step: step.map(str::to_string) })))
 }
 
 fn is_integer(text: &str) -> bool {

@@ -2,7 +2,7 @@
 //! redirections and function definitions written `name() body`).
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem, Pipeline, SimpleCommand,
+    AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem, Pipeline, Seq, SimpleCommand,
     TimeFormat, Word, WordPart,
 };
 use super::lexer::{is_meta, is_name_byte, is_name_start};
@@ -81,7 +81,7 @@ impl Parser<'_> {
         match self.cur() {
             None | Some(b')') => true,
             Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
-            Some(_) => self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
+            Some(_) => self.may_be_reserved() && self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
         }
     }
 
@@ -161,7 +161,7 @@ impl Parser<'_> {
             }
             self.skip_space();
         }
-        let mut commands = Vec::new();
+        let mut commands = Vec::with_capacity(1);
         let mut pipe_stderr = Vec::new();
         if (timed.is_some() || negated) && self.at_pipeline_end() {
             commands.push(Command::Simple(SimpleCommand {
@@ -199,7 +199,7 @@ impl Parser<'_> {
         self.skip_space();
         self.step()?;
         let start = self.pos;
-        if let Some(word) = self.plain_word() {
+        if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
             match word {
                 "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "!" => {
                     return self.unexpected();
@@ -252,7 +252,7 @@ impl Parser<'_> {
                     if command.words.is_empty() {
                         command.assignments.push(assignment);
                     } else {
-                        command.words.push(Argument::Assignment(assignment));
+                        command.words.push(Argument::Assignment(Box::new(assignment)));
                     }
                     continue;
                 }
@@ -261,7 +261,8 @@ impl Parser<'_> {
                 break;
             };
             if command.words.is_empty() {
-                declaration = literal_text(&word).is_some_and(|text| DECLARATION_BUILTINS.contains(&text));
+                declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
+                    if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
                 if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
@@ -405,7 +406,9 @@ impl Parser<'_> {
         self.pos += name_length;
         let mut index = None;
         if self.cur() == Some(b'[') {
-            let Some(close) = self.matching_bracket(self.pos) else {
+            let close = self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)));
+            let Some(close) = close else {
+                // A subscript ends at a newline, so also at the `;` the printer writes for one.
                 self.pos = start;
                 return Ok(None);
             };
@@ -455,7 +458,7 @@ impl Parser<'_> {
             let (index, append) = self.element_key()?;
             let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
                 Some(word) => word,
-                None if index.is_some() => Word { parts: Vec::new(), span: self.span(self.pos, self.pos) },
+                None if index.is_some() => Word { parts: Seq::new(), span: self.span(self.pos, self.pos) },
                 None => return self.unexpected(),
             };
             elements.push(ArrayElement { index, append, value });
@@ -487,12 +490,22 @@ impl Parser<'_> {
     }
 }
 
-/// The text of a word made only of literal text.
-pub(super) fn literal_text(word: &Word) -> Option<&str> {
-    match word.parts.as_slice() {
-        [WordPart::Literal(text)] => Some(text),
-        _ => None,
+/// True when `text` holds a `;` outside quotes and escapes.
+fn has_unquoted_semicolon(text: &str) -> bool {
+    let mut quote = None;
+    let mut escaped = false;
+    for byte in text.bytes() {
+        match (quote, byte) {
+            _ if escaped => escaped = false,
+            (Some(q), b) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\\') => escaped = true,
+            (None, b'\'' | b'"') => quote = Some(byte),
+            (None, b';') => return true,
+            (None, _) => {}
+        }
     }
+    false
 }
 
 /// A word's text with quotes kept out, for names (function names).

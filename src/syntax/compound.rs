@@ -21,17 +21,17 @@ impl Parser<'_> {
             self.leave();
             return result.map(Some);
         }
-        let Some(word) = self.plain_word() else {
+        if !self.may_be_reserved() {
             return Ok(None);
-        };
-        let word = match word {
-            "{" | "if" | "for" | "select" | "while" | "until" | "case" | "[[" => word.to_string(),
-            _ => return Ok(None),
+        }
+        const COMPOUND_WORDS: [&str; 8] = ["{", "if", "for", "select", "while", "until", "case", "[["];
+        let Some(word) = COMPOUND_WORDS.into_iter().find(|word| self.at_reserved(word)) else {
+            return Ok(None);
         };
         self.pos += word.len();
         self.token()?;
         self.enter()?;
-        let result = match word.as_str() {
+        let result = match word {
             "{" => self.brace_group(),
             "if" => self.if_command(),
             "for" => self.for_command(false),
@@ -73,8 +73,10 @@ impl Parser<'_> {
                 self.token()?;
                 Ok(CompoundCommand::Arith(expr))
             }
-            None if self.paren_scan_hit_eof(start + 2) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
-            None => self.subshell(),
+            None => match self.paren_scan_eof(start + 2) {
+                Some(quote) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(quote), pos: start }),
+                None => self.subshell(),
+            },
         }
     }
 
@@ -157,8 +159,8 @@ impl Parser<'_> {
     fn arith_for(&mut self) -> PResult<CompoundCommand> {
         let start = self.pos;
         let Some(close) = self.arith_close(start + 2) else {
-            if self.paren_scan_hit_eof(start + 2) {
-                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start });
+            if let Some(quote) = self.paren_scan_eof(start + 2) {
+                return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(quote), pos: start });
             }
             return self.unexpected();
         };

@@ -7,6 +7,9 @@ use super::error::ParseErrorKind;
 use super::parser::{Fail, PResult, Parser};
 use super::word::WordContext;
 
+/// Bash's message for a malformed `[[ ]]` expression.
+const SYNTAX_ERROR: &str = "syntax error in conditional expression";
+
 /// Unary test operators.
 const UNARY: [&str; 26] = [
     "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-O", "-G", "-L", "-S", "-N", "-z",
@@ -50,7 +53,7 @@ impl Parser<'_> {
     fn cond_unexpected<T>(&self) -> PResult<T> {
         match self.token_text() {
             None => Err(Fail::at_end(ParseErrorKind::Other("unexpected token `EOF' in conditional command".to_string()))),
-            Some(_) => self.fail(ParseErrorKind::Other("syntax error in conditional expression".to_string())),
+            Some(_) => self.fail(ParseErrorKind::Other(SYNTAX_ERROR.to_string())),
         }
     }
 
@@ -107,7 +110,13 @@ impl Parser<'_> {
         self.cond_space()?;
         if self.eat_op("(")? {
             self.enter()?;
-            let inner = self.cond_or()?;
+            let inner = match self.cond_or() {
+                // Bash names no token for an operand missing at `]]`; the group reports its `)`.
+                Err(fail) if self.at_reserved("]]") && matches!(&fail.kind, ParseErrorKind::Other(text) if text == SYNTAX_ERROR) => {
+                    return self.fail(ParseErrorKind::Other("expected `)'".to_string()));
+                }
+                result => result?,
+            };
             self.leave();
             self.skip_blanks();
             if !self.eat_op(")")? {

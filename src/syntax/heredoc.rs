@@ -1,7 +1,7 @@
 //! Here-document bodies: read line by line after the newline that ends the
 //! line holding their `<<` operators, in the order the operators appeared.
 
-use super::ast::{List, Word, WordPart};
+use super::ast::{List, Seq, Word, WordPart};
 use super::lines::line_number;
 use super::parser::{PResult, Parser};
 use super::walk::{walk_list, VisitMut};
@@ -43,7 +43,7 @@ impl Parser<'_> {
             }
             let body_start = self.pos.saturating_sub(body.len());
             let word = if heredoc.quoted {
-                let parts = if body.is_empty() { Vec::new() } else { vec![WordPart::Literal(body)] };
+                let parts = if body.is_empty() { Seq::new() } else { Seq::One(WordPart::Literal(body.into())) };
                 Word { parts, span: self.span(body_start, self.pos) }
             } else {
                 let mut sub = self.sub_parser(&body, body_start + self.base);

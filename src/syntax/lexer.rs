@@ -188,9 +188,17 @@ impl Parser<'_> {
         self.text.get(self.pos..self.pos + length)
     }
 
-    /// True when the reserved word `word` is at the read position.
+    /// True when the reserved word `word` is at the read position: the text
+    /// starts with it and a metacharacter (or the end) follows.
     pub(super) fn at_reserved(&self, word: &str) -> bool {
-        self.plain_word() == Some(word)
+        let rest = self.rest();
+        rest.starts_with(word.as_bytes()) && rest.get(word.len()).is_none_or(|b| is_meta(*b))
+    }
+
+    /// True when the byte at the read position may start a reserved word
+    /// (a cheap test before [`Parser::plain_word`]).
+    pub(super) fn may_be_reserved(&self) -> bool {
+        matches!(self.cur(), Some(b'!' | b'[' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
     }
 
     /// Consumes the reserved word `word` if it is at the read position.

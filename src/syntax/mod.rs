@@ -22,7 +22,9 @@ mod parser;
 pub mod printer;
 mod printer_expr;
 mod redirect;
+mod seq;
 mod subst;
+mod text;
 pub mod walk;
 mod word;
 

@@ -317,7 +317,9 @@ impl Parser<'_> {
                 }
                 let mut pattern = self.brace_word(start, in_dquote, Stop::Slash, false)?;
                 if leading_slash {
-                    pattern.parts.insert(0, WordPart::Literal("/".to_string()));
+                    let mut parts = std::mem::take(&mut pattern.parts).into_vec();
+                    parts.insert(0, WordPart::Literal("/".into()));
+                    pattern.parts = parts.into();
                 }
                 let replacement = if self.cur() == Some(b'/') {
                     self.pos += 1;

@@ -444,22 +444,7 @@ impl Printer {
                 }
                 self.out.push('`');
             }
-            WordPart::Arith(ArithExpr::Invalid(text)) => {
-                if balanced(text) {
-                    self.out.push_str("$((");
-                    self.out.push_str(text);
-                    self.out.push_str("))");
-                } else {
-                    self.out.push_str("$[");
-                    self.out.push_str(text);
-                    self.out.push(']');
-                }
-            }
-            WordPart::Arith(expr) => {
-                self.out.push_str("$(( ");
-                self.out.push_str(&arith_text(expr));
-                self.out.push_str(" ))");
-            }
+            WordPart::Arith(expr) => self.arith_part(expr),
             WordPart::ProcessSub { input, body } => {
                 self.out.push_str(if *input { "<(" } else { ">(" });
                 self.nested(body);
@@ -479,12 +464,12 @@ impl Printer {
                 }
                 self.out.push('}');
             }
-            WordPart::BraceRange { start, end, step } => {
+            WordPart::BraceRange(range) => {
                 self.out.push('{');
-                self.out.push_str(start);
+                self.out.push_str(&range.start);
                 self.out.push_str("..");
-                self.out.push_str(end);
-                if let Some(step) = step {
+                self.out.push_str(&range.end);
+                if let Some(step) = &range.step {
                     self.out.push_str("..");
                     self.out.push_str(step);
                 }
@@ -506,6 +491,27 @@ impl Printer {
     }
 
     /// Writes the list inside `$( )` or `<( )`, with its own here-documents.
+    /// `$(( expr ))`, or the text of an expression bash rejects at run time.
+    fn arith_part(&mut self, expr: &ArithExpr) {
+        match expr {
+            ArithExpr::Invalid(text) if balanced(text) => {
+                self.out.push_str("$((");
+                self.out.push_str(text);
+                self.out.push_str("))");
+            }
+            ArithExpr::Invalid(text) => {
+                self.out.push_str("$[");
+                self.out.push_str(text);
+                self.out.push(']');
+            }
+            _ => {
+                self.out.push_str("$(( ");
+                self.out.push_str(&arith_text(expr));
+                self.out.push_str(" ))");
+            }
+        }
+    }
+
     fn nested(&mut self, body: &List) {
         let outer = std::mem::take(&mut self.heredocs);
         let mut inner = Printer::default();

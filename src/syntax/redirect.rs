@@ -1,7 +1,7 @@
 //! Redirections: `[n]<word`, `{var}>&-`, `&>>file`, `<<<word`, and the
 //! `<<DELIM` operators whose bodies `heredoc` reads at the next newline.
 
-use super::ast::{HereDoc, Redirect, RedirectFd, RedirectOp, RedirectTarget, Span, Word};
+use super::ast::{HereDoc, Redirect, RedirectFd, RedirectOp, RedirectTarget, Seq, Span, Word};
 use super::lexer::{is_name, is_name_byte};
 use super::parser::{PResult, Parser, PendingHereDoc};
 use super::word::WordContext;
@@ -98,7 +98,7 @@ impl Parser<'_> {
         Ok(RedirectTarget::HereDoc(HereDoc {
             delimiter,
             quoted,
-            body: Word { parts: Vec::new(), span: Span { start: u32::MAX, end: id as u32 } },
+            body: Word { parts: Seq::new(), span: Span { start: u32::MAX, end: id as u32 } },
         }))
     }
 }

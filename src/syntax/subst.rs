@@ -38,13 +38,15 @@ impl Parser<'_> {
                 let expr = self.arith_range(start + 3, close)?;
                 self.pos = close + 2;
                 self.token()?;
-                Ok(WordPart::Arith(expr))
+                Ok(WordPart::Arith(Box::new(expr)))
             }
-            None if self.paren_scan_hit_eof(start + 3) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: start }),
-            None => self.command_substitution().map_err(|fail| match fail.kind {
-                ParseErrorKind::UnterminatedQuote(')') if fail.pos == usize::MAX => Fail { kind: fail.kind, pos: start },
-                _ => fail,
-            }),
+            None => match self.paren_scan_eof(start + 3) {
+                Some(quote) => Err(Fail { kind: ParseErrorKind::UnterminatedQuote(quote), pos: start }),
+                None => self.command_substitution().map_err(|fail| match fail.kind {
+                    ParseErrorKind::UnterminatedQuote(')') if fail.pos == usize::MAX => Fail { kind: fail.kind, pos: start },
+                    _ => fail,
+                }),
+            },
         }
     }
 
@@ -56,7 +58,7 @@ impl Parser<'_> {
         };
         let expr = self.arith_range(start + 2, close)?;
         self.pos = close + 1;
-        Ok(WordPart::Arith(expr))
+        Ok(WordPart::Arith(Box::new(expr)))
     }
 
     /// Where the `))` closing arithmetic that starts at `from` is (the offset
@@ -82,9 +84,10 @@ impl Parser<'_> {
         None
     }
 
-    /// True when scanning for the closing parenthesis from `from` runs off
-    /// the end of the input (an unterminated `$((`).
-    pub(super) fn paren_scan_hit_eof(&self, from: usize) -> bool {
+    /// When scanning for the closing parenthesis from `from` runs off the
+    /// end of the input (an unterminated `$((`), what bash was looking for:
+    /// the quote left open, or `)`.
+    pub(super) fn paren_scan_eof(&self, from: usize) -> Option<char> {
         let bytes = self.text.as_bytes();
         let mut depth = 0usize;
         let mut index = from;
@@ -92,21 +95,17 @@ impl Parser<'_> {
             match bytes.get(index) {
                 Some(b'(') => depth += 1,
                 Some(b')') if depth > 0 => depth -= 1,
-                Some(b')') => return false,
+                Some(b')') => return None,
                 Some(b'\\') => index += 1,
-                Some(b'\'') => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == b'\'')) {
+                Some(&quote @ (b'\'' | b'"')) => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == quote)) {
                     Some(length) => index += length + 1,
-                    None => return true,
-                },
-                Some(b'"') => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == b'"')) {
-                    Some(length) => index += length + 1,
-                    None => return true,
+                    None => return Some(char::from(quote)),
                 },
                 _ => {}
             }
             index += 1;
         }
-        true
+        Some(')')
     }
 
     /// Reads `` `list` ``: the text up to the closing backquote, with

@@ -2,10 +2,32 @@
 //! process substitutions, extglob groups and tildes, read into
 //! [`WordPart`]s. Brace expansion is found afterwards by `brace`.
 
-use super::ast::{Span, Word, WordPart};
+use super::ast::{Seq, Span, Text, Word, WordPart};
 use super::error::ParseErrorKind;
 use super::lexer::{is_meta, is_name};
 use super::parser::{PResult, Parser};
+
+/// Bytes that never end a word nor start anything special, in any context
+/// (the tail of a [`Parser::literal_run`]); non-ASCII bytes included.
+const ORDINARY: [bool; 256] = ordinary_table(true);
+
+/// [`ORDINARY`] without `:`, after which a tilde may start in an assignment value.
+const ORDINARY_IN_VALUE: [bool; 256] = ordinary_table(false);
+
+/// Builds [`ORDINARY`] (with `colon`) or [`ORDINARY_IN_VALUE`].
+const fn ordinary_table(colon: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b'%' | b'^' | b'[' | b']' | b'{' | b'}')
+            || (colon && b == b':')
+            || b >= 0x80;
+        byte += 1;
+    }
+    table
+}
 
 /// Where a word is being read: it decides what ends the word and which
 /// characters are special.
@@ -26,8 +48,8 @@ pub(super) enum WordContext {
 /// Collects parts, merging adjacent literal text.
 #[derive(Default)]
 pub(super) struct PartsBuilder {
-    parts: Vec<WordPart>,
-    literal: String,
+    parts: Seq<WordPart>,
+    literal: Text,
 }
 
 impl PartsBuilder {
@@ -63,7 +85,7 @@ impl PartsBuilder {
     }
 
     /// The parts.
-    pub fn finish(mut self) -> Vec<WordPart> {
+    pub fn finish(mut self) -> Seq<WordPart> {
         self.flush();
         self.parts
     }
@@ -88,7 +110,7 @@ impl Parser<'_> {
     }
 
     /// Reads the parts of one word up to the first byte that ends it.
-    pub(super) fn read_parts(&mut self, context: WordContext) -> PResult<Vec<WordPart>> {
+    pub(super) fn read_parts(&mut self, context: WordContext) -> PResult<Seq<WordPart>> {
         let mut out = PartsBuilder::default();
         let word_start = self.pos;
         let mut paren_depth = 0usize;
@@ -193,16 +215,8 @@ impl Parser<'_> {
     /// Copies a run of ordinary bytes as literal text.
     fn literal_run(&mut self, out: &mut PartsBuilder, context: WordContext) {
         let rest = self.rest();
-        let mut length = 1;
-        while let Some(&b) = rest.get(length) {
-            let ordinary = b.is_ascii_alphanumeric()
-                || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b':' | b'%' | b'^' | b'[' | b']' | b'{' | b'}')
-                || b >= 0x80;
-            if !ordinary || (context == WordContext::AssignValue && b == b':') {
-                break;
-            }
-            length += 1;
-        }
+        let table = if context == WordContext::AssignValue { &ORDINARY_IN_VALUE } else { &ORDINARY };
+        let length = 1 + rest.get(1..).unwrap_or(&[]).iter().position(|b| !table[usize::from(*b)]).unwrap_or(rest.len().saturating_sub(1));
         let end = self.pos + length;
         let end = (end..=self.end).find(|&e| self.text.is_char_boundary(e)).unwrap_or(self.end);
         out.text(self.slice(self.pos, end));
@@ -247,13 +261,13 @@ impl Parser<'_> {
     }
 
     /// Reads `'text'`.
-    pub(super) fn single_quoted(&mut self) -> PResult<String> {
+    pub(super) fn single_quoted(&mut self) -> PResult<Text> {
         let start = self.pos;
         self.pos += 1;
         let rest = self.rest();
         match rest.iter().position(|b| *b == b'\'') {
             Some(length) => {
-                let text = self.slice(self.pos, self.pos + length).to_string();
+                let text = Text::from(self.slice(self.pos, self.pos + length));
                 self.pos += length + 1;
                 Ok(text)
             }
@@ -309,7 +323,7 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(out.finish())
+        Ok(out.finish().into_vec())
     }
 
     /// Reads `<(list)` or `>(list)`.
