@@ -6,7 +6,7 @@
 
 use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
-use crate::commands::text::bre::{compile_at_start, Dialect};
+use crate::commands::text::regex::{Regex, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
 use std::cmp::Ordering;
@@ -307,17 +307,18 @@ fn char_count(text: &str) -> usize {
 
 /// `STRING : REGEX`: the first group's text, or the matched length.
 fn regex_match(string: &str, pattern: &str) -> Result<Value, Error> {
-    let regex = compile_at_start(pattern.as_bytes(), Dialect::Basic).map_err(|e| Error::Regex(e.to_string()))?;
-    let has_group = regex.captures_len() > 1;
-    match regex.captures(string.as_bytes()) {
-        Some(captures) if has_group => {
-            let group = captures.get(1).map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned()).unwrap_or_default();
-            Ok(Value::Text(group))
-        }
-        Some(captures) => {
-            let matched = captures.get(0).map(|m| m.as_bytes()).unwrap_or(&[]);
-            Ok(Value::Integer(String::from_utf8_lossy(matched).chars().count() as i128))
-        }
+    let syntax = Syntax { anchored: true, ..Syntax::default() };
+    let regex = Regex::new(pattern.as_bytes(), &syntax).map_err(|e| Error::Regex(e.to_string()))?;
+    let has_group = regex.groups() > 0;
+    let text = string.as_bytes();
+    let captures = regex.captures_at(text, 0).map_err(|e| Error::Regex(e.to_string()))?;
+    let matched = |group: usize| {
+        let span = captures.as_ref().and_then(|spans| spans.get(group).copied().flatten());
+        String::from_utf8_lossy(span.and_then(|(start, end)| text.get(start..end)).unwrap_or(&[])).into_owned()
+    };
+    match &captures {
+        Some(_) if has_group => Ok(Value::Text(matched(1))),
+        Some(_) => Ok(Value::Integer(matched(0).chars().count() as i128)),
         None if has_group => Ok(Value::Text(String::new())),
         None => Ok(Value::Integer(0)),
     }

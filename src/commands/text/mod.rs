@@ -4,7 +4,6 @@
 //! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
 //! `unexpand`, `shuf`).
 
-pub mod bre;
 pub mod column;
 pub mod comm;
 pub mod count;

@@ -5,12 +5,11 @@
 
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
-use crate::commands::text::bre::{compile, Dialect};
 use crate::commands::text::input::{transform_records, OpenError};
 use crate::commands::text::output::status_of;
+use crate::commands::text::regex::{Regex, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
-use regex::bytes::Regex;
 
 const SPEC: Spec = Spec::new(
     "b:d:f:h:i:l:n:ps:v:w:",
@@ -65,7 +64,7 @@ fn style(text: &str) -> Option<Style> {
         "n" => Some(Style::None),
         _ => {
             let pattern = text.strip_prefix('p')?;
-            compile(pattern.as_bytes(), Dialect::Basic).ok().map(Style::Matching)
+            Regex::new(pattern.as_bytes(), &Syntax::default()).ok().map(Style::Matching)
         }
     }
 }
@@ -204,7 +203,7 @@ impl Numberer<'_> {
             }
             Style::NonEmpty => !body.is_empty(),
             Style::None => false,
-            Style::Matching(regex) => regex.is_match(body),
+            Style::Matching(regex) => regex.is_match(body).unwrap_or(false),
         };
         if numbered {
             let (number, width) = (self.number, settings.width);

@@ -5,12 +5,11 @@
 
 use crate::commands::common::inputs;
 use crate::commands::options::{parse_or_report, Long, Spec};
-use crate::commands::text::bre::{compile, Dialect};
 use crate::commands::text::input::{open_or_report, read_all, OpenError};
 use crate::commands::text::output::{status_of, Output};
+use crate::commands::text::regex::{Regex, RegexError, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
-use regex::bytes::Regex;
 
 const SPEC: Spec = Spec::new("brs:", &[Long::flag("before", "b"), Long::flag("regex", "r"), Long::required("separator", "s")]);
 
@@ -42,9 +41,11 @@ impl Separator {
                 while position > 0 {
                     position -= 1;
                     let window = data.get(position..limit).unwrap_or(&[]);
-                    if let Some(matched) = regex.find(window).filter(|m| m.start() == 0 && m.end() > 0) {
-                        found.push((position, position + matched.end()));
-                        limit = position;
+                    if let Ok(Some((_, end))) = regex.find_at(window, 0) {
+                        if end > 0 {
+                            found.push((position, position + end));
+                            limit = position;
+                        }
                     }
                 }
                 found.reverse();
@@ -60,6 +61,12 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         return None;
     }
     haystack.windows(needle.len()).position(|window| window == needle)
+}
+
+/// Compiles a `-r` separator in GNU's default syntax, anchored where the
+/// backward search tries it.
+fn compile(pattern: &[u8]) -> Result<Regex, RegexError> {
+    Regex::new(pattern, &Syntax { emacs: true, anchored: true, ..Syntax::default() })
 }
 
 /// `data`'s records, reversed, written to `out`.
@@ -88,7 +95,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let text = parsed.value("s").unwrap_or("\n").as_bytes().to_vec();
         let separator = if parsed.has("r") && !text.is_empty() {
-            match compile(&text, Dialect::Emacs) {
+            match compile(&text) {
                 Ok(regex) => Separator::Pattern(regex),
                 Err(error) => {
                     ctx.report(&error.to_string()).await;
@@ -128,7 +135,7 @@ mod tests {
         assert_eq!(reverse_records(b"a\nb", &newline, false), b"ba\n");
         assert_eq!(reverse_records(b"a\nb\n", &newline, true), b"\n\nba");
         assert_eq!(reverse_records(b"", &newline, false), b"");
-        let digits = Separator::Pattern(compile(b"[0-9]+", Dialect::Emacs).unwrap());
+        let digits = Separator::Pattern(compile(b"[0-9]+").unwrap());
         assert_eq!(reverse_records(b"a12b345c", &digits, false), b"c54b32a1");
     }
 }

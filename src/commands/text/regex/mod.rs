@@ -47,6 +47,12 @@ pub struct Syntax {
     pub whole_word: bool,
     /// Matches must be whole lines (`grep -x`).
     pub whole_line: bool,
+    /// Matches must start at the start of the text (`expr STRING : REGEX`,
+    /// whose group 1 is then `captures_at(hay, 0)`'s index 1).
+    pub anchored: bool,
+    /// GNU's default syntax (`re_syntax_options` 0, `tac -r`): basic
+    /// syntax where bare `+` and `?` repeat, and `\+`, `\?`, `\{` are literal.
+    pub emacs: bool,
 }
 
 /// Why an expression cannot be compiled or run; the messages are glibc's.
@@ -337,8 +343,10 @@ impl Regex {
     }
 }
 
-/// Adds the whole-word or whole-line conditions around an expression.
+/// Adds the start-of-text, whole-word or whole-line conditions around an
+/// expression.
 fn wrap(node: Node, syntax: &Syntax) -> Node {
+    let node = if syntax.anchored { Node::Concat(vec![Node::Look(Look::TextStart), node]) } else { node };
     let (before, after) = if syntax.whole_line {
         (Look::TextStart, Look::TextEnd)
     } else if syntax.whole_word {

@@ -299,17 +299,18 @@ impl Parser<'_> {
         let mut repeated = false;
         loop {
             let extended = self.extended();
+            let emacs = self.syntax.emacs && !extended;
             let (min, max, len) = match self.peek() {
                 Some(b'*') => (0, None, 1),
-                Some(b'+') if extended => (1, None, 1),
-                Some(b'?') if extended => (0, Some(1), 1),
-                Some(b'\\') if !extended && self.peek_at(1) == Some(b'+') => (1, None, 2),
-                Some(b'\\') if !extended && self.peek_at(1) == Some(b'?') => (0, Some(1), 2),
+                Some(b'+') if extended || emacs => (1, None, 1),
+                Some(b'?') if extended || emacs => (0, Some(1), 1),
+                Some(b'\\') if !extended && !emacs && self.peek_at(1) == Some(b'+') => (1, None, 2),
+                Some(b'\\') if !extended && !emacs && self.peek_at(1) == Some(b'?') => (0, Some(1), 2),
                 Some(b'{') if extended => match self.interval(1)? {
                     Some(found) => found,
                     None => return Ok(atom),
                 },
-                Some(b'\\') if !extended && self.peek_at(1) == Some(b'{') => match self.interval(2)? {
+                Some(b'\\') if !extended && !emacs && self.peek_at(1) == Some(b'{') => match self.interval(2)? {
                     Some(found) => found,
                     None => return Ok(atom),
                 },

@@ -92,3 +92,24 @@ fn invalid_utf8_and_sizes() {
     assert_eq!(regex.find_at(b"xa\xffb", 0).unwrap(), Some((1, 4)));
     assert_eq!(error("(((a{100}){100}){100})", &extended()), RegexError::TooBig);
 }
+
+#[test]
+fn anchored_at_start() {
+    let anchored = Syntax { anchored: true, ..Syntax::default() };
+    assert_eq!(find("b", &anchored, "ab"), None);
+    assert_eq!(find("*a", &anchored, "*ab"), Some((0, 2)));
+    assert_eq!(find("a*", &anchored, "aab"), Some((0, 2)));
+    let regex = Regex::new(b"\\(a.\\)\\1", &anchored).unwrap();
+    assert_eq!(regex.captures_at(b"abab", 0).unwrap(), Some(vec![Some((0, 4)), Some((0, 2))]));
+    assert_eq!(regex.captures_at(b"xabab", 0).unwrap(), None);
+}
+
+#[test]
+fn emacs_syntax() {
+    let emacs = Syntax { emacs: true, ..Syntax::default() };
+    assert_eq!(find("a+b?", &emacs, "xaab"), Some((1, 4)));
+    assert_eq!(find("a\\+", &emacs, "aa+"), Some((1, 3)));
+    assert_eq!(find("a\\{2\\}", &emacs, "a{2}"), Some((0, 4)));
+    assert_eq!(find("+a", &emacs, "+a"), Some((0, 2)));
+    assert_eq!(find("\\(x\\|y\\)+", &emacs, "zxyx"), Some((1, 4)));
+}
