@@ -33,7 +33,7 @@ enum Style {
     All,
     NonEmpty,
     None,
-    Matching(Regex),
+    Matching(Box<Regex>),
 }
 
 /// How the number is written.
@@ -64,7 +64,7 @@ fn style(text: &str) -> Option<Style> {
         "n" => Some(Style::None),
         _ => {
             let pattern = text.strip_prefix('p')?;
-            Regex::new(pattern.as_bytes(), &Syntax::default()).ok().map(Style::Matching)
+            Regex::new(pattern.as_bytes(), &Syntax::default()).ok().map(|regex| Style::Matching(Box::new(regex)))
         }
     }
 }
