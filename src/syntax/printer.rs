@@ -7,6 +7,7 @@ use super::ast::{
     Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::printer_expr::{arith_text, cond_text};
+use super::subst::arith_close_in;
 
 /// Prints a list as source text.
 pub fn print(list: &List) -> String {
@@ -525,22 +526,11 @@ impl Printer {
     }
 }
 
-/// True when the parentheses of `text` balance (so `$(( ))` can hold it).
+/// True when `$((text))` reads back with its `))` right after `text`: the
+/// parser's own scan, which skips quoted parentheses, decides.
 fn balanced(text: &str) -> bool {
-    let mut depth = 0i64;
-    for byte in text.bytes() {
-        match byte {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-    }
-    depth == 0
+    let closed = format!("{text}))");
+    arith_close_in(closed.as_bytes(), 0) == Some(text.len())
 }
 
 /// True for the placeholder command of a bare `time`.
