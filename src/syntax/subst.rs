@@ -80,7 +80,7 @@ impl Parser<'_> {
                 Some(b')') if depth > 0 => depth -= 1,
                 Some(b')') => return None,
                 Some(b'\\') => index += 1,
-                Some(&quote @ (b'\'' | b'"')) => match quote_end(bytes, index) {
+                Some(b'\'' | b'"') => match quote_end(bytes, index) {
                     Ok(close) => index = close,
                     Err(open) => return Some(open),
                 },
