@@ -129,16 +129,38 @@ fn mutated_inputs_never_panic_and_round_trip() {
 }
 
 /// NUL bytes in names and words print back as they were read; a subscript
-/// left open before a comment stays a plain word.
+/// left open before a comment stays a plain word; a backquote inside a
+/// double quote in `$((` is read whole (bash rejects the unclosed quote),
+/// invalid arithmetic with quoted parentheses prints back as `$((`; a
+/// here-document line ending in a backslash joins the next, so a delimiter
+/// there does not end the body; a coprocess's simple command whose second
+/// word is `{` prints its redirections first, so its first word does not
+/// read back as the coprocess's name.
 #[test]
 fn nul_bytes_round_trip() {
     let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
     let subscript_across_lines = "a[$\tindented0\0\n\tEOFdented\n\t$\\, F\\ ]=v";
-    for source in
-        ["f\0() { :; }", "function f\0 { :; }", "echo a\0b", "x\0=1", "case \0 in \0) ;; esac", found_by_cargo_fuzz, subscript_across_lines]
-    {
+    let backquote_in_arith = "ech\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei]))";
+    let quoted_parens_in_arith = "echo $((a \"((\" ]))";
+    let coproc_brace_word = "coproc k&>coproc {&>>}";
+    let heredoc_continued = "ea%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n\n\n\na%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n a!b";
+    for source in [
+        "f\0() { :; }",
+        "function f\0 { :; }",
+        "echo a\0b",
+        "x\0=1",
+        "case \0 in \0) ;; esac",
+        found_by_cargo_fuzz,
+        subscript_across_lines,
+        backquote_in_arith,
+        quoted_parens_in_arith,
+        heredoc_continued,
+        coproc_brace_word,
+    ] {
         if let Err(message) = parse_support::round_trip(source) {
             panic!("{source:?}: {message}");
         }
     }
+    assert!(parse(backquote_in_arith, &ParseOptions::default()).is_err(), "bash: unexpected EOF looking for `\"'");
+    assert!(parse(quoted_parens_in_arith, &ParseOptions::default()).is_ok());
 }

@@ -362,19 +362,7 @@ impl Parser<'_> {
         }
         let mut name = "COPROC".to_string();
         if let Some(word) = self.plain_word() {
-            let compound_next = {
-                let after = &self.rest()[word.len()..];
-                let after = after.iter().skip_while(|b| matches!(b, b' ' | b'\t')).copied().collect::<Vec<u8>>();
-                after.starts_with(b"{")
-                    || after.starts_with(b"(")
-                    || after.starts_with(b"while")
-                    || after.starts_with(b"until")
-                    || after.starts_with(b"if")
-                    || after.starts_with(b"for")
-                    || after.starts_with(b"case")
-                    || after.starts_with(b"[[")
-                    || after.starts_with(b"select")
-            };
+            let compound_next = starts_compound(self.rest().get(word.len()..).unwrap_or_default());
             let is_keyword = super::lexer::RESERVED.contains(&word);
             if compound_next && !is_keyword && super::lexer::is_name(word) {
                 name = word.to_string();
@@ -519,4 +507,11 @@ fn word_source_text(word: &Word) -> String {
         }
     }
     text
+}
+
+/// True when `after`, the text after `coproc NAME`, starts a compound
+/// command (after blanks): then bash reads NAME as the coprocess's name.
+pub(super) fn starts_compound(after: &[u8]) -> bool {
+    let after = after.iter().position(|b| !matches!(b, b' ' | b'\t')).and_then(|at| after.get(at..)).unwrap_or_default();
+    ["{", "(", "while", "until", "if", "for", "case", "[[", "select"].iter().any(|start| after.starts_with(start.as_bytes()))
 }

@@ -17,21 +17,13 @@ impl Parser<'_> {
             let mut found = false;
             while self.pos < self.end {
                 self.step()?;
-                let rest = self.rest();
-                let line_length = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
-                let has_newline = line_length < rest.len();
-                let line_start = self.pos;
-                self.pos += line_length + usize::from(has_newline);
-                let mut line = self.slice(line_start, line_start + line_length);
-                if heredoc.strip_tabs {
-                    line = line.trim_start_matches('\t');
-                }
-                if line == heredoc.delimiter {
+                let (raw, logical) = self.heredoc_line(heredoc.strip_tabs, heredoc.quoted);
+                if logical == heredoc.delimiter {
                     found = true;
                     break;
                 }
                 // Bash reads lines, so a last line without a newline gets one.
-                body.push_str(line);
+                body.push_str(&raw);
                 body.push('\n');
             }
             if !found {
@@ -56,6 +48,37 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Reads one line of a here-document body: its text as written, and
+    /// the line compared with the delimiter. In an unquoted body a line
+    /// ending in an odd number of backslashes joins the next one, as bash
+    /// reads it, so a delimiter right after such a line does not end the
+    /// body. With `<<-` leading tabs are stripped from the joined line.
+    fn heredoc_line(&mut self, strip_tabs: bool, quoted: bool) -> (String, String) {
+        let mut raw = String::new();
+        let mut logical = String::new();
+        let mut first = true;
+        loop {
+            let rest = self.rest();
+            let line_length = rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+            let has_newline = line_length < rest.len();
+            let line_start = self.pos;
+            self.pos += line_length + usize::from(has_newline);
+            let mut line = self.slice(line_start, line_start + line_length);
+            if first && strip_tabs {
+                line = line.trim_start_matches('\t');
+            }
+            first = false;
+            raw.push_str(line);
+            let backslashes = line.bytes().rev().take_while(|b| *b == b'\\').count();
+            if quoted || !has_newline || backslashes % 2 == 0 || self.pos >= self.end {
+                logical.push_str(line);
+                return (raw, logical);
+            }
+            raw.push('\n');
+            logical.push_str(line.get(..line.len() - 1).unwrap_or_default());
+        }
     }
 
     /// Parses an unquoted here-document body (this parser's whole text):

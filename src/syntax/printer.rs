@@ -7,6 +7,7 @@ use super::ast::{
     Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::printer_expr::{arith_text, cond_text};
+use super::subst::arith_close_in;
 
 /// Prints a list as source text.
 pub fn print(list: &List) -> String {
@@ -118,6 +119,12 @@ impl Printer {
     }
 
     fn simple(&mut self, simple: &SimpleCommand) {
+        self.simple_with(simple, false);
+    }
+
+    /// Writes a simple command, its redirections first when `redirects_first`
+    /// or when its first word would read as a reserved word.
+    fn simple_with(&mut self, simple: &SimpleCommand, redirects_first: bool) {
         let mut first = true;
         let mut separate = |printer: &mut Printer| {
             if !first {
@@ -125,8 +132,8 @@ impl Printer {
             }
             first = false;
         };
-        let reserved_first =
-            simple.assignments.is_empty() && matches!(simple.words.first(), Some(Argument::Word(word)) if starts_reserved(word));
+        let reserved_first = redirects_first
+            || simple.assignments.is_empty() && matches!(simple.words.first(), Some(Argument::Word(word)) if starts_reserved(word));
         if reserved_first {
             for redirect in &simple.redirects {
                 separate(self);
@@ -373,9 +380,26 @@ impl Printer {
                     self.out.push_str(name);
                     self.out.push(' ');
                 }
-                self.command(body);
+                match body.as_ref() {
+                    Command::Simple(simple) if name == "COPROC" && self.reads_as_named(simple) => self.simple_with(simple, true),
+                    _ => self.command(body),
+                }
             }
         }
+    }
+
+    /// True when `coproc` and `simple` as printed would read its first word
+    /// as the coprocess's name (a `{` word after it); printing the
+    /// redirections first avoids that.
+    fn reads_as_named(&self, simple: &SimpleCommand) -> bool {
+        let mut printed = Printer::default();
+        printed.simple(simple);
+        let text = printed.out.as_bytes();
+        let name_length = text.iter().position(|b| matches!(b, b' ' | b'\t')).unwrap_or(text.len());
+        !simple.redirects.is_empty()
+            && simple.assignments.is_empty()
+            && text.get(..name_length).and_then(|name| std::str::from_utf8(name).ok()).is_some_and(super::lexer::is_name)
+            && super::command::starts_compound(text.get(name_length..).unwrap_or_default())
     }
 
     /// Writes a word.
@@ -525,22 +549,11 @@ impl Printer {
     }
 }
 
-/// True when the parentheses of `text` balance (so `$(( ))` can hold it).
+/// True when `$((text))` reads back with its `))` right after `text`: the
+/// parser's own scan, which skips quoted parentheses, decides.
 fn balanced(text: &str) -> bool {
-    let mut depth = 0i64;
-    for byte in text.bytes() {
-        match byte {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-    }
-    depth == 0
+    let closed = format!("{text}))");
+    arith_close_in(closed.as_bytes(), 0) == Some(text.len())
 }
 
 /// True for the placeholder command of a bare `time`.

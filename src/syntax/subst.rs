@@ -64,42 +64,25 @@ impl Parser<'_> {
     /// Where the `))` closing arithmetic that starts at `from` is (the offset
     /// of its first `)`), or `None` when a lone `)` closes it first.
     pub(super) fn arith_close(&self, from: usize) -> Option<usize> {
-        let bytes = self.text.as_bytes();
-        let mut depth = 0usize;
-        let mut index = from;
-        while index < self.end {
-            match *bytes.get(index)? {
-                b'(' => depth += 1,
-                b')' if depth > 0 => depth -= 1,
-                b')' => {
-                    return if index + 1 < self.end && bytes.get(index + 1) == Some(&b')') { Some(index) } else { None };
-                }
-                b'\\' => index += 1,
-                b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
-                b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
-                _ => {}
-            }
-            index += 1;
-        }
-        None
+        arith_close_in(self.text.as_bytes().get(..self.end)?, from)
     }
 
     /// When scanning for the closing parenthesis from `from` runs off the
     /// end of the input (an unterminated `$((`), what bash was looking for:
     /// the quote left open, or `)`.
     pub(super) fn paren_scan_eof(&self, from: usize) -> Option<char> {
-        let bytes = self.text.as_bytes();
+        let bytes = self.text.as_bytes().get(..self.end)?;
         let mut depth = 0usize;
         let mut index = from;
-        while index < self.end {
+        while index < bytes.len() {
             match bytes.get(index) {
                 Some(b'(') => depth += 1,
                 Some(b')') if depth > 0 => depth -= 1,
                 Some(b')') => return None,
                 Some(b'\\') => index += 1,
-                Some(&quote @ (b'\'' | b'"')) => match bytes.get(index + 1..self.end).and_then(|r| r.iter().position(|b| *b == quote)) {
-                    Some(length) => index += length + 1,
-                    None => return Some(char::from(quote)),
+                Some(b'\'' | b'"') => match quote_end(bytes, index) {
+                    Ok(close) => index = close,
+                    Err(open) => return Some(open),
                 },
                 _ => {}
             }
@@ -260,4 +243,54 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// Where the `))` closing arithmetic whose text starts at `from` in `bytes`
+/// is (the offset of its first `)`), or `None` when a lone `)` closes it
+/// first or the text runs off the end. Quotes are skipped whole, so the
+/// printer can ask whether `$((text))` closes where it should.
+pub(super) fn arith_close_in(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut index = from;
+    while index < bytes.len() {
+        match *bytes.get(index)? {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b')' => return (bytes.get(index + 1) == Some(&b')')).then_some(index),
+            b'\\' => index += 1,
+            b'\'' | b'"' => index = quote_end(bytes, index).ok()?,
+            _ => {}
+        }
+        index += 1;
+    }
+    None
+}
+
+/// The offset of the quote closing the one at `open`, or the quote
+/// character bash reports missing. Inside double quotes a backslash
+/// escapes the next byte and a backquoted command runs to its own closing
+/// backquote, as bash reads them.
+fn quote_end(bytes: &[u8], open: usize) -> Result<usize, char> {
+    let quote = bytes.get(open).copied().unwrap_or(b'"');
+    let mut index = open + 1;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            _ if byte == quote => return Ok(index),
+            b'\\' if quote == b'"' => index += 1,
+            b'`' if quote == b'"' => {
+                index += 1;
+                loop {
+                    match bytes.get(index) {
+                        Some(b'`') => break,
+                        Some(b'\\') => index += 2,
+                        Some(_) => index += 1,
+                        None => return Err('`'),
+                    }
+                }
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    Err(char::from(quote))
 }
