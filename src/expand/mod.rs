@@ -75,7 +75,7 @@ pub trait ExpandHost {
     /// The expansion options in force.
     fn options(&self) -> ExpandOptions;
     /// Follows namerefs from `name` to the variable it designates.
-    fn resolve_name(&self, name: &str) -> String;
+    fn resolve_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str>;
     /// The shape of variable `name`.
     fn shape(&self, name: &str) -> VarShape;
     /// `$name`: the scalar value (element 0 of an array).

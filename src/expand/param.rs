@@ -69,14 +69,18 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
     // ${!prefix*} and ${!prefix@}
     // Unquoted with an empty IFS, bash builds `${!p*}` and `${!a[*]}` as
     // one string: names joined with nothing, keys joined with spaces.
-    let joined_list = !quoted && host.scalar("IFS").is_some_and(|ifs| ifs.is_empty());
+    let joined_list = |host: &dyn ExpandHost| !quoted && host.scalar("IFS").is_some_and(|ifs| ifs.is_empty());
     if let Some(ParamOp::PrefixNames { at }) = &pe.op {
         let prefix = display_name(&pe.param);
         let names = host.names_with_prefix(&prefix);
-        if !at && joined_list {
+        if !at && joined_list(host) {
             return Ok(Expansion::Value(Value::One(names.concat())));
         }
         return Ok(Expansion::Value(Value::Many(names, !at)));
+    }
+    if !pe.indirect {
+        let value = lookup(host, &pe.param, &pe.index, pe).await?;
+        return apply_length_and_op(host, pe, value, quoted).await;
     }
     let mut param = pe.param.clone();
     let mut index = pe.index.clone();
@@ -88,7 +92,7 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             let name = host.resolve_name(name);
             let star = matches!(index, Some(Subscript::Star));
             let keys = host.keys(&name);
-            if star && joined_list && !pe.length {
+            if star && joined_list(host) && !pe.length {
                 return Ok(Expansion::Value(Value::One(keys.join(" "))));
             }
             return apply_length_and_op(host, pe, Value::Many(keys, star), quoted).await;
@@ -391,7 +395,7 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
         }
         ParamOp::Transform(c) => {
             let name = match &pe.param {
-                Parameter::Named(name) => host.resolve_name(name),
+                Parameter::Named(name) => host.resolve_name(name).into_owned(),
                 other => display_name(other),
             };
             match c {

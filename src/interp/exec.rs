@@ -79,7 +79,7 @@ impl Shell {
     }
 
     async fn run_pipeline(&mut self, pipeline: &Pipeline) -> Outcome {
-        let started = self.host.now_millis();
+        let started = if pipeline.timed.is_some() { self.host.now_millis() } else { 0.0 };
         if pipeline.negated {
             self.errexit_suppressed += 1;
         }

@@ -24,7 +24,7 @@ impl ExpandHost for Shell {
         }
     }
 
-    fn resolve_name(&self, name: &str) -> String {
+    fn resolve_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str> {
         self.resolve_nameref(name)
     }
 
@@ -39,14 +39,10 @@ impl ExpandHost for Shell {
             {
                 self.dynamic_scalar(name)
             }
-            _ => {
-                if self.vars.get(name).is_none() {
-                    if let Some(values) = self.dynamic_array(name) {
-                        return values.into_iter().next();
-                    }
-                }
-                self.vars.get(name).and_then(|v| v.scalar_value())
-            }
+            _ => match self.vars.get(name) {
+                Some(var) => var.scalar_value(),
+                None => self.dynamic_array(name)?.into_iter().next(),
+            },
         }
     }
 

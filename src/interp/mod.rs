@@ -35,7 +35,8 @@ use crate::host::Host;
 use crate::io::{Fd, Stream};
 use crate::syntax::ast::FunctionDef;
 use fds::FdTable;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// The utilities a shell can run, by name (the registry plus host additions).
 pub type UtilityTable = Rc<BTreeMap<String, UtilityFn>>;
@@ -96,7 +97,7 @@ pub struct Function {
     pub source: SourceText,
     /// The name bash puts before errors raised inside the function: the
     /// script file, or `environment` for functions defined by `bash -c`.
-    pub error_name: String,
+    pub error_name: Rc<str>,
 }
 
 /// One frame of the call stack (FUNCNAME, BASH_SOURCE, BASH_LINENO).
@@ -105,7 +106,7 @@ pub struct Frame {
     /// The function name, or `source` for a sourced file.
     pub name: String,
     /// The file the function was defined in (`main` script: empty).
-    pub source_name: String,
+    pub source_name: Rc<str>,
     /// The line the call was made from.
     pub call_line: usize,
 }
@@ -121,7 +122,7 @@ pub struct Shell {
     /// Variables and their scopes.
     pub vars: Variables,
     functions: HashMap<String, Function>,
-    aliases: HashMap<String, String>,
+    aliases: std::collections::HashMap<String, String>,
     /// `$0`.
     arg0: String,
     /// `$1`...
@@ -143,7 +144,7 @@ pub struct Shell {
     last_background_pid: Option<u32>,
     source: SourceText,
     /// The script name in error messages (`bash: -c` style prefix without `bash: `).
-    error_prefix: String,
+    error_prefix: Rc<str>,
     /// The prefix of syntax errors (`bash: -c`, or the script name).
     syntax_prefix: String,
     current_line: usize,
@@ -211,22 +212,22 @@ impl Shell {
             limits: config.limits,
             budget: Budget::new(),
             vars: Variables::default(),
-            functions: HashMap::new(),
-            aliases: HashMap::new(),
+            functions: HashMap::default(),
+            aliases: std::collections::HashMap::new(),
             arg0: "bash".to_string(),
             positional: Vec::new(),
             cwd: config.cwd,
             last_status: 0,
             options: Options::default(),
             fds: FdTable::new(stdin.clone(), Rc::new(Stream::Null), Rc::new(Stream::Null)),
-            traps: HashMap::new(),
-            inactive_traps: HashMap::new(),
+            traps: HashMap::default(),
+            inactive_traps: HashMap::default(),
             pid: 4242,
             bash_pid: 4242,
             next_pid: Rc::new(std::cell::Cell::new(4243)),
             last_background_pid: None,
             source: SourceText::new("", 1),
-            error_prefix: "bash".to_string(),
+            error_prefix: Rc::from("bash"),
             syntax_prefix: "bash: -c".to_string(),
             current_line: 1,
             call_stack: Vec::new(),

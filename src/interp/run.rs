@@ -44,7 +44,7 @@ impl Shell {
             let _ = self.assign_scalar("PWD", self.cwd.clone(), false);
             previous
         });
-        self.error_prefix = "bash".to_string();
+        self.error_prefix = std::rc::Rc::from("bash");
         self.syntax_prefix = "bash: -c".to_string();
         let jobs = self.jobs.clone();
         let status = WithJobs { main: Box::pin(self.run_text(script)), jobs }.await;

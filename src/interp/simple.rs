@@ -303,7 +303,12 @@ impl Shell {
     }
 
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
-        let name = args[0].text();
+        let name = args[0].as_text();
+        let is_exec = name == "exec";
+        // Prefix assignments live in a scope of their own for the command's
+        // duration; in POSIX mode a special builtin's then persist.
+        let persist = self.options.posix && builtins::is_special(&name) && !self.functions.contains_key(name.as_ref());
+        drop(name);
         // `$_` is the last argument; for `declare a=(1 2)` it is the name.
         self.last_argument = args.last().map(|arg| match arg {
             Arg::Assign(decl) if matches!(decl.value, DeclValue::Array(_)) => decl.name.clone(),
@@ -317,9 +322,6 @@ impl Shell {
             line.push_str(&args.iter().map(|a| trace_quote(&a.text())).collect::<Vec<_>>().join(" "));
             self.trace(&line).await;
         }
-        // Prefix assignments live in a scope of their own for the command's
-        // duration; in POSIX mode a special builtin's then persist.
-        let persist = self.options.posix && builtins::is_special(&name) && !self.functions.contains_key(&name);
         let temporary = !command.assignments.is_empty();
         if temporary {
             self.vars.push_temporary_scope();
@@ -352,17 +354,24 @@ impl Shell {
                 return Err(flow);
             }
         }
-        let saved_fds = self.fds.clone();
-        let result = match self.apply_redirects(&command.redirects).await {
-            Ok(()) => self.dispatch(args).await,
-            Err(flow) => flow,
-        };
-        let keep_fds = name == "exec" && matches!(result, Ok(0));
-        if keep_fds {
-            self.variable_fds.clear();
+        // Only the command's own redirections are undone afterwards: what
+        // a function body does with `exec 3>file` stays, as in bash.
+        let result = if command.redirects.is_empty() {
+            self.dispatch(args).await
         } else {
-            self.restore_fds(saved_fds);
-        }
+            let saved_fds = self.fds.clone();
+            let result = match self.apply_redirects(&command.redirects).await {
+                Ok(()) => self.dispatch(args).await,
+                Err(flow) => flow,
+            };
+            let keep_fds = is_exec && matches!(result, Ok(0));
+            if keep_fds {
+                self.variable_fds.clear();
+            } else {
+                self.restore_fds(saved_fds);
+            }
+            result
+        };
         if temporary {
             let bindings = self.vars.pop_scope();
             if persist {
@@ -382,15 +391,18 @@ impl Shell {
     /// Finds and runs a command: function, builtin, utility or script path.
     pub(super) fn dispatch<'a>(&'a mut self, args: Vec<Arg>) -> LocalFuture<'a, Outcome> {
         Box::pin(async move {
-            let name = args[0].text();
-            if let Some(function) = self.functions.get(&name).cloned() {
-                let argv = args.into_iter().map(|a| a.text()).collect();
+            let (function, builtin) = {
+                let name = args[0].as_text();
+                (self.functions.get(name.as_ref()).cloned(), builtins::find(&name))
+            };
+            if let Some(function) = function {
+                let argv = args.into_iter().map(Arg::into_text).collect();
                 return self.call_function(function, argv).await;
             }
-            if let Some(builtin) = builtins::find(&name) {
+            if let Some(builtin) = builtin {
                 return (builtin)(self, args).await;
             }
-            let argv: Vec<String> = args.into_iter().map(|a| a.text()).collect();
+            let argv: Vec<String> = args.into_iter().map(Arg::into_text).collect();
             self.run_external(argv).await
         })
     }
@@ -479,7 +491,7 @@ impl Shell {
     /// and its EXIT trap runs at the end.
     pub(super) async fn run_as_process(&mut self, text: &str, error_prefix: String, syntax_prefix: String) -> i32 {
         self.sync_option_variables();
-        self.error_prefix = error_prefix;
+        self.error_prefix = Rc::from(error_prefix);
         self.syntax_prefix = syntax_prefix;
         let status = self.run_text(text).await;
         self.last_status = status;
@@ -566,7 +578,7 @@ impl Shell {
 
     /// Stores a function definition.
     pub(super) fn define_function(&mut self, def: &FunctionDef) {
-        let error_name = if self.error_prefix == "bash" { "environment".to_string() } else { self.error_prefix.clone() };
+        let error_name = if &*self.error_prefix == "bash" { Rc::from("environment") } else { self.error_prefix.clone() };
         let function = Function { def: Rc::new(def.clone()), source: self.source.clone(), error_name };
         self.functions.insert(def.name.clone(), function);
     }

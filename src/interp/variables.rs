@@ -5,6 +5,7 @@
 use super::vars::{AssocArray, Attributes, Value, Variable};
 use super::Shell;
 use crate::expand::{arith, ElementKey, HostArith, VarShape};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Longest nameref chain followed before giving up, as bash.
@@ -96,7 +97,16 @@ impl Shell {
     /// Follows namerefs from `name` to the variable it designates: a name,
     /// or `name[subscript]` when a nameref points at an element. A circular
     /// chain yields the empty string, which designates nothing.
-    pub(super) fn resolve_nameref(&self, name: &str) -> String {
+    pub(super) fn resolve_nameref<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        match self.vars.get(name) {
+            Some(var) if var.attributes.nameref => Cow::Owned(self.follow_nameref(name)),
+            _ => Cow::Borrowed(name),
+        }
+    }
+
+    /// Follows the chain of namerefs that starts at `name` (see
+    /// [`Shell::resolve_nameref`]).
+    fn follow_nameref(&self, name: &str) -> String {
         let mut current = name.to_string();
         for _ in 0..MAX_NAMEREF_DEPTH {
             match self.vars.get(&current) {
@@ -132,7 +142,7 @@ impl Shell {
                 names
             }
             "BASH_SOURCE" => {
-                let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.source_name.clone()).collect();
+                let mut names: Vec<String> = self.call_stack.iter().rev().map(|f| f.source_name.to_string()).collect();
                 names.extend(self.main_script());
                 names
             }
@@ -205,7 +215,8 @@ impl Shell {
             resolved if resolved.is_empty() && !name.is_empty() => return Err(format!("warning: {name}: circular name reference")),
             resolved => resolved,
         };
-        if let Some((base, subscript)) = split_subscript(&name) {
+        let name = name.as_ref();
+        if let Some((base, subscript)) = split_subscript(name) {
             if subscript == "@" || subscript == "*" {
                 return Err(format!("{name}: bad array subscript"));
             }
@@ -213,21 +224,20 @@ impl Shell {
             let key = self.subscript_key(&base, &subscript)?;
             return self.assign_element(&base, key, value, append);
         }
-        let special = !self.plain_specials.contains(&name);
-        if name == "RANDOM" && special {
-            if let Ok(seed) = value.trim().parse::<u64>() {
-                self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        if matches!(name, "RANDOM" | "SECONDS") && !self.plain_specials.iter().any(|n| n == name) {
+            if name == "RANDOM" {
+                if let Ok(seed) = value.trim().parse::<u64>() {
+                    self.random_cell.set(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+                }
+            } else {
+                let seconds = value.trim().parse::<i64>().unwrap_or(0);
+                self.seconds_base_ms = Some(self.host.now_millis() - seconds as f64 * 1000.0);
             }
         }
-        if name == "SECONDS" && special {
-            let seconds = value.trim().parse::<i64>().unwrap_or(0);
-            self.seconds_base_ms = Some(self.host.now_millis() - seconds as f64 * 1000.0);
-        }
-        if !is_valid_name(&name) {
+        if !is_valid_name(name) {
             return Err(format!("`{name}': not a valid identifier"));
         }
-        let existing = self.vars.get(&name).cloned();
-        let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
+        let attributes = self.vars.get(name).map(|v| v.attributes).unwrap_or_default();
         if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
         }
@@ -235,35 +245,28 @@ impl Shell {
             return Err(format!("{name}: string length limit ({} bytes) exceeded", self.limits.max_string_bytes));
         }
         let new_value = if append {
-            let current = existing.as_ref().and_then(|v| v.scalar_value()).unwrap_or_default();
+            let current = self.vars.get(name).and_then(|v| v.scalar_str()).unwrap_or_default();
             if attributes.integer {
+                let current = current.parse::<i64>().unwrap_or(0);
                 let added = self.transform_value(attributes, value)?;
-                let sum = current.parse::<i64>().unwrap_or(0).wrapping_add(added.parse::<i64>().unwrap_or(0));
-                sum.to_string()
+                current.wrapping_add(added.parse::<i64>().unwrap_or(0)).to_string()
             } else {
-                self.transform_value(attributes, format!("{current}{value}"))?
+                let joined = format!("{current}{value}");
+                self.transform_value(attributes, joined)?
             }
         } else {
             self.transform_value(attributes, value)?
         };
-        let mut var = existing.unwrap_or(Variable { value: None, attributes });
-        match &mut var.value {
-            Some(Value::Indexed(map)) => {
-                map.insert(0, new_value);
-            }
-            Some(Value::Assoc(map)) => map.insert("0".to_string(), new_value),
-            None if attributes.assoc => {
-                let mut map = AssocArray::default();
-                map.insert("0".to_string(), new_value);
-                var.value = Some(Value::Assoc(map));
-            }
-            None if attributes.indexed => var.value = Some(Value::Indexed(BTreeMap::from([(0, new_value)]))),
-            _ => var.value = Some(Value::Scalar(new_value)),
-        }
-        if self.options.allexport {
-            var.attributes.exported = true;
-        }
-        self.vars.insert(&name, var);
+        let exported = self.options.allexport;
+        let Some(var) = self.vars.get_mut(name) else {
+            let mut var = Variable { value: None, attributes };
+            set_scalar_view(&mut var, new_value);
+            var.attributes.exported |= exported;
+            self.vars.insert(name, var);
+            return Ok(());
+        };
+        set_scalar_view(var, new_value);
+        var.attributes.exported |= exported;
         Ok(())
     }
 
@@ -556,5 +559,24 @@ impl Shell {
         } else {
             ElementKey::Index(arith::eval_text(subscript, &mut HostArith(self)).map_err(|e| e.to_string())?)
         })
+    }
+}
+
+/// Stores `value` as the variable's scalar view: element 0 of an array
+/// (key `0` of an associative one), else the whole value.
+fn set_scalar_view(var: &mut Variable, value: String) {
+    let attributes = var.attributes;
+    match &mut var.value {
+        Some(Value::Indexed(map)) => {
+            map.insert(0, value);
+        }
+        Some(Value::Assoc(map)) => map.insert("0".to_string(), value),
+        None if attributes.assoc => {
+            let mut map = AssocArray::default();
+            map.insert("0".to_string(), value);
+            var.value = Some(Value::Assoc(map));
+        }
+        None if attributes.indexed => var.value = Some(Value::Indexed(BTreeMap::from([(0, value)]))),
+        _ => var.value = Some(Value::Scalar(value)),
     }
 }

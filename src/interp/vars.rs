@@ -124,10 +124,15 @@ impl Variable {
     /// The scalar view: the string, or element 0 of an indexed array, or
     /// key `0` of an associative one, as bash uses `$a` for arrays.
     pub fn scalar_value(&self) -> Option<String> {
+        self.scalar_str().map(str::to_string)
+    }
+
+    /// [`Variable::scalar_value`] without copying it.
+    pub fn scalar_str(&self) -> Option<&str> {
         match &self.value {
-            Some(Value::Scalar(s)) => Some(s.clone()),
-            Some(Value::Indexed(map)) => map.get(&0).cloned(),
-            Some(Value::Assoc(map)) => map.get("0").cloned(),
+            Some(Value::Scalar(s)) => Some(s),
+            Some(Value::Indexed(map)) => map.get(&0).map(String::as_str),
+            Some(Value::Assoc(map)) => map.get("0").map(String::as_str),
             None => None,
         }
     }
@@ -207,8 +212,11 @@ impl Variables {
 
     /// Sets a variable in the scope where it lives, or globally when new.
     pub fn insert(&mut self, name: &str, var: Variable) {
-        let index = self.scope_of(name).unwrap_or(0);
-        self.scopes[index].vars.insert(name.to_string(), var);
+        if let Some(existing) = self.get_mut(name) {
+            *existing = var;
+        } else {
+            self.scopes[0].vars.insert(name.to_string(), var);
+        }
     }
 
     /// Index of the running function's scope (0 at top level): the
@@ -220,7 +228,7 @@ impl Variables {
     /// Puts a variable in the running function's scope (`local`).
     pub fn insert_local(&mut self, name: &str, var: Variable) {
         let index = self.function_scope();
-        self.scopes[index].vars.insert(name.to_string(), var);
+        put(&mut self.scopes[index].vars, name, var);
     }
 
     /// The running function's own variable called `name`.
@@ -232,7 +240,7 @@ impl Variables {
     /// temporary bindings (`x=1 cmd`).
     pub fn insert_temporary(&mut self, name: &str, var: Variable) {
         if let Some(scope) = self.scopes.last_mut().filter(|scope| scope.temporary) {
-            scope.vars.insert(name.to_string(), var);
+            put(&mut scope.vars, name, var);
         }
     }
 
@@ -254,7 +262,7 @@ impl Variables {
 
     /// Puts a variable in the global scope (`declare -g`).
     pub fn insert_global(&mut self, name: &str, var: Variable) {
-        self.scopes[0].vars.insert(name.to_string(), var);
+        put(&mut self.scopes[0].vars, name, var);
     }
 
     /// Removes the innermost `name`. Bash's `unset` of a local in an outer
@@ -306,5 +314,15 @@ impl Variables {
             }
         }
         seen.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+}
+
+/// Sets `name` in one scope's table, reusing the key when it is there.
+fn put(vars: &mut HashMap<String, Variable>, name: &str, var: Variable) {
+    match vars.get_mut(name) {
+        Some(existing) => *existing = var,
+        None => {
+            vars.insert(name.to_string(), var);
+        }
     }
 }

@@ -586,7 +586,7 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 }
                 continue;
             }
-            let target = if nameref { name.clone() } else { shell.resolve_nameref(name) };
+            let target = if nameref { name.clone() } else { shell.resolve_nameref(name).into_owned() };
             if shell.vars.get(&target).is_some() || shell.var_shape(&target) != crate::expand::VarShape::Unset {
                 if let Err(message) = shell.unset_variable(&target) {
                     shell.builtin_error("unset", &message).await;

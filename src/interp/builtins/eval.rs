@@ -61,7 +61,7 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         };
         let saved_positional = if args.len() > 2 { Some(std::mem::replace(&mut shell.positional, args[2..].to_vec())) } else { None };
         shell.source_depth += 1;
-        let saved_prefix = std::mem::replace(&mut shell.error_prefix, file.clone());
+        let saved_prefix = std::mem::replace(&mut shell.error_prefix, std::rc::Rc::from(file.as_str()));
         let saved_syntax = std::mem::replace(&mut shell.syntax_prefix, file.clone());
         let result = shell.run_text_flow(&text, 1).await;
         shell.error_prefix = saved_prefix;

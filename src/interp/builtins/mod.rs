@@ -37,8 +37,21 @@ pub enum Arg {
 impl Arg {
     /// The argument as text (`name=value` for assignments).
     pub fn text(&self) -> String {
+        self.as_text().into_owned()
+    }
+
+    /// [`Arg::text`], borrowed when the argument is a plain word.
+    pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            Arg::Word(word) => word.clone(),
+            Arg::Word(word) => std::borrow::Cow::Borrowed(word),
+            Arg::Assign(decl) => std::borrow::Cow::Owned(decl.text()),
+        }
+    }
+
+    /// [`Arg::text`], consuming the argument.
+    pub fn into_text(self) -> String {
+        match self {
+            Arg::Word(word) => word,
             Arg::Assign(decl) => decl.text(),
         }
     }
