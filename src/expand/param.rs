@@ -130,6 +130,34 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
     apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value, quoted).await
 }
 
+/// `$name`, `${name}`, `$1`, `$@`, `$?`...: a parameter with no operator,
+/// subscript, length or indirection, expanded without suspending. `None`
+/// when the expansion is not of that kind (or goes through a nameref to an
+/// array element), for [`expand_param`] to do.
+pub fn expand_plain_param(host: &dyn ExpandHost, pe: &ParamExpansion) -> Option<Result<Value, ExpandError>> {
+    if pe.op.is_some() || pe.index.is_some() || pe.length || pe.indirect {
+        return None;
+    }
+    let value = match &pe.param {
+        Parameter::Special('@') => Value::Many(host.positionals(), false),
+        Parameter::Special('*') => Value::Many(host.positionals(), true),
+        Parameter::Special(c) => host.special(*c).map(Value::One).unwrap_or(Value::Unset),
+        Parameter::Positional(n) => host.positional(*n as usize).map(Value::One).unwrap_or(Value::Unset),
+        Parameter::Named(name) => {
+            let resolved = host.resolve_name(name);
+            if resolved.contains('[') {
+                return None;
+            }
+            host.scalar(&resolved).map(Value::One).unwrap_or(Value::Unset)
+        }
+    };
+    let is_star_or_at = matches!(pe.param, Parameter::Special('@') | Parameter::Special('*'));
+    if value == Value::Unset && !is_star_or_at && host.options().nounset {
+        return Some(Err(ExpandError::Unbound(unbound_name(pe))));
+    }
+    Some(Ok(value))
+}
+
 /// Parses the value of `x` in `${!x}` as a parameter: `name`, `name[sub]`, `3`, `@`.
 fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)> {
     if let Ok(n) = target.parse::<u32>() {

@@ -6,11 +6,11 @@ use super::arith::{self, ArithEnv};
 use super::brace::expand_braces;
 use super::fields::{Field, FieldBuilder};
 use super::glob::glob;
-use super::param::{expand_param, Expansion, Value};
+use super::param::{expand_param, expand_plain_param, Expansion, Value};
 use super::pattern::{escape, unescape};
 use super::{ElementKey, ExpandError, ExpandHost, VarShape};
 use crate::host::LocalFuture;
-use crate::syntax::ast::{ArithExpr, Word, WordPart};
+use crate::syntax::ast::{ArithExpr, Parameter, Word, WordPart};
 
 /// What the expansion is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,20 +198,122 @@ fn push_value(host: &dyn ExpandHost, builder: &mut FieldBuilder<'_>, value: Valu
     }
 }
 
-fn expand_parts<'a>(
-    host: &'a mut dyn ExpandHost,
-    parts: &'a [WordPart],
+async fn expand_parts(
+    host: &mut dyn ExpandHost,
+    parts: &[WordPart],
     quoted: bool,
     mode: Mode,
-    builder: &'a mut FieldBuilder<'_>,
-) -> LocalFuture<'a, Result<(), ExpandError>> {
-    expand_parts_in(host, parts, quoted, false, mode, builder)
+    builder: &mut FieldBuilder<'_>,
+) -> Result<(), ExpandError> {
+    expand_parts_in(host, parts, quoted, false, mode, builder).await
 }
 
 /// Expands parts; `split_literals` is set inside the word of an unquoted
 /// `${x:-word}`, whose literal text is itself an expansion result and so
-/// is split on IFS.
-fn expand_parts_in<'a>(
+/// is split on IFS. The leading parts that need no suspension (literals,
+/// quotes, plain parameters, arithmetic without `$`) are expanded in
+/// place; the rest goes through [`expand_parts_suspending`].
+async fn expand_parts_in(
+    host: &mut dyn ExpandHost,
+    parts: &[WordPart],
+    quoted: bool,
+    split_literals: bool,
+    mode: Mode,
+    builder: &mut FieldBuilder<'_>,
+) -> Result<(), ExpandError> {
+    let mut done = 0;
+    for part in parts {
+        if !expand_part_now(host, part, quoted, split_literals, mode, builder)? {
+            break;
+        }
+        done += 1;
+    }
+    if done < parts.len() {
+        expand_parts_suspending(host, &parts[done..], quoted, split_literals, mode, builder).await?;
+    }
+    Ok(())
+}
+
+/// True when expanding `part` never suspends (see [`expand_part_now`]).
+fn is_immediate(host: &dyn ExpandHost, part: &WordPart) -> bool {
+    match part {
+        WordPart::Literal(_) | WordPart::Escaped(_) | WordPart::SingleQuoted(_) | WordPart::AnsiCQuoted(_) => true,
+        WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => inner.iter().all(|part| is_immediate(host, part)),
+        WordPart::Param(pe) => {
+            let plain = pe.op.is_none() && pe.index.is_none() && !pe.length && !pe.indirect;
+            // A nameref to an array element (`declare -n r='a[$i]'`) evaluates a subscript.
+            plain && !matches!(&pe.param, Parameter::Named(name) if host.resolve_name(name).contains('['))
+        }
+        WordPart::Arith(expr) => !contains_expansion(expr),
+        WordPart::Tilde(_) | WordPart::BraceRange(_) | WordPart::BadSubstitution(_) => true,
+        _ => false,
+    }
+}
+
+/// Expands `part` at once when that needs no suspension: `Ok(false)` when
+/// it does (nothing was added then).
+fn expand_part_now(
+    host: &mut dyn ExpandHost,
+    part: &WordPart,
+    quoted: bool,
+    split_literals: bool,
+    mode: Mode,
+    builder: &mut FieldBuilder<'_>,
+) -> Result<bool, ExpandError> {
+    if !is_immediate(host, part) {
+        return Ok(false);
+    }
+    match part {
+        WordPart::Literal(text) => {
+            if quoted {
+                builder.push_quoted(text);
+            } else if split_literals && mode == Mode::Fields {
+                builder.push_split(text);
+            } else {
+                builder.push_literal(text, mode != Mode::String);
+            }
+        }
+        WordPart::Escaped(c) => builder.push_quoted(c.encode_utf8(&mut [0; 4])),
+        WordPart::SingleQuoted(text) => builder.push_quoted(text),
+        WordPart::AnsiCQuoted(bytes) => builder.push_quoted(&String::from_utf8_lossy(bytes)),
+        WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => {
+            if inner.is_empty() {
+                builder.mark_present();
+            }
+            for part in inner.iter() {
+                if !expand_part_now(host, part, true, false, mode, builder)? {
+                    return Err(ExpandError::BadSubstitution(String::from("internal: part needs suspension")));
+                }
+            }
+        }
+        WordPart::Param(pe) => match expand_plain_param(host, pe) {
+            Some(value) => push_value(host, builder, value?, quoted, mode),
+            None => return Ok(false),
+        },
+        WordPart::Arith(expr) => {
+            let value = arith::eval(expr, &mut HostArith(host))?;
+            push_text(builder, &value.to_string(), quoted, mode);
+        }
+        WordPart::Tilde(user) => match tilde(host, user) {
+            Some(home) => builder.push_quoted(&home),
+            None => builder.push_literal(&format!("~{user}"), false),
+        },
+        WordPart::BraceRange(range) => {
+            let (start, end) = (&range.start, &range.end);
+            let text = match &range.step {
+                Some(step) => format!("{{{start}..{end}..{step}}}"),
+                None => format!("{{{start}..{end}}}"),
+            };
+            builder.push_literal(&text, false);
+        }
+        WordPart::BadSubstitution(text) => return Err(ExpandError::BadSubstitution(text.clone())),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Expands parts that may suspend (command substitutions, operators...).
+fn expand_parts_suspending<'a>(
     host: &'a mut dyn ExpandHost,
     parts: &'a [WordPart],
     quoted: bool,

@@ -98,6 +98,9 @@ impl Shell {
     /// or `name[subscript]` when a nameref points at an element. A circular
     /// chain yields the empty string, which designates nothing.
     pub(super) fn resolve_nameref<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        if !self.vars.may_have_namerefs() {
+            return Cow::Borrowed(name);
+        }
         match self.vars.get(name) {
             Some(var) if var.attributes.nameref => Cow::Owned(self.follow_nameref(name)),
             _ => Cow::Borrowed(name),
@@ -211,6 +214,24 @@ impl Shell {
     /// Assigns a scalar (or element 0 of an array) with bash's rules.
     /// `Err` holds the message (`x: readonly variable`).
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), String> {
+        // The common case in one lookup: a plain variable that exists,
+        // with no attribute that changes the value or forbids the change.
+        let plain_target = !append
+            && !self.vars.may_have_namerefs()
+            && value.len() <= self.limits.max_string_bytes
+            && !matches!(name, "RANDOM" | "SECONDS")
+            && is_valid_name(name);
+        if plain_target {
+            let exported = self.options.allexport;
+            if let Some(var) = self.vars.get_mut(name) {
+                let a = var.attributes;
+                if !(a.readonly || a.integer || a.lowercase || a.uppercase || a.nameref) {
+                    set_scalar_view(var, value);
+                    var.attributes.exported |= exported;
+                    return Ok(());
+                }
+            }
+        }
         let name = match self.resolve_nameref(name) {
             resolved if resolved.is_empty() && !name.is_empty() => return Err(format!("warning: {name}: circular name reference")),
             resolved => resolved,

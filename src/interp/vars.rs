@@ -185,15 +185,28 @@ pub struct Scope {
 #[derive(Debug, Clone)]
 pub struct Variables {
     scopes: Vec<Scope>,
+    /// False until `declare -n` (or `local -n`...) is first used: until
+    /// then no name can be a reference and lookups skip following them.
+    namerefs: bool,
 }
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Scope::default()] }
+        Variables { scopes: vec![Scope::default()], namerefs: false }
     }
 }
 
 impl Variables {
+    /// Records that name references may exist from now on.
+    pub fn note_namerefs(&mut self) {
+        self.namerefs = true;
+    }
+
+    /// True once a name reference may exist.
+    pub fn may_have_namerefs(&self) -> bool {
+        self.namerefs
+    }
+
     /// The innermost variable called `name`, searching from the current
     /// function's scope out to the globals.
     pub fn get(&self, name: &str) -> Option<&Variable> {

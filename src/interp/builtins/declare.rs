@@ -60,12 +60,12 @@ pub fn declare_line(name: &str, var: &Variable) -> String {
     }
 }
 
-async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Flags, Vec<Arg>), i32> {
+async fn parse_flags(shell: &mut Shell, name: &str, args: Vec<Arg>) -> Result<(Flags, Vec<Arg>), i32> {
     let mut flags = Flags::default();
-    let mut rest = Vec::new();
+    let mut rest = Vec::with_capacity(args.len().saturating_sub(1));
     let mut options_done = false;
-    for arg in args.iter().skip(1) {
-        if let (false, Arg::Word(word)) = (options_done, arg) {
+    for arg in args.into_iter().skip(1) {
+        if let (false, Arg::Word(word)) = (options_done, &arg) {
             if word == "--" {
                 options_done = true;
                 continue;
@@ -75,7 +75,7 @@ async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Fla
                 (_, Some(l)) if !l.is_empty() => (false, l),
                 _ => {
                     options_done = true;
-                    rest.push(arg.clone());
+                    rest.push(arg);
                     continue;
                 }
             };
@@ -103,7 +103,10 @@ async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Fla
             continue;
         }
         options_done = true;
-        rest.push(arg.clone());
+        rest.push(arg);
+    }
+    if flags.set.nameref {
+        shell.vars.note_namerefs();
     }
     Ok((flags, rest))
 }
@@ -112,7 +115,7 @@ async fn parse_flags(shell: &mut Shell, name: &str, args: &[Arg]) -> Result<(Fla
 pub fn declare(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let name = args[0].text();
-        let (flags, rest) = match parse_flags(shell, &name, &args).await {
+        let (flags, rest) = match parse_flags(shell, &name, args).await {
             Ok(parsed) => parsed,
             Err(status) => return Ok(status),
         };
@@ -128,7 +131,7 @@ pub fn local(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.builtin_error("local", "can only be used in a function").await;
             return Ok(1);
         }
-        let (flags, rest) = match parse_flags(shell, "local", &args).await {
+        let (flags, rest) = match parse_flags(shell, "local", args).await {
             Ok(parsed) => parsed,
             Err(status) => return Ok(status),
         };
@@ -185,7 +188,7 @@ pub fn export(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 /// `readonly`.
 pub fn readonly(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
-        let (mut flags, rest) = match parse_flags(shell, "readonly", &args).await {
+        let (mut flags, rest) = match parse_flags(shell, "readonly", args).await {
             Ok(parsed) => parsed,
             Err(status) => return Ok(status),
         };
