@@ -19,6 +19,14 @@ pub struct Field {
     pub globbable: bool,
 }
 
+/// Whether a builder records which ranges were quoted (patterns need
+/// them; plain strings do not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuoteTracking {
+    On,
+    Off,
+}
+
 impl Field {
     /// The field as a pattern: quoted ranges escaped with `escaper`.
     pub fn pattern_with(&self, escaper: fn(&str) -> String) -> String {
@@ -67,12 +75,26 @@ pub struct FieldBuilder<'i> {
     started: bool,
     /// The last delimiter seen was IFS whitespace (absorbs a following non-whitespace delimiter).
     after_whitespace_split: bool,
+    quotes: QuoteTracking,
 }
 
 impl<'i> FieldBuilder<'i> {
     /// A builder splitting on `ifs`.
     pub fn new(ifs: &'i str) -> Self {
-        FieldBuilder { ifs, fields: Vec::new(), current: Field::default(), started: false, after_whitespace_split: false }
+        FieldBuilder {
+            ifs,
+            fields: Vec::new(),
+            current: Field::default(),
+            started: false,
+            after_whitespace_split: false,
+            quotes: QuoteTracking::On,
+        }
+    }
+
+    /// A builder for one plain string: no splitting, and no record of
+    /// quoting, which only patterns use.
+    pub fn plain_text() -> FieldBuilder<'static> {
+        FieldBuilder { quotes: QuoteTracking::Off, ..FieldBuilder::new("") }
     }
 
     fn push_quoted_range(&mut self, text: &str) {
@@ -81,6 +103,9 @@ impl<'i> FieldBuilder<'i> {
         }
         let start = self.current.text.len();
         self.current.text.push_str(text);
+        if self.quotes == QuoteTracking::Off {
+            return;
+        }
         match self.current.quoted.last_mut() {
             Some(last) if last.1 == start => last.1 = self.current.text.len(),
             _ => self.current.quoted.push((start, self.current.text.len())),
@@ -189,12 +214,20 @@ impl<'i> FieldBuilder<'i> {
         self.started = false;
     }
 
-    /// The finished fields.
-    pub fn finish(mut self) -> Vec<Field> {
-        if self.started {
-            self.finish_field();
+    /// The finished fields (the last one never goes through the list, so
+    /// a single field costs no list).
+    pub fn finish(self) -> impl Iterator<Item = Field> {
+        let last = self.started.then_some(self.current);
+        self.fields.into_iter().chain(last)
+    }
+
+    /// The fields' texts joined by `separator`: the one string of an
+    /// expansion that does not split.
+    pub fn finish_joined(mut self, separator: &str) -> String {
+        if self.fields.is_empty() {
+            return if self.started { std::mem::take(&mut self.current.text) } else { String::new() };
         }
-        self.fields
+        self.finish().map(|field| field.text).collect::<Vec<_>>().join(separator)
     }
 }
 
@@ -205,7 +238,7 @@ mod tests {
     fn split(ifs: &str, text: &str) -> Vec<String> {
         let mut builder = FieldBuilder::new(ifs);
         builder.push_split(text);
-        builder.finish().into_iter().map(|f| f.text).collect()
+        builder.finish().map(|f| f.text).collect()
     }
 
     #[test]

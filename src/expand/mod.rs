@@ -69,6 +69,9 @@ pub enum ElementKey {
     Key(String),
 }
 
+/// The field separators when `IFS` is unset.
+pub const DEFAULT_IFS: &str = " \t\n";
+
 /// What the expander asks of the shell.
 #[async_trait(?Send)]
 pub trait ExpandHost {
@@ -80,6 +83,13 @@ pub trait ExpandHost {
     fn shape(&self, name: &str) -> VarShape;
     /// `$name`: the scalar value (element 0 of an array).
     fn scalar(&self, name: &str) -> Option<String>;
+    /// `$IFS`, or its default (space, tab, newline) when unset.
+    fn ifs(&self) -> std::borrow::Cow<'static, str> {
+        match self.scalar("IFS") {
+            Some(ifs) if ifs != DEFAULT_IFS => std::borrow::Cow::Owned(ifs),
+            _ => std::borrow::Cow::Borrowed(DEFAULT_IFS),
+        }
+    }
     /// `${name[key]}`.
     fn element(&self, name: &str, key: &ElementKey) -> Option<String>;
     /// `${name[@]}`: the values in index order.

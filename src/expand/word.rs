@@ -54,7 +54,7 @@ impl ArithEnv for HostArith<'_> {
 /// expansions, field splitting, pathname expansion, quote removal.
 pub async fn expand_words(host: &mut dyn ExpandHost, words: &[Word]) -> Result<Vec<String>, ExpandError> {
     let mut out = Vec::new();
-    let ifs = host.scalar("IFS").unwrap_or_else(|| " \t\n".to_string());
+    let ifs = host.ifs();
     for word in words {
         if !super::brace::has_braces(word) {
             expand_field_parts(host, &word.parts, &ifs, &mut out).await?;
@@ -111,10 +111,9 @@ fn unescape_unmatched(field: &Field) -> String {
 
 /// Expands a word to one string, without splitting or globbing.
 pub async fn expand_string(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
-    let mut builder = FieldBuilder::new("");
+    let mut builder = FieldBuilder::plain_text();
     expand_parts(host, &word.parts, false, Mode::String, &mut builder).await?;
-    let fields = builder.finish();
-    Ok(fields.into_iter().map(|f| f.text).collect::<Vec<_>>().join(" "))
+    Ok(builder.finish_joined(" "))
 }
 
 /// Expands an assignment's value (tildes were placed by the parser).
@@ -128,24 +127,21 @@ pub async fn expand_assignment_value(host: &mut dyn ExpandHost, word: &Word) -> 
 pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
-    let fields = builder.finish();
-    Ok(fields.iter().map(Field::pattern).collect::<Vec<_>>().join(" "))
+    Ok(builder.finish().map(|field| field.pattern()).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands the right side of `[[ x =~ regex ]]`: quoted parts match literally.
 pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
-    let fields = builder.finish();
-    Ok(fields.iter().map(|f| f.pattern_with(regex::escape)).collect::<Vec<_>>().join(" "))
+    Ok(builder.finish().map(|field| field.pattern_with(regex::escape)).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands an unquoted here-document body.
 pub async fn expand_heredoc(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
-    let mut builder = FieldBuilder::new("");
+    let mut builder = FieldBuilder::plain_text();
     expand_parts(host, &word.parts, true, Mode::String, &mut builder).await?;
-    let fields = builder.finish();
-    Ok(fields.into_iter().map(|f| f.text).collect::<Vec<_>>().join(" "))
+    Ok(builder.finish_joined(" "))
 }
 
 fn push_text(builder: &mut FieldBuilder<'_>, text: &str, quoted: bool, mode: Mode) {

@@ -87,7 +87,8 @@ impl Shell {
             let result = self.run_command(&pipeline.commands[0]).await;
             // A group, loop, `if` or `case` leaves PIPESTATUS to the commands inside it.
             if let (Ok(status), false) = (result, is_compound_body(&pipeline.commands[0])) {
-                self.pipestatus = vec![status];
+                self.pipestatus.clear();
+                self.pipestatus.push(status);
             }
             result
         } else {

@@ -46,6 +46,13 @@ impl ExpandHost for Shell {
         }
     }
 
+    fn ifs(&self) -> std::borrow::Cow<'static, str> {
+        match self.vars.get("IFS").and_then(|var| var.scalar_str()) {
+            Some(ifs) if ifs != crate::expand::DEFAULT_IFS => std::borrow::Cow::Owned(ifs.to_string()),
+            _ => std::borrow::Cow::Borrowed(crate::expand::DEFAULT_IFS),
+        }
+    }
+
     fn element(&self, name: &str, key: &ElementKey) -> Option<String> {
         self.element_value(name, key)
     }

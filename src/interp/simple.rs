@@ -350,7 +350,7 @@ impl Shell {
             };
             // A failed prefix assignment is reported; the command still runs.
             if let Err(flow) = self.apply_assignment(as_text.as_ref().unwrap_or(assignment), true).await {
-                let _ = self.vars.pop_scope();
+                self.vars.drop_scope();
                 return Err(flow);
             }
         }
@@ -553,7 +553,7 @@ impl Shell {
         let return_trap = self.traps.get("RETURN").cloned();
         self.vars.push_scope();
         let result = self.run_compound_redirected(&function.def.body, &function.def.redirects).await;
-        let _ = self.vars.pop_scope();
+        self.vars.drop_scope();
         self.call_stack.pop();
         self.loop_depth = saved_loop_depth;
         self.error_prefix = saved_prefix;

@@ -171,6 +171,9 @@ impl Variable {
     }
 }
 
+/// How many emptied scope tables are kept for reuse.
+const MAX_SPARE_TABLES: usize = 16;
+
 /// One scope: the global scope, one function call's locals, or the
 /// temporary bindings of one command (`x=1 cmd`).
 #[derive(Debug, Clone, Default)]
@@ -188,11 +191,13 @@ pub struct Variables {
     /// False until `declare -n` (or `local -n`...) is first used: until
     /// then no name can be a reference and lookups skip following them.
     namerefs: bool,
+    /// Emptied tables of left scopes, reused by the next call's scope.
+    spare_tables: Vec<HashMap<String, Variable>>,
 }
 
 impl Default for Variables {
     fn default() -> Self {
-        Variables { scopes: vec![Scope::default()], namerefs: false }
+        Variables { scopes: vec![Scope::default()], namerefs: false, spare_tables: Vec::new() }
     }
 }
 
@@ -293,12 +298,27 @@ impl Variables {
 
     /// Enters a function call's scope.
     pub fn push_scope(&mut self) {
-        self.scopes.push(Scope::default());
+        let vars = self.spare_tables.pop().unwrap_or_default();
+        self.scopes.push(Scope { vars, temporary: false });
     }
 
     /// Enters a command's temporary bindings.
     pub fn push_temporary_scope(&mut self) {
-        self.scopes.push(Scope { vars: HashMap::default(), temporary: true });
+        let vars = self.spare_tables.pop().unwrap_or_default();
+        self.scopes.push(Scope { vars, temporary: true });
+    }
+
+    /// Leaves a scope whose variables are no longer wanted, keeping its
+    /// table for the next scope.
+    pub fn drop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            if let Some(mut scope) = self.scopes.pop() {
+                scope.vars.clear();
+                if self.spare_tables.len() < MAX_SPARE_TABLES && scope.vars.capacity() <= 64 {
+                    self.spare_tables.push(scope.vars);
+                }
+            }
+        }
     }
 
     /// Leaves a function call's scope or a command's temporary bindings,
