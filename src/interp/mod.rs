@@ -179,6 +179,8 @@ pub struct Shell {
     syntax_error_seen: bool,
     /// Depth of `source` calls (where `return` is allowed).
     source_depth: usize,
+    /// How many `eval`s are running inside one another.
+    eval_depth: usize,
     /// `getopts` state: position inside the current option cluster.
     getopts_position: usize,
     /// `getopts` state: OPTIND when the position was recorded.
@@ -242,6 +244,7 @@ impl Shell {
             dir_stack: Vec::new(),
             jobs: jobs::JobTable::default(),
             source_depth: 0,
+            eval_depth: 0,
             syntax_error_seen: false,
             last_argument: None,
             in_trap: false,

@@ -536,7 +536,7 @@ impl Shell {
 
     /// Calls a function with `argv[0]` as its name.
     pub(super) async fn call_function(&mut self, function: Function, argv: Vec<String>) -> Outcome {
-        if self.call_stack.len() >= self.limits.max_call_depth {
+        if self.nesting_depth() >= self.limits.max_call_depth {
             let name = &argv[0];
             // As bash with FUNCNEST set: the error abandons the current line.
             self.report_error(&format!("{name}: maximum function nesting level exceeded ({})", self.limits.max_call_depth)).await;

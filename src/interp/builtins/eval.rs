@@ -16,10 +16,18 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if text.trim().is_empty() {
             return Ok(0);
         }
+        if shell.nesting_depth() >= shell.limits.max_call_depth {
+            // As bash with EVALNEST_MAX set: the error abandons the current line.
+            let message = format!("eval: maximum eval nesting level exceeded ({})", shell.limits.max_call_depth);
+            shell.report_error(&message).await;
+            return Err(Flow::Abort(1));
+        }
         let line = shell.current_line;
         let saved_prefix = std::mem::replace(&mut shell.syntax_prefix, format!("{}: eval", shell.error_prefix));
         shell.syntax_error_seen = false;
+        shell.eval_depth += 1;
         let result = shell.run_text_flow(&text, line).await;
+        shell.eval_depth -= 1;
         shell.syntax_prefix = saved_prefix;
         match result {
             // A syntax error in eval'd text fails the eval; the shell goes on.
@@ -59,6 +67,12 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 return Ok(1);
             }
         };
+        if shell.nesting_depth() >= shell.limits.max_call_depth {
+            // As bash with SOURCENEST_MAX set: the error abandons the current line.
+            let message = format!("{file}: maximum source nesting level exceeded ({})", shell.limits.max_call_depth);
+            shell.builtin_error(&name, &message).await;
+            return Err(Flow::Abort(1));
+        }
         let saved_positional = if args.len() > 2 { Some(std::mem::replace(&mut shell.positional, args[2..].to_vec())) } else { None };
         shell.source_depth += 1;
         let saved_prefix = std::mem::replace(&mut shell.error_prefix, std::rc::Rc::from(file.as_str()));
@@ -94,6 +108,13 @@ async fn operands_start(shell: &mut Shell, args: &[String], usage: &str) -> Resu
 }
 
 impl Shell {
+    /// Function calls, sourced files and `eval`s running inside one
+    /// another: together they are bounded by the call-depth limit, which
+    /// keeps the engine's native stack (small in wasm) from running out.
+    pub(crate) fn nesting_depth(&self) -> usize {
+        self.call_stack.len() + self.source_depth + self.eval_depth
+    }
+
     /// Where `source` finds a name without a slash: the first regular file
     /// along `PATH` (`sourcepath`), else `None` (the name itself is used).
     async fn source_path(&self, file: &str) -> Option<String> {
