@@ -431,7 +431,9 @@ impl TextParser<'_> {
                 self.position += 1;
                 let inner = self.comma()?;
                 if self.peek_op() != Some(")") {
-                    let rest = self.rest().to_string();
+                    // At the end bash points at the last token read.
+                    let last = self.tokens.get(self.position).or(self.tokens.last());
+                    let rest = last.map_or("", |token| &self.text[token.start..]).to_string();
                     return Err(ArithError::new(self.text, format!("missing `)' (error token is \"{rest}\")")));
                 }
                 self.position += 1;
