@@ -15,7 +15,8 @@ pub enum ExpandError {
     NullOrUnset {
         /// The parameter's name.
         name: String,
-        /// The message (default `parameter null or not set`).
+        /// The message (default `parameter null or not set`, or `parameter
+        /// not set` without the colon).
         message: String,
     },
     /// An arithmetic error (status 1).

@@ -303,7 +303,11 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 return Ok(Expansion::Value(value));
             }
             let message = expand_string(host, word).await?;
-            let message = if message.is_empty() { "parameter null or not set".to_string() } else { message };
+            let message = match (message.is_empty(), colon) {
+                (false, _) => message,
+                (true, true) => "parameter null or not set".to_string(),
+                (true, false) => "parameter not set".to_string(),
+            };
             Err(ExpandError::NullOrUnset { name: display_name(&pe.param), message })
         }
         ParamOp::Alternative { colon, word } => {

@@ -137,7 +137,7 @@ pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<Stri
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
     let fields = builder.finish();
-    Ok(fields.iter().map(|f| f.pattern_with(regex::escape)).collect::<Vec<_>>().join(" "))
+    Ok(fields.iter().map(|f| f.regex_pattern()).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands an unquoted here-document body.
