@@ -87,6 +87,10 @@ impl Shell {
             self.vars.insert(&name, var);
         }
         self.vars.insert("_", Variable::scalar("/bin/bash"));
+        if self.vars.get("OLDPWD").is_none() {
+            // bash starts with OLDPWD exported but without a value.
+            self.vars.insert("OLDPWD", Variable { value: None, attributes: Attributes { exported: true, ..Default::default() } });
+        }
         let cwd = self.cwd.clone();
         let mut pwd = Variable::scalar(cwd);
         pwd.attributes.exported = true;

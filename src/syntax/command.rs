@@ -430,7 +430,10 @@ impl Parser<'_> {
             AssignValue::Array(self.array_literal()?)
         } else {
             let value_start = self.pos;
-            let parts = self.read_parts(WordContext::AssignValue)?;
+            let outer = std::mem::replace(&mut self.in_assignment_value, true);
+            let parts = self.read_parts(WordContext::AssignValue);
+            self.in_assignment_value = outer;
+            let parts = parts?;
             AssignValue::Scalar(Word { parts, span: self.span(value_start, self.pos) })
         };
         Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))

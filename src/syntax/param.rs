@@ -383,6 +383,14 @@ impl Parser<'_> {
                 }
                 Some(b'}') => break,
                 Some(b':') if stop == Stop::Colon => break,
+                // In an assignment's value a tilde after `:` expands too.
+                Some(b':') if self.in_assignment_value && !in_dquote => {
+                    self.pos += 1;
+                    out.char(':');
+                    if let Some(part) = self.brace_tilde() {
+                        out.part(part);
+                    }
+                }
                 Some(b'/') if stop == Stop::Slash => break,
                 Some(_) => self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?,
             }
@@ -398,7 +406,7 @@ impl Parser<'_> {
             return None;
         }
         let length = 1 + rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+')).count();
-        if !matches!(rest.get(length), None | Some(b'/' | b'}')) {
+        if !matches!(rest.get(length), None | Some(b'/' | b'}' | b':')) {
             return None;
         }
         let user = self.slice(self.pos + 1, self.pos + length).to_string();

@@ -135,6 +135,9 @@ pub struct Parser<'s> {
     pub(super) warnings: Vec<String>,
     /// The stack position where the parse started.
     pub(super) stack_base: usize,
+    /// Reading the value of an assignment (outside any command
+    /// substitution): tildes after `:` in `${x-~:~}` expand there.
+    pub(super) in_assignment_value: bool,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -158,6 +161,7 @@ impl<'s> Parser<'s> {
             heredoc_bodies: Vec::new(),
             warnings: Vec::new(),
             stack_base: 0,
+            in_assignment_value: false,
             done: false,
         }
     }
