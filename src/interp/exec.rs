@@ -80,7 +80,9 @@ impl Shell {
 
     async fn run_pipeline(&mut self, pipeline: &Pipeline) -> Outcome {
         let started = self.host.now_millis();
-        if pipeline.negated {
+        // bash exempts what runs inside `!` only when `set -e` is already on.
+        let suppress = pipeline.negated && self.options.errexit;
+        if suppress {
             self.errexit_suppressed += 1;
         }
         let result = if pipeline.commands.len() == 1 {
@@ -93,7 +95,7 @@ impl Shell {
         } else {
             self.run_multi_pipeline(pipeline).await
         };
-        if pipeline.negated {
+        if suppress {
             self.errexit_suppressed -= 1;
         }
         let mut status = result?;
