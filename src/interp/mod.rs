@@ -336,10 +336,8 @@ impl Shell {
 
     /// The text of a function as `declare -f` and `type` show it.
     fn function_text(&self, name: &str, function: &Function) -> String {
-        let span = function.def.span;
-        let text = function.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
         let _ = name;
-        text.to_string()
+        crate::syntax::printer_bash::function_definition(&function.def, &function.source.text)
     }
 
     /// A subshell: a copy of this shell that shares the filesystem.

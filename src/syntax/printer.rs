@@ -3,8 +3,8 @@
 //! commands, arithmetic fully parenthesized), not the original text.
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, List, Pipeline,
-    Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
+    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, HereDoc, List,
+    Pipeline, Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::printer_expr::{arith_text, cond_text};
 use super::subst::arith_close_in;
@@ -22,6 +22,21 @@ pub fn print_word(word: &Word) -> String {
     let mut printer = Printer::default();
     printer.word(word);
     printer.out
+}
+
+/// A here-document's body followed by its delimiter line.
+pub(super) fn heredoc_text(heredoc: &HereDoc) -> String {
+    let mut body = Printer::default();
+    for part in &heredoc.body.parts {
+        body.heredoc_part(part, heredoc.quoted);
+    }
+    let mut text = body.out;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&heredoc.delimiter);
+    text.push('\n');
+    text
 }
 
 /// Text being built, with the here-document bodies that must follow the next newline.
@@ -122,6 +137,16 @@ impl Printer {
         self.simple_with(simple, false);
     }
 
+    /// Writes a simple command (for the bash-layout printer).
+    pub(super) fn print_simple(&mut self, simple: &SimpleCommand) {
+        self.simple(simple);
+    }
+
+    /// Writes a compound command on one line (for the bash-layout printer).
+    pub(super) fn print_compound(&mut self, compound: &CompoundCommand) {
+        self.compound(compound);
+    }
+
     /// Writes a simple command, its redirections first when `redirects_first`
     /// or when its first word would read as a reserved word.
     fn simple_with(&mut self, simple: &SimpleCommand, redirects_first: bool) {
@@ -205,17 +230,7 @@ impl Printer {
                 } else {
                     self.out.push_str(&heredoc.delimiter);
                 }
-                let mut body = Printer::default();
-                for part in &heredoc.body.parts {
-                    body.heredoc_part(part, heredoc.quoted);
-                }
-                let mut text = body.out;
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(&heredoc.delimiter);
-                text.push('\n');
-                self.heredocs.push(text);
+                self.heredocs.push(heredoc_text(heredoc));
             }
         }
     }
