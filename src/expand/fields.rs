@@ -217,7 +217,8 @@ impl<'i> FieldBuilder<'i> {
                 }
             } else {
                 self.current.text.push(c);
-                if matches!(c, '*' | '?' | '[') {
+                // `(` may open an extglob group (`@(a|b)` from a variable).
+                if matches!(c, '*' | '?' | '[' | '(') {
                     self.current.globbable = true;
                 }
                 self.started = true;

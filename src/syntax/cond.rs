@@ -23,9 +23,11 @@ impl Parser<'_> {
     /// Reads the rest of `[[ ... ]]`, `[[` already read.
     pub(super) fn cond_command(&mut self) -> PResult<CompoundCommand> {
         let saved = self.extglob;
+        let saved_cond = std::mem::replace(&mut self.cond_extglob, saved);
         self.extglob = true;
         let result = self.cond_body();
         self.extglob = saved;
+        self.cond_extglob = saved_cond;
         result
     }
 
@@ -91,7 +93,8 @@ impl Parser<'_> {
     fn cond_not(&mut self) -> PResult<CondExpr> {
         self.cond_space()?;
         self.step()?;
-        if self.eat_reserved("!")? {
+        let extglob_word = self.cond_extglob && self.looking_at("!(");
+        if !extglob_word && self.eat_reserved("!")? {
             self.enter()?;
             let inner = self.cond_not()?;
             self.leave();

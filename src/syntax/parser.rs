@@ -138,6 +138,9 @@ pub struct Parser<'s> {
     /// Reading the value of an assignment (outside any command
     /// substitution): tildes after `:` in `${x-~:~}` expand there.
     pub(super) in_assignment_value: bool,
+    /// Inside `[[ ]]`: the extglob setting outside it (`!(x)` is then a
+    /// pattern word, not `!` and a group).
+    pub(super) cond_extglob: bool,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -162,6 +165,7 @@ impl<'s> Parser<'s> {
             warnings: Vec::new(),
             stack_base: 0,
             in_assignment_value: false,
+            cond_extglob: false,
             done: false,
         }
     }
