@@ -24,6 +24,8 @@ struct Job {
     reported: bool,
     /// A `<( )` / `>( )` job, driven to its end when the script finishes.
     process_substitution: bool,
+    /// The signal `kill` ended it with, until `wait` reports it.
+    killed_by: Option<i32>,
 }
 
 /// The jobs of a session, shared by the shell and all its subshells.
@@ -37,7 +39,16 @@ impl JobTable {
     pub fn spawn(&self, pid: u32, command: String, future: LocalFuture<'static, i32>) -> u32 {
         let mut jobs = self.jobs.borrow_mut();
         let number = jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
-        jobs.push(Job { number, pid, command, future: Some(future), status: None, reported: false, process_substitution: false });
+        jobs.push(Job {
+            number,
+            pid,
+            command,
+            future: Some(future),
+            status: None,
+            reported: false,
+            process_substitution: false,
+            killed_by: None,
+        });
         pid
     }
 
@@ -159,10 +170,19 @@ impl JobTable {
             Some(job) => {
                 job.future = None;
                 job.status = Some(128 + signal);
+                job.killed_by = Some(signal);
                 true
             }
             None => false,
         }
+    }
+
+    /// The signal that killed the job with `pid` and its command text, once:
+    /// what a non-interactive bash reports when it collects the job.
+    pub fn take_kill_report(&self, pid: u32) -> Option<(i32, String)> {
+        let mut jobs = self.jobs.borrow_mut();
+        let job = jobs.iter_mut().find(|j| j.pid == pid)?;
+        job.killed_by.take().map(|signal| (signal, job.command.clone()))
     }
 
     /// `jobs` lines: `[1]+  Running                 sleep 1 &`.
