@@ -79,6 +79,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 }
             }
         }
+        inherit_shellopts(shell, &mut options);
         let rest = args[index.min(args.len())..].to_vec();
         match source {
             Source::Command => {
@@ -121,4 +122,15 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             },
         }
     })
+}
+
+/// An exported SHELLOPTS turns its `set -o` options on in the child, as a
+/// new bash reads it from its environment (`export SHELLOPTS; set -x`
+/// traces child shells too).
+fn inherit_shellopts(shell: &Shell, options: &mut Options) {
+    let Some(variable) = shell.vars.get("SHELLOPTS").filter(|v| v.attributes.exported) else { return };
+    let Some(crate::interp::vars::Value::Scalar(value)) = &variable.value else { return };
+    for name in value.split(':') {
+        options.set_set_option(name, true);
+    }
 }
