@@ -9,6 +9,8 @@ use std::fmt;
 pub enum ExpandError {
     /// `x: unbound variable` under `set -u` (status 127).
     Unbound(String),
+    /// `x: unbound variable` from `${#x[@]}` under `set -u` (status 1).
+    UnboundArray(String),
     /// `${x!}: bad substitution` (status 1).
     BadSubstitution(String),
     /// `x: message` from `${x:?message}` (status 127).
@@ -50,7 +52,7 @@ impl ExpandError {
 impl fmt::Display for ExpandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExpandError::Unbound(name) => write!(f, "{name}: unbound variable"),
+            ExpandError::Unbound(name) | ExpandError::UnboundArray(name) => write!(f, "{name}: unbound variable"),
             ExpandError::BadSubstitution(text) => write!(f, "{text}: bad substitution"),
             ExpandError::NullOrUnset { name, message } => write!(f, "{name}: {message}"),
             ExpandError::Arith(error) => write!(f, "{error}"),

@@ -252,7 +252,15 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 "0".into()
             }
             Value::One(s) => s.chars().count().to_string(),
-            Value::Many(values, _) => values.len().to_string(),
+            Value::Many(values, _) => {
+                // `${#a[@]}` of an array without a value is an error under `set -u`.
+                if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&pe.param, &pe.index) {
+                    if host.options().nounset && host.shape(&host.resolve_name(name)) == VarShape::Unset {
+                        return Err(ExpandError::UnboundArray(name.clone()));
+                    }
+                }
+                values.len().to_string()
+            }
         })));
     }
     let Some(op) = &pe.op else {
