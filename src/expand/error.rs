@@ -9,7 +9,8 @@ use std::fmt;
 pub enum ExpandError {
     /// `x: unbound variable` under `set -u` (status 127).
     Unbound(String),
-    /// `x: unbound variable` from `${#x[@]}` under `set -u` (status 1).
+    /// `x: unbound variable` from `${#x[@]}` under `set -u`: status 1, and
+    /// only the line is abandoned.
     UnboundArray(String),
     /// `${x!}: bad substitution` (status 1).
     BadSubstitution(String),

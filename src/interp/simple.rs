@@ -125,7 +125,7 @@ impl Shell {
         match error {
             // bash exits with 127 from the shell itself, 1 from a subshell
             // or under `set -e`.
-            ExpandError::Unbound(_) | ExpandError::UnboundArray(_) | ExpandError::NullOrUnset { .. } => {
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
                 Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { error.status() }))
             }
             ExpandError::Arith(arith) if arith.message == "unbound variable" => {
