@@ -64,7 +64,7 @@ impl Field {
                             out.push(kind);
                             // Copy the class name through its closing `:]`.
                             let mut previous = kind;
-                            while let Some((_, inner)) = chars.next() {
+                            for (_, inner) in chars.by_ref() {
                                 out.push(inner);
                                 if previous == kind && inner == ']' {
                                     break;

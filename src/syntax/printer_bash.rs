@@ -3,10 +3,13 @@
 //! line of its own after `for`, `elif` as a nested `if`), not the source text.
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, FunctionDef, HereDoc, List, Pipeline,
-    Redirect, RedirectFd, RedirectOp, RedirectTarget, Seq, SimpleCommand, Span, TimeFormat, Word, WordPart,
+    AndOr, Argument, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, FunctionDef, HereDoc, List, Pipeline, Redirect,
+    RedirectOp, RedirectTarget, Seq, SimpleCommand, Span, Word, WordPart,
 };
-use super::printer::{heredoc_text, print_word, Printer};
+use super::printer::{
+    and_or_symbol, heredoc_delimiter, heredoc_text, pipe_before, pipeline_prefix, print_word, redirect_fd_text, redirect_symbol,
+    write_heredocs, Printer,
+};
 use super::printer_expr::cond_text;
 use super::subst::arith_close_in;
 
@@ -120,41 +123,23 @@ impl Layout<'_> {
     }
 
     fn flush_heredocs(&mut self) {
-        if self.heredocs.is_empty() {
-            return;
+        if write_heredocs(&mut self.out, &mut self.heredocs) {
+            self.after_heredoc = true;
         }
-        self.out.push('\n');
-        for body in std::mem::take(&mut self.heredocs) {
-            self.out.push_str(&body);
-        }
-        self.after_heredoc = true;
     }
 
     fn and_or(&mut self, and_or: &AndOr, level: usize) {
         self.pipeline(&and_or.first, level);
         for (op, pipeline) in &and_or.rest {
-            self.out.push_str(match op {
-                AndOrOp::And => " && ",
-                AndOrOp::Or => " || ",
-            });
+            self.out.push_str(and_or_symbol(*op));
             self.pipeline(pipeline, level);
         }
     }
 
     fn pipeline(&mut self, pipeline: &Pipeline, level: usize) {
-        match pipeline.timed {
-            Some(TimeFormat::Default) => self.out.push_str("time "),
-            Some(TimeFormat::Posix) => self.out.push_str("time -p "),
-            None => {}
-        }
-        if pipeline.negated {
-            self.out.push_str("! ");
-        }
+        self.out.push_str(pipeline_prefix(pipeline));
         for (index, command) in pipeline.commands.iter().enumerate() {
-            if index > 0 {
-                let stderr = pipeline.pipe_stderr.get(index - 1).copied().unwrap_or(false);
-                self.out.push_str(if stderr { " |& " } else { " | " });
-            }
+            self.out.push_str(pipe_before(pipeline, index));
             self.command(command, level);
         }
     }
@@ -379,30 +364,16 @@ impl Layout<'_> {
                 self.out.push(' ');
             }
             match &redirect.fd {
-                Some(RedirectFd::Number(fd)) => self.out.push_str(&fd.to_string()),
-                Some(RedirectFd::Variable(name)) => {
-                    self.out.push('{');
-                    self.out.push_str(name);
-                    self.out.push('}');
-                }
+                Some(fd) => self.out.push_str(&redirect_fd_text(fd)),
                 None if redirect.op == RedirectOp::DupOutput => self.out.push('1'),
                 None if redirect.op == RedirectOp::DupInput => self.out.push('0'),
                 None => {}
             }
-            self.out.push_str(match redirect.op {
-                RedirectOp::Input => "< ",
-                RedirectOp::Output => "> ",
-                RedirectOp::Append => ">> ",
-                RedirectOp::Clobber => ">| ",
-                RedirectOp::ReadWrite => "<> ",
-                RedirectOp::DupInput => "<&",
-                RedirectOp::DupOutput => ">&",
-                RedirectOp::OutputBoth => "&> ",
-                RedirectOp::AppendBoth => "&>> ",
-                RedirectOp::HereString => "<<< ",
-                RedirectOp::HereDoc => "<<",
-                RedirectOp::HereDocStrip => "<<-",
-            });
+            self.out.push_str(redirect_symbol(redirect.op));
+            // bash puts a space before a file name, none before an fd or a delimiter.
+            if !matches!(redirect.op, RedirectOp::DupInput | RedirectOp::DupOutput | RedirectOp::HereDoc | RedirectOp::HereDocStrip) {
+                self.out.push(' ');
+            }
             match &redirect.target {
                 RedirectTarget::Word(word) => {
                     let text = self.word(word);
@@ -414,13 +385,7 @@ impl Layout<'_> {
     }
 
     fn heredoc(&mut self, heredoc: &HereDoc) {
-        if heredoc.quoted {
-            self.out.push('\'');
-            self.out.push_str(&heredoc.delimiter);
-            self.out.push('\'');
-        } else {
-            self.out.push_str(&heredoc.delimiter);
-        }
+        self.out.push_str(&heredoc_delimiter(heredoc));
         self.heredocs.push(heredoc_text(heredoc));
     }
 }
