@@ -506,6 +506,7 @@ impl Shell {
                 child.vars.insert(&name, var.clone());
             }
         }
+        child.init_shell_variables(self.pid);
         if let Some(level) = child.var("SHLVL").and_then(|v| v.parse::<i64>().ok()) {
             let _ = child.assign_scalar("SHLVL", (level + 1).to_string(), false);
         }
