@@ -103,6 +103,9 @@ impl Shell {
             status = (status == 0) as i32;
         }
         self.last_status = status;
+        if self.jobs.has_signals() {
+            self.receive_queued_signals().await?;
+        }
         if let Some(format) = pipeline.timed {
             self.report_time(format, started).await;
         }

@@ -32,6 +32,9 @@ struct Job {
 #[derive(Clone, Default)]
 pub struct JobTable {
     jobs: Rc<RefCell<Vec<Job>>>,
+    /// Signals `kill` sent to a shell waiting on the sender (`kill $$` in a
+    /// subshell or a child `bash`): the target pid and the signal number.
+    signals: Rc<RefCell<Vec<(u32, i32)>>>,
 }
 
 impl JobTable {
@@ -183,6 +186,24 @@ impl JobTable {
         let mut jobs = self.jobs.borrow_mut();
         let job = jobs.iter_mut().find(|j| j.pid == pid)?;
         job.killed_by.take().map(|signal| (signal, job.command.clone()))
+    }
+
+    /// Queues `signal` for the waiting shell whose `$BASHPID` is `pid`.
+    pub fn post_signal(&self, pid: u32, signal: i32) {
+        self.signals.borrow_mut().push((pid, signal));
+    }
+
+    /// True when some signal waits for a shell.
+    pub fn has_signals(&self) -> bool {
+        !self.signals.borrow().is_empty()
+    }
+
+    /// Takes the signals queued for the shell whose `$BASHPID` is `pid`.
+    pub fn take_signals_for(&self, pid: u32) -> Vec<i32> {
+        let mut signals = self.signals.borrow_mut();
+        let (mine, others): (Vec<_>, Vec<_>) = signals.drain(..).partition(|(target, _)| *target == pid);
+        *signals = others;
+        mine.into_iter().map(|(_, signal)| signal).collect()
     }
 
     /// `jobs` lines: `[1]+  Running                 sleep 1 &`.

@@ -138,6 +138,9 @@ pub struct Shell {
     pid: u32,
     /// `$BASHPID`: differs in subshells.
     bash_pid: u32,
+    /// The `$BASHPID`s of the shells waiting on this one (a child `bash`'s
+    /// parents): `kill` reaches them through the job table.
+    ancestor_pids: Vec<u32>,
     next_pid: Rc<std::cell::Cell<u32>>,
     /// `$!`.
     last_background_pid: Option<u32>,
@@ -223,6 +226,7 @@ impl Shell {
             inactive_traps: HashMap::new(),
             pid: 4242,
             bash_pid: 4242,
+            ancestor_pids: Vec::new(),
             next_pid: Rc::new(std::cell::Cell::new(4243)),
             last_background_pid: None,
             source: SourceText::new("", 1),
@@ -344,6 +348,7 @@ impl Shell {
     fn subshell(&self) -> Shell {
         let mut sub = self.clone();
         sub.subshell_depth += 1;
+        sub.ancestor_pids.push(self.bash_pid);
         sub.bash_pid = self.next_pid.get();
         self.next_pid.set(self.next_pid.get() + 1);
         // Caught signals and EXIT are reset in a subshell (ignored ones stay

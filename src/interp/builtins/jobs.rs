@@ -211,17 +211,16 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         status = 1;
                     }
                 }
-                Some(pid) if pid == shell.pid || pid == shell.bash_pid => {
-                    if signal == 0 {
-                        continue;
+                Some(pid) if pid == shell.bash_pid => {
+                    if signal != 0 {
+                        shell.receive_signal(signal).await?;
                     }
-                    let name = super::trap::SIGNALS.get(signal as usize - 1).map(|s| format!("SIG{s}")).unwrap_or_default();
-                    match shell.traps.get(&name).cloned() {
-                        Some(action) if action.is_empty() => {}
-                        Some(_) => shell.run_trap(&name).await,
-                        // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
-                        None if matches!(signal, 17 | 23 | 28) => {}
-                        None => return Err(crate::interp::Flow::Exit(128 + signal)),
+                }
+                // A shell waiting on this one (`kill $$` in a subshell, a
+                // child bash signalling its parent) gets it when it goes on.
+                Some(pid) if shell.ancestor_pids.contains(&pid) => {
+                    if signal != 0 {
+                        shell.jobs.post_signal(pid, signal);
                     }
                 }
                 _ => {
@@ -303,4 +302,30 @@ async fn list_signals(shell: &mut Shell, specs: &[String]) -> Outcome {
     }
     shell.out(out.as_bytes()).await?;
     Ok(status)
+}
+
+impl Shell {
+    /// Acts on a signal sent to this shell: its trap runs, an ignored one
+    /// does nothing, any other ends the shell with 128 + the signal.
+    pub(crate) async fn receive_signal(&mut self, signal: i32) -> Result<(), crate::interp::Flow> {
+        let name = super::trap::SIGNALS.get(signal as usize - 1).map(|s| format!("SIG{s}")).unwrap_or_default();
+        match self.traps.get(&name).cloned() {
+            Some(action) if action.is_empty() => Ok(()),
+            Some(_) => {
+                self.run_trap(&name).await;
+                Ok(())
+            }
+            // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
+            None if matches!(signal, 17 | 23 | 28) => Ok(()),
+            None => Err(crate::interp::Flow::Exit(128 + signal)),
+        }
+    }
+
+    /// Acts on the signals other shells of the session queued for this one.
+    pub(crate) async fn receive_queued_signals(&mut self) -> Result<(), crate::interp::Flow> {
+        for signal in self.jobs.take_signals_for(self.bash_pid) {
+            self.receive_signal(signal).await?;
+        }
+        Ok(())
+    }
 }
