@@ -237,6 +237,19 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
     Ok(ElementKey::Index(value))
 }
 
+/// True when the shell's character type locale is not UTF-8 (`LC_ALL=C`,
+/// or no locale variable at all): lengths then count bytes.
+fn byte_locale(host: &dyn ExpandHost) -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|name| host.scalar(name).filter(|value| !value.is_empty()));
+    match locale {
+        Some(value) => {
+            let value = value.to_ascii_lowercase();
+            !(value.contains("utf-8") || value.contains("utf8"))
+        }
+        None => true,
+    }
+}
+
 async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, quoted: bool) -> Result<Expansion, ExpandError> {
     let is_star_or_at =
         matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
@@ -251,6 +264,7 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 }
                 "0".into()
             }
+            Value::One(s) if byte_locale(host) => s.len().to_string(),
             Value::One(s) => s.chars().count().to_string(),
             Value::Many(values, _) => {
                 // `${#a[@]}` of an array without a value is an error under `set -u`.
