@@ -365,26 +365,36 @@ fn unbound_name(pe: &ParamExpansion) -> String {
 async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp, value: Value) -> Result<Value, ExpandError> {
     let options = host.options();
     let pattern_options = PatternOptions { extglob: options.extglob, nocase: false };
+    // In the C locale patterns match bytes: each byte stands as one character.
+    let bytes = byte_locale(host);
+    let narrow = |text: &str| if bytes { text.bytes().map(char::from).collect() } else { text.to_string() };
+    let widen = |text: String| {
+        if bytes {
+            String::from_utf8_lossy(&text.chars().map(|c| c as u32 as u8).collect::<Vec<u8>>()).into_owned()
+        } else {
+            text
+        }
+    };
     Ok(match op {
         ParamOp::RemovePrefix { longest, pattern } => {
-            let pattern = Pattern::new(&expand_pattern(host, pattern).await?, pattern_options);
-            value.map(|s| remove_affix(s, &pattern, *longest, true))
+            let pattern = Pattern::new(&narrow(&expand_pattern(host, pattern).await?), pattern_options);
+            value.map(|s| widen(remove_affix(&narrow(s), &pattern, *longest, true)))
         }
         ParamOp::RemoveSuffix { longest, pattern } => {
-            let pattern = Pattern::new(&expand_pattern(host, pattern).await?, pattern_options);
-            value.map(|s| remove_affix(s, &pattern, *longest, false))
+            let pattern = Pattern::new(&narrow(&expand_pattern(host, pattern).await?), pattern_options);
+            value.map(|s| widen(remove_affix(&narrow(s), &pattern, *longest, false)))
         }
         ParamOp::Replace { mode, pattern, replacement } => {
-            let pattern_text = expand_pattern(host, pattern).await?;
+            let pattern_text = narrow(&expand_pattern(host, pattern).await?);
             let replacement = match replacement {
-                Some(word) => expand_pattern(host, word).await?,
+                Some(word) => narrow(&expand_pattern(host, word).await?),
                 None => String::new(),
             };
             let pattern = Pattern::new(&pattern_text, pattern_options);
             if pattern_text.is_empty() && !matches!(mode, ReplaceMode::Prefix | ReplaceMode::Suffix) {
                 value
             } else {
-                value.map(|s| replace(s, &pattern, &replacement, *mode))
+                value.map(|s| widen(replace(&narrow(s), &pattern, &replacement, *mode)))
             }
         }
         ParamOp::Substring { offset, length } => {
