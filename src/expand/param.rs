@@ -37,6 +37,15 @@ impl Value {
         }
     }
 
+    /// True when every string is ASCII (bytes and characters agree).
+    fn is_ascii(&self) -> bool {
+        match self {
+            Value::Unset => true,
+            Value::One(s) => s.is_ascii(),
+            Value::Many(values, _) => values.iter().all(|v| v.is_ascii()),
+        }
+    }
+
     fn map(self, f: impl Fn(&str) -> String) -> Value {
         match self {
             Value::Unset => Value::Unset,
@@ -264,7 +273,7 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 }
                 "0".into()
             }
-            Value::One(s) if byte_locale(host) => s.len().to_string(),
+            Value::One(s) if !s.is_ascii() && byte_locale(host) => s.len().to_string(),
             Value::One(s) => s.chars().count().to_string(),
             Value::Many(values, _) => {
                 // `${#a[@]}` of an array without a value is an error under `set -u`.
@@ -366,7 +375,7 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
     let options = host.options();
     let pattern_options = PatternOptions { extglob: options.extglob, nocase: false };
     // In the C locale patterns match bytes: each byte stands as one character.
-    let bytes = byte_locale(host);
+    let bytes = !value.is_ascii() && byte_locale(host);
     let narrow = |text: &str| if bytes { text.bytes().map(char::from).collect() } else { text.to_string() };
     let widen = |text: String| {
         if bytes {
