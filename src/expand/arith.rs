@@ -31,7 +31,7 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression.trim_start(), self.message)
+        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t', '\n']), self.message)
     }
 }
 
@@ -178,7 +178,8 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
     let mut index = 0;
     while index < bytes.len() {
         let c = bytes[index];
-        if c.is_ascii_whitespace() {
+        // Only blanks and newlines separate tokens: `\r` is an error, as in bash.
+        if matches!(c, b' ' | b'\t' | b'\n') {
             index += 1;
             continue;
         }
@@ -554,7 +555,7 @@ impl Evaluator<'_> {
             }
             return Ok(0);
         };
-        let trimmed = value.trim();
+        let trimmed = value.trim_matches([' ', '\t', '\n']);
         if trimmed.is_empty() {
             return Ok(0);
         }

@@ -567,7 +567,8 @@ impl Shell {
 
     /// Stores a function definition.
     pub(super) fn define_function(&mut self, def: &FunctionDef) {
-        let error_name = if self.error_prefix == "bash" { "environment".to_string() } else { self.error_prefix.clone() };
+        let error_name =
+            if self.error_prefix == "bash" || self.options.command_string { "environment".to_string() } else { self.error_prefix.clone() };
         let function = Function { def: Rc::new(def.clone()), source: self.source.clone(), error_name };
         self.functions.insert(def.name.clone(), function);
     }

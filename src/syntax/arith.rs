@@ -98,7 +98,7 @@ impl Parser<'_> {
     }
 
     fn arith_blanks(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.cur() {
+        while let Some(b' ' | b'\t' | b'\n') = self.cur() {
             self.pos += 1;
         }
         while self.looking_at("\\\n") {

@@ -91,10 +91,12 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     Some((first, others)) => (first.clone(), others.to_vec()),
                     None => (name.clone(), Vec::new()),
                 };
+                // `bash -c TEXT NAME` names itself NAME in its error messages.
+                let prefix = if operands.is_empty() { "bash".to_string() } else { arg0.clone() };
                 let mut child = shell.child_process(arg0, positional).await;
                 options.command_string = true;
                 child.options = options;
-                Ok(child.run_as_process(text, "bash".into(), "bash: -c".into()).await)
+                Ok(child.run_as_process(text, prefix.clone(), format!("{prefix}: -c")).await)
             }
             Source::File => match rest.split_first() {
                 Some((file, others)) => {
