@@ -3,7 +3,7 @@
 //! the host grants. Built natively for tests and to WebAssembly for JS hosts.
 //!
 //! Layers depend one way: [`syntax`] <- [`expand`] <- [`interp`] <-
-//! [`commands`]; [`fs`], [`io`] and [`host`] are leaves used by all;
+//! [`commands`]; [`fs`], [`io`], [`regex`] and [`host`] are leaves used by all;
 //! [`Sandbox`] ties them together and the `wasm` module exposes it to JS.
 
 pub mod calendar;
@@ -14,6 +14,7 @@ pub mod fs;
 pub mod host;
 pub mod interp;
 pub mod io;
+pub mod regex;
 mod sandbox;
 pub mod syntax;
 #[cfg(target_arch = "wasm32")]

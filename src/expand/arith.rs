@@ -31,7 +31,7 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression.trim_start(), self.message)
+        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t', '\n']), self.message)
     }
 }
 
@@ -178,7 +178,8 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
     let mut index = 0;
     while index < bytes.len() {
         let c = bytes[index];
-        if c.is_ascii_whitespace() {
+        // Only blanks and newlines separate tokens: `\r` is an error, as in bash.
+        if matches!(c, b' ' | b'\t' | b'\n') {
             index += 1;
             continue;
         }
@@ -431,7 +432,9 @@ impl TextParser<'_> {
                 self.position += 1;
                 let inner = self.comma()?;
                 if self.peek_op() != Some(")") {
-                    let rest = self.rest().to_string();
+                    // At the end bash points at the last token read.
+                    let last = self.tokens.get(self.position).or(self.tokens.last());
+                    let rest = last.map_or("", |token| &self.text[token.start..]).to_string();
                     return Err(ArithError::new(self.text, format!("missing `)' (error token is \"{rest}\")")));
                 }
                 self.position += 1;
@@ -552,7 +555,7 @@ impl Evaluator<'_> {
             }
             return Ok(0);
         };
-        let trimmed = value.trim();
+        let trimmed = value.trim_matches([' ', '\t', '\n']);
         if trimmed.is_empty() {
             return Ok(0);
         }

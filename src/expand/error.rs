@@ -9,13 +9,17 @@ use std::fmt;
 pub enum ExpandError {
     /// `x: unbound variable` under `set -u` (status 127).
     Unbound(String),
+    /// `x: unbound variable` from `${#x[@]}` under `set -u`: status 1, and
+    /// only the line is abandoned.
+    UnboundArray(String),
     /// `${x!}: bad substitution` (status 1).
     BadSubstitution(String),
     /// `x: message` from `${x:?message}` (status 127).
     NullOrUnset {
         /// The parameter's name.
         name: String,
-        /// The message (default `parameter null or not set`).
+        /// The message (default `parameter null or not set`, or `parameter
+        /// not set` without the colon).
         message: String,
     },
     /// An arithmetic error (status 1).
@@ -49,7 +53,7 @@ impl ExpandError {
 impl fmt::Display for ExpandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExpandError::Unbound(name) => write!(f, "{name}: unbound variable"),
+            ExpandError::Unbound(name) | ExpandError::UnboundArray(name) => write!(f, "{name}: unbound variable"),
             ExpandError::BadSubstitution(text) => write!(f, "{text}: bad substitution"),
             ExpandError::NullOrUnset { name, message } => write!(f, "{name}: {message}"),
             ExpandError::Arith(error) => write!(f, "{error}"),

@@ -5,8 +5,11 @@
 pub enum EscapeStyle {
     /// `$'...'` and `@E`: `\NNN` octal (1-3 digits), `\cX` control characters.
     AnsiC,
-    /// `echo -e` and `printf %b`: `\0NNN` octal, `\c` ends all output.
+    /// `echo -e`: only `\0NNN` is octal (`\101` stays as written), `\c`
+    /// ends all output.
     Echo,
+    /// `printf %b`: `\0NNN` and `\NNN` octal, `\c` ends all output.
+    PrintfB,
 }
 
 /// The result of decoding: the bytes, and whether `\c` asked to stop output.
@@ -75,7 +78,7 @@ pub fn decode(s: &str, style: EscapeStyle) -> Decoded {
             b'\'' if style == EscapeStyle::AnsiC => out.push(b'\''),
             b'"' if style == EscapeStyle::AnsiC => out.push(b'"'),
             b'?' if style == EscapeStyle::AnsiC => out.push(b'?'),
-            b'c' if style == EscapeStyle::Echo => return Decoded { bytes: out, stop: true },
+            b'c' if style != EscapeStyle::AnsiC => return Decoded { bytes: out, stop: true },
             b'c' => match bytes.get(index) {
                 Some(&x) => {
                     out.push(x.to_ascii_uppercase() ^ 0x40);
@@ -103,10 +106,14 @@ pub fn decode(s: &str, style: EscapeStyle) -> Decoded {
                     index += count;
                 }
             }
-            b'0' if style == EscapeStyle::Echo => {
+            b'0' if style != EscapeStyle::AnsiC => {
                 let (value, count) = take_digits(bytes, index, 3, 8);
                 out.push(value as u8);
                 index += count;
+            }
+            b'1'..=b'7' if style == EscapeStyle::Echo => {
+                out.push(b'\\');
+                out.push(e);
             }
             b'0'..=b'7' => {
                 let (value, count) = take_digits(bytes, index - 1, 3, 8);
@@ -127,11 +134,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn decodes_both_styles() {
+    fn decodes_each_style() {
         assert_eq!(decode_ansi_c(r"a\tb\x41\101\u00e9\cA"), b"a\tbAA\xc3\xa9\x01".to_vec());
         let echo = decode(r"x\0101y\cz", EscapeStyle::Echo);
         assert_eq!(echo.bytes, b"xAy".to_vec());
         assert!(echo.stop);
         assert_eq!(decode(r"\q", EscapeStyle::Echo).bytes, b"\\q".to_vec());
+        assert_eq!(decode(r"\101\1", EscapeStyle::Echo).bytes, b"\\101\\1".to_vec());
+        assert_eq!(decode(r"\101\0101", EscapeStyle::PrintfB).bytes, b"AA".to_vec());
     }
 }

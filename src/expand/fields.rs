@@ -28,6 +28,66 @@ enum QuoteTracking {
 }
 
 impl Field {
+    /// The field as a POSIX extended regular expression for `[[ =~ ]]`, as
+    /// bash builds it: a quoted character that is special in a regular
+    /// expression gets a backslash, except inside a bracket expression,
+    /// where quoted characters are copied as they are (`["a-z"]` is `[a-z]`).
+    pub fn regex_pattern(&self) -> String {
+        let mut out = String::with_capacity(self.text.len() + 8);
+        let mut quoted = self.quoted.iter().peekable();
+        // Inside a bracket expression: the byte offset just after its `[`
+        // (and `^`), where a `]` is still a member.
+        let mut bracket: Option<usize> = None;
+        let mut chars = self.text.char_indices().peekable();
+        while let Some((index, c)) = chars.next() {
+            while quoted.peek().is_some_and(|(_, end)| *end <= index) {
+                quoted.next();
+            }
+            let is_quoted = quoted.peek().is_some_and(|(start, _)| *start <= index);
+            match bracket {
+                None if is_quoted => {
+                    if "\\.[]{}()*+?^$|".contains(c) {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                None => {
+                    out.push(c);
+                    if c == '[' {
+                        let mut first = index + 1;
+                        if let Some(&(_, '^')) = chars.peek() {
+                            out.push('^');
+                            chars.next();
+                            first += 1;
+                        }
+                        bracket = Some(first);
+                    }
+                }
+                Some(first) => {
+                    out.push(c);
+                    match c {
+                        ']' if index != first => bracket = None,
+                        '[' if matches!(chars.peek(), Some((_, ':' | '.' | '='))) => {
+                            let Some((_, kind)) = chars.next() else { break };
+                            out.push(kind);
+                            // Copy the class name through its closing `:]`.
+                            let mut previous = kind;
+                            for (_, inner) in chars.by_ref() {
+                                out.push(inner);
+                                if previous == kind && inner == ']' {
+                                    break;
+                                }
+                                previous = inner;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The field as a pattern: quoted ranges escaped with `escaper`.
     pub fn pattern_with(&self, escaper: fn(&str) -> String) -> String {
         let mut out = String::with_capacity(self.text.len() + 8);
@@ -182,7 +242,8 @@ impl<'i> FieldBuilder<'i> {
                 }
             } else {
                 self.current.text.push(c);
-                if matches!(c, '*' | '?' | '[') {
+                // `(` may open an extglob group (`@(a|b)` from a variable).
+                if matches!(c, '*' | '?' | '[' | '(') {
                     self.current.globbable = true;
                 }
                 self.started = true;

@@ -43,6 +43,8 @@ pub struct ExpandOptions {
     pub extglob: bool,
     /// `shopt -s globstar`: `**` matches directories recursively.
     pub globstar: bool,
+    /// `shopt -s globskipdots`: a pattern never matches `.` and `..`.
+    pub globskipdots: bool,
     /// `shopt -s nocasematch`: case-insensitive `case` and `[[ == ]]`.
     pub nocasematch: bool,
 }

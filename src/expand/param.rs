@@ -37,6 +37,15 @@ impl Value {
         }
     }
 
+    /// True when every string is ASCII (bytes and characters agree).
+    fn is_ascii(&self) -> bool {
+        match self {
+            Value::Unset => true,
+            Value::One(s) => s.is_ascii(),
+            Value::Many(values, _) => values.iter().all(|v| v.is_ascii()),
+        }
+    }
+
     fn map(self, f: impl Fn(&str) -> String) -> Value {
         match self {
             Value::Unset => Value::Unset,
@@ -269,6 +278,19 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
     Ok(ElementKey::Index(value))
 }
 
+/// True when the shell's character type locale is not UTF-8 (`LC_ALL=C`,
+/// or no locale variable at all): lengths then count bytes.
+fn byte_locale(host: &dyn ExpandHost) -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|name| host.scalar(name).filter(|value| !value.is_empty()));
+    match locale {
+        Some(value) => {
+            let value = value.to_ascii_lowercase();
+            !(value.contains("utf-8") || value.contains("utf8"))
+        }
+        None => true,
+    }
+}
+
 async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: Value, quoted: bool) -> Result<Expansion, ExpandError> {
     let is_star_or_at =
         matches!(pe.param, Parameter::Special('@') | Parameter::Special('*')) || matches!(pe.index, Some(Subscript::At | Subscript::Star));
@@ -283,8 +305,17 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 }
                 "0".into()
             }
+            Value::One(s) if !s.is_ascii() && byte_locale(host) => s.len().to_string(),
             Value::One(s) => s.chars().count().to_string(),
-            Value::Many(values, _) => values.len().to_string(),
+            Value::Many(values, _) => {
+                // `${#a[@]}` of an array without a value is an error under `set -u`.
+                if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&pe.param, &pe.index) {
+                    if host.options().nounset && host.shape(&host.resolve_name(name)) == VarShape::Unset {
+                        return Err(ExpandError::UnboundArray(name.clone()));
+                    }
+                }
+                values.len().to_string()
+            }
         })));
     }
     let Some(op) = &pe.op else {
@@ -335,7 +366,11 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 return Ok(Expansion::Value(value));
             }
             let message = expand_string(host, word).await?;
-            let message = if message.is_empty() { "parameter null or not set".to_string() } else { message };
+            let message = match (message.is_empty(), colon) {
+                (false, _) => message,
+                (true, true) => "parameter null or not set".to_string(),
+                (true, false) => "parameter not set".to_string(),
+            };
             Err(ExpandError::NullOrUnset { name: display_name(&pe.param), message })
         }
         ParamOp::Alternative { colon, word } => {
@@ -371,26 +406,36 @@ fn unbound_name(pe: &ParamExpansion) -> String {
 async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp, value: Value) -> Result<Value, ExpandError> {
     let options = host.options();
     let pattern_options = PatternOptions { extglob: options.extglob, nocase: false };
+    // In the C locale patterns match bytes: each byte stands as one character.
+    let bytes = !value.is_ascii() && byte_locale(host);
+    let narrow = |text: &str| if bytes { text.bytes().map(char::from).collect() } else { text.to_string() };
+    let widen = |text: String| {
+        if bytes {
+            String::from_utf8_lossy(&text.chars().map(|c| c as u32 as u8).collect::<Vec<u8>>()).into_owned()
+        } else {
+            text
+        }
+    };
     Ok(match op {
         ParamOp::RemovePrefix { longest, pattern } => {
-            let pattern = Pattern::new(&expand_pattern(host, pattern).await?, pattern_options);
-            value.map(|s| remove_affix(s, &pattern, *longest, true))
+            let pattern = Pattern::new(&narrow(&expand_pattern(host, pattern).await?), pattern_options);
+            value.map(|s| widen(remove_affix(&narrow(s), &pattern, *longest, true)))
         }
         ParamOp::RemoveSuffix { longest, pattern } => {
-            let pattern = Pattern::new(&expand_pattern(host, pattern).await?, pattern_options);
-            value.map(|s| remove_affix(s, &pattern, *longest, false))
+            let pattern = Pattern::new(&narrow(&expand_pattern(host, pattern).await?), pattern_options);
+            value.map(|s| widen(remove_affix(&narrow(s), &pattern, *longest, false)))
         }
         ParamOp::Replace { mode, pattern, replacement } => {
-            let pattern_text = expand_pattern(host, pattern).await?;
+            let pattern_text = narrow(&expand_pattern(host, pattern).await?);
             let replacement = match replacement {
-                Some(word) => expand_pattern(host, word).await?,
+                Some(word) => narrow(&expand_pattern(host, word).await?),
                 None => String::new(),
             };
             let pattern = Pattern::new(&pattern_text, pattern_options);
             if pattern_text.is_empty() && !matches!(mode, ReplaceMode::Prefix | ReplaceMode::Suffix) {
                 value
             } else {
-                value.map(|s| replace(s, &pattern, &replacement, *mode))
+                value.map(|s| widen(replace(&narrow(s), &pattern, &replacement, *mode)))
             }
         }
         ParamOp::Substring { offset, length } => {

@@ -119,7 +119,7 @@ pub fn has_glob_chars(pattern: &str, extglob: bool) -> bool {
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '+' | '@' | '!') {
+        if matches!(c, '\\' | '*' | '?' | '[' | ']' | '(' | ')' | '|' | '+' | '@' | '!' | '^' | '-') {
             out.push('\\');
         }
         out.push(c);

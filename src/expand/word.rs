@@ -134,7 +134,7 @@ pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<St
 pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
     let mut builder = FieldBuilder::new("");
     expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
-    Ok(builder.finish().map(|field| field.pattern_with(regex::escape)).collect::<Vec<_>>().join(" "))
+    Ok(builder.finish().map(|field| field.regex_pattern()).collect::<Vec<_>>().join(" "))
 }
 
 /// Expands an unquoted here-document body.
@@ -436,17 +436,19 @@ fn contains_expansion(expr: &ArithExpr) -> bool {
     }
 }
 
-/// The expression's text with every `$`-expansion replaced by its value.
+/// The expression's text with every `$`-expansion replaced by its value,
+/// with parentheses where the tree's grouping needs them.
 fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFuture<'a, Result<String, ExpandError>> {
     Box::pin(async move {
-        use super::arith_print::unary_symbol;
+        use super::arith_print::{group, operand_strengths, unary_symbol};
+        let [first, second, third] = operand_strengths(expr);
         Ok(match expr {
             ArithExpr::Expansion(word) => expand_string(host, word).await?,
             ArithExpr::Invalid(text) => expand_invalid_text(host, text).await?,
             ArithExpr::Number(n) => n.clone(),
             ArithExpr::Variable(v) => v.clone(),
             ArithExpr::Element(name, index) => format!("{name}[{}]", arith_text(host, index).await?),
-            ArithExpr::Unary(op, e) => format!("{}{}", unary_symbol(*op), arith_text(host, e).await?),
+            ArithExpr::Unary(op, e) => format!("{}{}", unary_symbol(*op), group(arith_text(host, e).await?, e, first)),
             ArithExpr::IncDec { increment, prefix, target } => {
                 let op = if *increment { "++" } else { "--" };
                 let t = arith_text(host, target).await?;
@@ -456,15 +458,22 @@ fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFut
                     format!("{t}{op}")
                 }
             }
-            ArithExpr::Binary(op, a, b) => format!("{} {} {}", arith_text(host, a).await?, op.symbol(), arith_text(host, b).await?),
+            ArithExpr::Binary(op, a, b) => {
+                let (a_text, b_text) = (arith_text(host, a).await?, arith_text(host, b).await?);
+                format!("{} {} {}", group(a_text, a, first), op.symbol(), group(b_text, b, second))
+            }
             ArithExpr::Assign(op, a, b) => {
                 let symbol = op.map(|o| format!("{}=", o.symbol())).unwrap_or_else(|| "=".to_string());
-                format!("{} {symbol} {}", arith_text(host, a).await?, arith_text(host, b).await?)
+                format!("{} {symbol} {}", arith_text(host, a).await?, group(arith_text(host, b).await?, b, second))
             }
             ArithExpr::Conditional(a, b, c) => {
-                format!("{} ? {} : {}", arith_text(host, a).await?, arith_text(host, b).await?, arith_text(host, c).await?)
+                let (a_text, b_text, c_text) = (arith_text(host, a).await?, arith_text(host, b).await?, arith_text(host, c).await?);
+                format!("{} ? {} : {}", group(a_text, a, first), group(b_text, b, second), group(c_text, c, third))
             }
-            ArithExpr::Comma(a, b) => format!("{}, {}", arith_text(host, a).await?, arith_text(host, b).await?),
+            ArithExpr::Comma(a, b) => {
+                let (a_text, b_text) = (arith_text(host, a).await?, arith_text(host, b).await?);
+                format!("{}, {}", group(a_text, a, first), group(b_text, b, second))
+            }
         })
     })
 }

@@ -125,8 +125,7 @@ impl Shell {
                 match self.eval_cond(expr).await {
                     Ok(true) => Ok(0),
                     Ok(false) => Ok(1),
-                    Err(Some(status)) => Ok(status),
-                    Err(None) => Err(Flow::Exit(self.last_status)),
+                    Err(stop) => stop,
                 }
             }
             CompoundCommand::Coproc { name, body } => {

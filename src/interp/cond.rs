@@ -2,7 +2,7 @@
 //! `test`/`[` (file tests, string and integer comparisons).
 
 use super::vars::Value;
-use super::Shell;
+use super::{Outcome, Shell};
 use crate::expand::pattern::{Pattern, PatternOptions};
 use crate::expand::{arith, expand_pattern, expand_regex, expand_string, ExpandError, HostArith};
 use crate::fs::{FileType, Metadata};
@@ -20,9 +20,10 @@ pub enum CondError {
 pub const FILE_TESTS: &str = "abcdefghkprstuwxGLNOS";
 
 impl Shell {
-    /// Evaluates `[[ expr ]]`. `Err(Some(2))` for a usage error (reported),
-    /// `Err(None)` when an expansion error ends the shell.
-    pub(super) fn eval_cond<'a>(&'a mut self, expr: &'a CondExpr) -> LocalFuture<'a, Result<bool, Option<i32>>> {
+    /// Evaluates `[[ expr ]]`. `Err(Ok(2))` for a usage error (reported),
+    /// `Err(Err(flow))` when an expansion error abandons the line or ends
+    /// the shell, as the same error would in a simple command.
+    pub(super) fn eval_cond<'a>(&'a mut self, expr: &'a CondExpr) -> LocalFuture<'a, Result<bool, Outcome>> {
         Box::pin(async move {
             match expr {
                 CondExpr::Not(inner) => Ok(!self.eval_cond(inner).await?),
@@ -54,7 +55,7 @@ impl Shell {
                                 (Ok(a), Ok(b)) => Ok(compare_integers(op, a, b)),
                                 (Err(e), _) | (_, Err(e)) => {
                                     self.report_error(&e.to_string()).await;
-                                    Err(Some(1))
+                                    Err(Ok(1))
                                 }
                             }
                         }
@@ -77,46 +78,38 @@ impl Shell {
         })
     }
 
-    fn cond_failure(&mut self, error: CondError) -> Option<i32> {
+    fn cond_failure(&mut self, error: CondError) -> Outcome {
         match error {
-            CondError::Usage(_) => Some(2),
+            CondError::Usage(_) => Ok(2),
         }
     }
 
-    async fn cond_expansion_failed(&mut self, error: ExpandError) -> Option<i32> {
-        self.expansion_failed(error).await.ok()
+    async fn cond_expansion_failed(&mut self, error: ExpandError) -> Outcome {
+        self.expansion_failed(error).await
     }
 
-    async fn cond_string(&mut self, word: &crate::syntax::ast::Word) -> Result<String, Option<i32>> {
+    async fn cond_string(&mut self, word: &crate::syntax::ast::Word) -> Result<String, Outcome> {
         match expand_string(self, word).await {
             Ok(s) => Ok(s),
             Err(error) => Err(self.cond_expansion_failed(error).await),
         }
     }
 
-    fn regex_match(&mut self, subject: &str, pattern: &str) -> Result<bool, Option<i32>> {
-        let compiled = match regex::RegexBuilder::new(pattern).size_limit(1 << 22).build() {
-            Ok(r) => r,
-            Err(_) => return Err(Some(2)),
-        };
-        match compiled.captures(subject) {
-            Some(captures) => {
-                let mut groups = BTreeMap::new();
-                for (index, group) in captures.iter().enumerate() {
-                    groups.insert(index as i64, group.map(|m| m.as_str().to_string()).unwrap_or_default());
-                }
-                self.vars
-                    .insert("BASH_REMATCH", super::vars::Variable { value: Some(Value::Indexed(groups)), attributes: Default::default() });
-                Ok(true)
-            }
-            None => {
-                self.vars.insert(
-                    "BASH_REMATCH",
-                    super::vars::Variable { value: Some(Value::Indexed(BTreeMap::new())), attributes: Default::default() },
-                );
-                Ok(false)
+    /// `subject =~ pattern` with glibc's extended syntax, as bash's
+    /// `regcomp`; a pattern that does not compile is status 2.
+    fn regex_match(&mut self, subject: &str, pattern: &str) -> Result<bool, Outcome> {
+        let syntax = crate::regex::Syntax { extended: true, glibc: true, ..Default::default() };
+        let compiled = crate::regex::Regex::new(pattern.as_bytes(), &syntax).map_err(|_| Ok(2))?;
+        let captures = compiled.captures_at(subject.as_bytes(), 0).map_err(|_| Ok(2))?;
+        let mut groups = BTreeMap::new();
+        if let Some(spans) = &captures {
+            for (index, span) in spans.iter().enumerate() {
+                let text = span.and_then(|(start, end)| subject.get(start..end)).unwrap_or_default();
+                groups.insert(index as i64, text.to_string());
             }
         }
+        self.vars.insert("BASH_REMATCH", super::vars::Variable { value: Some(Value::Indexed(groups)), attributes: Default::default() });
+        Ok(captures.is_some())
     }
 
     /// Whether the sandbox user may read (`r`), write (`w`) or execute (`x`) per `meta`.

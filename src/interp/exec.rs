@@ -80,7 +80,9 @@ impl Shell {
 
     async fn run_pipeline(&mut self, pipeline: &Pipeline) -> Outcome {
         let started = if pipeline.timed.is_some() { self.host.now_millis() } else { 0.0 };
-        if pipeline.negated {
+        // bash exempts what runs inside `!` only when `set -e` is already on.
+        let suppress = pipeline.negated && self.options.errexit;
+        if suppress {
             self.errexit_suppressed += 1;
         }
         let result = if pipeline.commands.len() == 1 {
@@ -94,7 +96,7 @@ impl Shell {
         } else {
             self.run_multi_pipeline(pipeline).await
         };
-        if pipeline.negated {
+        if suppress {
             self.errexit_suppressed -= 1;
         }
         let mut status = result?;
@@ -102,6 +104,9 @@ impl Shell {
             status = (status == 0) as i32;
         }
         self.last_status = status;
+        if self.jobs.has_signals() {
+            self.receive_queued_signals().await?;
+        }
         if let Some(format) = pipeline.timed {
             self.report_time(format, started).await;
         }

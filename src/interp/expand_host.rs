@@ -20,6 +20,7 @@ impl ExpandHost for Shell {
             nocaseglob: self.options.nocaseglob,
             extglob: self.options.extglob,
             globstar: self.options.globstar,
+            globskipdots: self.options.globskipdots,
             nocasematch: self.options.nocasematch,
         }
     }

@@ -24,12 +24,17 @@ struct Job {
     reported: bool,
     /// A `<( )` / `>( )` job, driven to its end when the script finishes.
     process_substitution: bool,
+    /// The signal `kill` ended it with, until `wait` reports it.
+    killed_by: Option<i32>,
 }
 
 /// The jobs of a session, shared by the shell and all its subshells.
 #[derive(Clone, Default)]
 pub struct JobTable {
     jobs: Rc<RefCell<Vec<Job>>>,
+    /// Signals `kill` sent to a shell waiting on the sender (`kill $$` in a
+    /// subshell or a child `bash`): the target pid and the signal number.
+    signals: Rc<RefCell<Vec<(u32, i32)>>>,
 }
 
 impl JobTable {
@@ -37,7 +42,16 @@ impl JobTable {
     pub fn spawn(&self, pid: u32, command: String, future: LocalFuture<'static, i32>) -> u32 {
         let mut jobs = self.jobs.borrow_mut();
         let number = jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
-        jobs.push(Job { number, pid, command, future: Some(future), status: None, reported: false, process_substitution: false });
+        jobs.push(Job {
+            number,
+            pid,
+            command,
+            future: Some(future),
+            status: None,
+            reported: false,
+            process_substitution: false,
+            killed_by: None,
+        });
         pid
     }
 
@@ -159,10 +173,37 @@ impl JobTable {
             Some(job) => {
                 job.future = None;
                 job.status = Some(128 + signal);
+                job.killed_by = Some(signal);
                 true
             }
             None => false,
         }
+    }
+
+    /// The signal that killed the job with `pid` and its command text, once:
+    /// what a non-interactive bash reports when it collects the job.
+    pub fn take_kill_report(&self, pid: u32) -> Option<(i32, String)> {
+        let mut jobs = self.jobs.borrow_mut();
+        let job = jobs.iter_mut().find(|j| j.pid == pid)?;
+        job.killed_by.take().map(|signal| (signal, job.command.clone()))
+    }
+
+    /// Queues `signal` for the waiting shell whose `$BASHPID` is `pid`.
+    pub fn post_signal(&self, pid: u32, signal: i32) {
+        self.signals.borrow_mut().push((pid, signal));
+    }
+
+    /// True when some signal waits for a shell.
+    pub fn has_signals(&self) -> bool {
+        !self.signals.borrow().is_empty()
+    }
+
+    /// Takes the signals queued for the shell whose `$BASHPID` is `pid`.
+    pub fn take_signals_for(&self, pid: u32) -> Vec<i32> {
+        let mut signals = self.signals.borrow_mut();
+        let (mine, others): (Vec<_>, Vec<_>) = signals.drain(..).partition(|(target, _)| *target == pid);
+        *signals = others;
+        mine.into_iter().map(|(_, signal)| signal).collect()
     }
 
     /// `jobs` lines: `[1]+  Running                 sleep 1 &`.

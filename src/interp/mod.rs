@@ -139,6 +139,9 @@ pub struct Shell {
     pid: u32,
     /// `$BASHPID`: differs in subshells.
     bash_pid: u32,
+    /// The `$BASHPID`s of the shells waiting on this one (a child `bash`'s
+    /// parents): `kill` reaches them through the job table.
+    ancestor_pids: Vec<u32>,
     next_pid: Rc<std::cell::Cell<u32>>,
     /// `$!`.
     last_background_pid: Option<u32>,
@@ -226,6 +229,7 @@ impl Shell {
             inactive_traps: HashMap::default(),
             pid: 4242,
             bash_pid: 4242,
+            ancestor_pids: Vec::new(),
             next_pid: Rc::new(std::cell::Cell::new(4243)),
             last_background_pid: None,
             source: SourceText::new("", 1),
@@ -340,16 +344,15 @@ impl Shell {
 
     /// The text of a function as `declare -f` and `type` show it.
     fn function_text(&self, name: &str, function: &Function) -> String {
-        let span = function.def.span;
-        let text = function.source.text.get(span.start as usize..span.end as usize).unwrap_or("");
         let _ = name;
-        text.to_string()
+        crate::syntax::printer_bash::function_definition(&function.def, &function.source.text)
     }
 
     /// A subshell: a copy of this shell that shares the filesystem.
     fn subshell(&self) -> Shell {
         let mut sub = self.clone();
         sub.subshell_depth += 1;
+        sub.ancestor_pids.push(self.bash_pid);
         sub.bash_pid = self.next_pid.get();
         self.next_pid.set(self.next_pid.get() + 1);
         // Caught signals and EXIT are reset in a subshell (ignored ones stay

@@ -48,6 +48,8 @@ pub struct Options {
     pub nocasematch: bool,
     /// `shopt -s globstar`.
     pub globstar: bool,
+    /// `shopt -s globskipdots` (on by default): globs never match `.` and `..`.
+    pub globskipdots: bool,
     /// `shopt -s lastpipe`.
     pub lastpipe: bool,
     /// `shopt -s expand_aliases`.
@@ -88,6 +90,7 @@ impl Default for Options {
             nocaseglob: false,
             nocasematch: false,
             globstar: false,
+            globskipdots: true,
             lastpipe: false,
             expand_aliases: false,
             xpg_echo: false,
@@ -124,7 +127,6 @@ const SHOPT_DEFAULTS: &[(&str, bool)] = &[
     ("extquote", true),
     ("force_fignore", true),
     ("globasciiranges", true),
-    ("globskipdots", true),
     ("gnu_errfmt", false),
     ("histappend", false),
     ("histreedit", false),
@@ -353,6 +355,7 @@ impl Options {
             "nocaseglob" => self.nocaseglob,
             "nocasematch" => self.nocasematch,
             "globstar" => self.globstar,
+            "globskipdots" => self.globskipdots,
             "lastpipe" => self.lastpipe,
             "expand_aliases" => self.expand_aliases,
             "xpg_echo" => self.xpg_echo,
@@ -371,6 +374,7 @@ impl Options {
             "nocaseglob" => &mut self.nocaseglob,
             "nocasematch" => &mut self.nocasematch,
             "globstar" => &mut self.globstar,
+            "globskipdots" => &mut self.globskipdots,
             "lastpipe" => &mut self.lastpipe,
             "expand_aliases" => &mut self.expand_aliases,
             "xpg_echo" => &mut self.xpg_echo,

@@ -518,6 +518,7 @@ impl Shell {
                 child.vars.insert(&name, var.clone());
             }
         }
+        child.init_shell_variables(self.pid);
         if let Some(level) = child.var("SHLVL").and_then(|v| v.parse::<i64>().ok()) {
             let _ = child.assign_scalar("SHLVL", (level + 1).to_string(), false);
         }
@@ -578,7 +579,8 @@ impl Shell {
 
     /// Stores a function definition.
     pub(super) fn define_function(&mut self, def: &FunctionDef) {
-        let error_name = if &*self.error_prefix == "bash" { Rc::from("environment") } else { self.error_prefix.clone() };
+        let error_name =
+            if &*self.error_prefix == "bash" || self.options.command_string { Rc::from("environment") } else { self.error_prefix.clone() };
         let function = Function { def: Rc::new(def.clone()), source: self.source.clone(), error_name };
         self.functions.insert(def.name.clone(), function);
     }

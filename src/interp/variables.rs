@@ -33,33 +33,70 @@ pub fn is_valid_name(name: &str) -> bool {
 
 impl Shell {
     pub(super) fn init_variables(&mut self, env: Vec<(String, String)>) {
-        let defaults: &[(&str, &str, bool)] = &[
+        // The sandbox session's environment and prompts.
+        let session: &[(&str, &str, bool)] = &[
             ("HOME", crate::fs::layout::HOME, true),
             ("PATH", "/usr/local/bin:/usr/bin:/bin", true),
             ("USER", crate::fs::layout::USER_NAME, true),
             ("LOGNAME", crate::fs::layout::USER_NAME, true),
             ("SHELL", "/bin/bash", true),
-            ("HOSTNAME", crate::fs::layout::HOST_NAME, false),
             ("LANG", "C.UTF-8", true),
-            ("IFS", " \t\n", false),
             ("PS1", "\\s-\\v\\$ ", false),
             ("PS2", "> ", false),
-            ("PS4", "+ ", false),
-            ("OPTIND", "1", false),
-            ("OPTERR", "1", false),
-            ("BASH", "/bin/bash", false),
-            ("BASH_VERSION", "5.2.15(1)-release", false),
-            ("MACHTYPE", "x86_64-pc-linux-gnu", false),
-            ("HOSTTYPE", "x86_64", false),
-            ("OSTYPE", "linux-gnu", false),
             ("SHLVL", "1", true),
             ("TERM", "dumb", true),
         ];
-        for (name, value, exported) in defaults {
+        for (name, value, exported) in session {
             let mut var = Variable::scalar(*value);
             var.attributes.exported = *exported;
-            var.attributes.integer = *name == "OPTIND";
             self.vars.insert(name, var);
+        }
+        for (name, value) in env {
+            let mut var = Variable::scalar(value);
+            var.attributes.exported = true;
+            self.vars.insert(&name, var);
+        }
+        self.init_shell_variables(4241);
+        self.vars.insert("_", Variable::scalar("/bin/bash"));
+        let cwd = self.cwd.clone();
+        let mut pwd = Variable::scalar(cwd);
+        pwd.attributes.exported = true;
+        self.vars.insert("PWD", pwd);
+    }
+
+    /// The variables bash gives itself at startup whatever its environment
+    /// holds (a child `bash` too): IFS, PS4, OPTIND, BASH_VERSION,
+    /// BASH_VERSINFO, UID, PPID..., a default PATH when the environment has
+    /// none, and OLDPWD exported without a value.
+    pub(super) fn init_shell_variables(&mut self, parent_pid: u32) {
+        let own: &[(&str, &str)] = &[
+            ("HOSTNAME", crate::fs::layout::HOST_NAME),
+            ("IFS", " \t\n"),
+            ("PS4", "+ "),
+            ("OPTIND", "1"),
+            ("OPTERR", "1"),
+            ("BASH", "/bin/bash"),
+            ("BASH_VERSION", "5.2.15(1)-release"),
+            ("MACHTYPE", "x86_64-pc-linux-gnu"),
+            ("HOSTTYPE", "x86_64"),
+            ("OSTYPE", "linux-gnu"),
+        ];
+        // bash never takes IFS from its environment (it keeps the export).
+        if let Some(ifs) = self.vars.get("IFS") {
+            let exported = ifs.attributes.exported;
+            let mut var = Variable::scalar(" \t\n");
+            var.attributes.exported = exported;
+            self.vars.insert("IFS", var);
+        }
+        for (name, value) in own {
+            if self.vars.get(name).is_none() {
+                let mut var = Variable::scalar(*value);
+                var.attributes.integer = *name == "OPTIND";
+                self.vars.insert(name, var);
+            }
+        }
+        if self.vars.get("PATH").is_none() {
+            self.vars.insert("PATH", Variable::scalar("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."));
         }
         let mut versinfo = BTreeMap::new();
         for (i, part) in ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"].iter().enumerate() {
@@ -72,7 +109,7 @@ impl Shell {
         for (name, value) in ["UID", "EUID", "PPID"].iter().zip([
             crate::fs::layout::SANDBOX_UID.to_string(),
             crate::fs::layout::SANDBOX_UID.to_string(),
-            "4241".to_string(),
+            parent_pid.to_string(),
         ]) {
             self.vars.insert(
                 name,
@@ -82,16 +119,10 @@ impl Shell {
                 },
             );
         }
-        for (name, value) in env {
-            let mut var = Variable::scalar(value);
-            var.attributes.exported = true;
-            self.vars.insert(&name, var);
+        if self.vars.get("OLDPWD").is_none() {
+            // bash starts with OLDPWD exported but without a value.
+            self.vars.insert("OLDPWD", Variable { value: None, attributes: Attributes { exported: true, ..Default::default() } });
         }
-        self.vars.insert("_", Variable::scalar("/bin/bash"));
-        let cwd = self.cwd.clone();
-        let mut pwd = Variable::scalar(cwd);
-        pwd.attributes.exported = true;
-        self.vars.insert("PWD", pwd);
     }
 
     /// Follows namerefs from `name` to the variable it designates: a name,

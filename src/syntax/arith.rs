@@ -25,28 +25,28 @@ impl From<Fail> for ArithFail {
 
 type AResult<T> = Result<T, ArithFail>;
 
-/// Binary operators with their precedence (higher binds tighter), longest
+/// Binary operators (precedence from `BinaryArithOp::precedence`), longest
 /// spelling first so `<<` is tried before `<`.
-const BINARY: [(&str, BinaryArithOp, u8); 19] = [
-    ("**", BinaryArithOp::Power, 11),
-    ("<<", BinaryArithOp::ShiftLeft, 8),
-    (">>", BinaryArithOp::ShiftRight, 8),
-    ("<=", BinaryArithOp::LessEqual, 7),
-    (">=", BinaryArithOp::GreaterEqual, 7),
-    ("==", BinaryArithOp::Equal, 6),
-    ("!=", BinaryArithOp::NotEqual, 6),
-    ("&&", BinaryArithOp::LogicalAnd, 2),
-    ("||", BinaryArithOp::LogicalOr, 1),
-    ("*", BinaryArithOp::Multiply, 10),
-    ("/", BinaryArithOp::Divide, 10),
-    ("%", BinaryArithOp::Remainder, 10),
-    ("+", BinaryArithOp::Add, 9),
-    ("-", BinaryArithOp::Subtract, 9),
-    ("<", BinaryArithOp::Less, 7),
-    (">", BinaryArithOp::Greater, 7),
-    ("&", BinaryArithOp::BitAnd, 5),
-    ("^", BinaryArithOp::BitXor, 4),
-    ("|", BinaryArithOp::BitOr, 3),
+const BINARY: [(&str, BinaryArithOp); 19] = [
+    ("**", BinaryArithOp::Power),
+    ("<<", BinaryArithOp::ShiftLeft),
+    (">>", BinaryArithOp::ShiftRight),
+    ("<=", BinaryArithOp::LessEqual),
+    (">=", BinaryArithOp::GreaterEqual),
+    ("==", BinaryArithOp::Equal),
+    ("!=", BinaryArithOp::NotEqual),
+    ("&&", BinaryArithOp::LogicalAnd),
+    ("||", BinaryArithOp::LogicalOr),
+    ("*", BinaryArithOp::Multiply),
+    ("/", BinaryArithOp::Divide),
+    ("%", BinaryArithOp::Remainder),
+    ("+", BinaryArithOp::Add),
+    ("-", BinaryArithOp::Subtract),
+    ("<", BinaryArithOp::Less),
+    (">", BinaryArithOp::Greater),
+    ("&", BinaryArithOp::BitAnd),
+    ("^", BinaryArithOp::BitXor),
+    ("|", BinaryArithOp::BitOr),
 ];
 
 /// Assignment operators, longest first.
@@ -98,7 +98,7 @@ impl Parser<'_> {
     }
 
     fn arith_blanks(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.cur() {
+        while let Some(b' ' | b'\t' | b'\n') = self.cur() {
             self.pos += 1;
         }
         while self.looking_at("\\\n") {
@@ -167,10 +167,11 @@ impl Parser<'_> {
         let mut left = self.arith_unary()?;
         loop {
             self.arith_blanks();
-            let found = BINARY.iter().find(|(text, _, _)| self.looking_at(text) && !self.arith_longer(text)).copied();
-            let Some((text, op, precedence)) = found else {
+            let found = BINARY.iter().find(|(text, _)| self.looking_at(text) && !self.arith_longer(text)).copied();
+            let Some((text, op)) = found else {
                 return Ok(left);
             };
+            let precedence = op.precedence();
             if precedence < min {
                 return Ok(left);
             }
@@ -252,6 +253,14 @@ impl Parser<'_> {
             self.leave();
             if !self.arith_eat(")", &[]) {
                 return Err(ArithFail::Syntax);
+            }
+            // An expansion's value is read as expression text, so its
+            // parentheses stay with it: `2 * ($x)` with x='1+2' is 6.
+            if let ArithExpr::Expansion(word) = inner {
+                let mut parts = vec![WordPart::Literal("(".into())];
+                parts.extend(word.parts.iter().cloned());
+                parts.push(WordPart::Literal(")".into()));
+                return Ok(ArithExpr::Expansion(Word { parts: parts.into(), span: word.span }));
             }
             return Ok(inner);
         }

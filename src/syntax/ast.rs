@@ -607,6 +607,23 @@ pub enum BinaryArithOp {
 }
 
 impl BinaryArithOp {
+    /// How tightly the operator binds: `||` is 1, `**` is 11.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryArithOp::Power => 11,
+            BinaryArithOp::Multiply | BinaryArithOp::Divide | BinaryArithOp::Remainder => 10,
+            BinaryArithOp::Add | BinaryArithOp::Subtract => 9,
+            BinaryArithOp::ShiftLeft | BinaryArithOp::ShiftRight => 8,
+            BinaryArithOp::Less | BinaryArithOp::LessEqual | BinaryArithOp::Greater | BinaryArithOp::GreaterEqual => 7,
+            BinaryArithOp::Equal | BinaryArithOp::NotEqual => 6,
+            BinaryArithOp::BitAnd => 5,
+            BinaryArithOp::BitXor => 4,
+            BinaryArithOp::BitOr => 3,
+            BinaryArithOp::LogicalAnd => 2,
+            BinaryArithOp::LogicalOr => 1,
+        }
+    }
+
     /// The operator as written in source (`**`, `<<`, `&&`).
     pub fn symbol(self) -> &'static str {
         match self {

@@ -235,6 +235,7 @@ impl Parser<'_> {
     fn simple_command(&mut self, start: usize) -> PResult<Command> {
         let mut command = SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
         let mut declaration = false;
+        let mut let_command = false;
         loop {
             self.skip_space();
             self.step()?;
@@ -246,6 +247,12 @@ impl Parser<'_> {
             let process_substitution = matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(');
             if is_meta(byte) && !process_substitution {
                 break;
+            }
+            if let_command {
+                if let Some(word) = self.let_compound_word()? {
+                    command.words.push(Argument::Word(word));
+                    continue;
+                }
             }
             if command.words.is_empty() || declaration {
                 if let Some(assignment) = self.assignment()? {
@@ -263,6 +270,7 @@ impl Parser<'_> {
             if command.words.is_empty() {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
                     if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
+                let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_str() == "let");
                 if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
@@ -422,10 +430,48 @@ impl Parser<'_> {
             AssignValue::Array(self.array_literal()?)
         } else {
             let value_start = self.pos;
-            let parts = self.read_parts(WordContext::AssignValue)?;
+            let outer = std::mem::replace(&mut self.in_assignment_value, true);
+            let parts = self.read_parts(WordContext::AssignValue);
+            self.in_assignment_value = outer;
+            let parts = parts?;
             AssignValue::Scalar(Word { parts, span: self.span(value_start, self.pos) })
         };
         Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))
+    }
+
+    /// After `let`, `x=( y + 2 )` is one word, as bash reads it: the
+    /// parenthesized words joined by single spaces (`x=(y + 2)`), expanded
+    /// like any other argument and then read as arithmetic.
+    fn let_compound_word(&mut self) -> PResult<Option<Word>> {
+        let start = self.pos;
+        let Some(assignment) = self.assignment()? else { return Ok(None) };
+        let AssignValue::Array(elements) = assignment.value else {
+            self.pos = start;
+            return Ok(None);
+        };
+        let mut parts = vec![WordPart::Literal(assignment.name.as_str().into())];
+        if let Some(index) = assignment.index {
+            parts.push(WordPart::Literal("[".into()));
+            parts.extend(index.parts.iter().cloned());
+            parts.push(WordPart::Literal("]".into()));
+        }
+        parts.push(WordPart::Literal(if assignment.append { "+=(" } else { "=(" }.into()));
+        for (position, element) in elements.into_iter().enumerate() {
+            if position > 0 {
+                parts.push(WordPart::Literal(" ".into()));
+            }
+            if let Some(index) = element.index {
+                parts.push(WordPart::Literal("[".into()));
+                parts.extend(index.parts.iter().cloned());
+                parts.push(WordPart::Literal(if element.append { "]+=" } else { "]=" }.into()));
+            }
+            parts.extend(element.value.parts.iter().cloned());
+        }
+        parts.push(WordPart::Literal(")".into()));
+        if self.cur().is_some_and(|byte| !is_meta(byte)) {
+            parts.extend(self.read_parts(WordContext::Normal)?.iter().cloned());
+        }
+        Ok(Some(Word { parts: parts.into(), span: self.span(start, self.pos) }))
     }
 
     /// Reads `(a b [k]=v)`.

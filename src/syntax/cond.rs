@@ -23,15 +23,17 @@ impl Parser<'_> {
     /// Reads the rest of `[[ ... ]]`, `[[` already read.
     pub(super) fn cond_command(&mut self) -> PResult<CompoundCommand> {
         let saved = self.extglob;
+        let saved_cond = std::mem::replace(&mut self.cond_extglob, saved);
         self.extglob = true;
         let result = self.cond_body();
         self.extglob = saved;
+        self.cond_extglob = saved_cond;
         result
     }
 
     fn cond_body(&mut self) -> PResult<CompoundCommand> {
         let expr = self.cond_or()?;
-        self.skip_blanks();
+        self.cond_space()?;
         if !self.eat_reserved("]]")? {
             if self.cur().is_none() {
                 return self.fail(ParseErrorKind::Other("unexpected EOF while looking for `]]'".to_string()));
@@ -45,6 +47,8 @@ impl Parser<'_> {
         Ok(CompoundCommand::Cond(expr))
     }
 
+    /// Skips blanks and newlines: a complete test may be followed by its
+    /// `&&`, `||`, `)` or `]]` on a later line.
     fn cond_space(&mut self) -> PResult<()> {
         self.skip_linebreaks()
     }
@@ -65,7 +69,7 @@ impl Parser<'_> {
     fn cond_or(&mut self) -> PResult<CondExpr> {
         let mut left = self.cond_and()?;
         loop {
-            self.skip_blanks();
+            self.cond_space()?;
             if !self.eat_op("||")? {
                 return Ok(left);
             }
@@ -77,7 +81,7 @@ impl Parser<'_> {
     fn cond_and(&mut self) -> PResult<CondExpr> {
         let mut left = self.cond_not()?;
         loop {
-            self.skip_blanks();
+            self.cond_space()?;
             if !self.eat_op("&&")? {
                 return Ok(left);
             }
@@ -89,7 +93,8 @@ impl Parser<'_> {
     fn cond_not(&mut self) -> PResult<CondExpr> {
         self.cond_space()?;
         self.step()?;
-        if self.eat_reserved("!")? {
+        let extglob_word = self.cond_extglob && self.looking_at("!(");
+        if !extglob_word && self.eat_reserved("!")? {
             self.enter()?;
             let inner = self.cond_not()?;
             self.leave();
@@ -118,7 +123,7 @@ impl Parser<'_> {
                 result => result?,
             };
             self.leave();
-            self.skip_blanks();
+            self.cond_space()?;
             if !self.eat_op(")")? {
                 return match self.token_text() {
                     Some(token) if token != "newline" => {
@@ -136,7 +141,7 @@ impl Parser<'_> {
             let saved = self.pos;
             self.pos += op.len();
             self.skip_blanks();
-            if self.cur().is_some() && !self.at_reserved("]]") && !matches!(self.peek_op(), Some("&&" | "||" | ")")) {
+            if !matches!(self.cur(), None | Some(b'\n')) && !self.at_reserved("]]") && !matches!(self.peek_op(), Some("&&" | "||" | ")")) {
                 let operand = self.cond_word()?;
                 return Ok(CondExpr::Unary(op, operand));
             }

@@ -4,7 +4,7 @@
 use super::ast::{List, Seq, Word, WordPart};
 use super::lines::line_number;
 use super::parser::{PResult, Parser};
-use super::walk::{walk_list, VisitMut};
+use super::walk::{walk_list, walk_word, VisitMut};
 use super::word::PartsBuilder;
 
 impl Parser<'_> {
@@ -41,7 +41,12 @@ impl Parser<'_> {
                 let mut sub = self.sub_parser(&body, body_start + self.base);
                 let result = sub.heredoc_word();
                 self.absorb(&sub);
-                result?
+                let mut word = result?;
+                // Here-documents inside the body's command substitutions.
+                if !sub.heredoc_bodies.is_empty() {
+                    walk_word(&mut Filler { bodies: &mut sub.heredoc_bodies }, &mut word);
+                }
+                word
             };
             if let Some(slot) = self.heredoc_bodies.get_mut(heredoc.id) {
                 *slot = Some(word);

@@ -20,6 +20,7 @@ mod lines;
 mod param;
 mod parser;
 pub mod printer;
+pub mod printer_bash;
 mod printer_expr;
 mod redirect;
 mod seq;

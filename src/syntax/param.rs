@@ -369,6 +369,7 @@ impl Parser<'_> {
         // In `"${x-'a}b'}"` the single quotes are literal characters, but a
         // `}` between them does not end the expansion.
         let mut literal_quote_open = false;
+        let mut conditionals = 0usize;
         loop {
             match self.cur() {
                 None => return self.unclosed_brace(start),
@@ -382,7 +383,26 @@ impl Parser<'_> {
                     out.char('}');
                 }
                 Some(b'}') => break,
+                // The offset of `${s:a ? b : c:len}` ends at the `:` no `?` claims.
+                Some(b'?') if stop == Stop::Colon => {
+                    conditionals += 1;
+                    self.pos += 1;
+                    out.char('?');
+                }
+                Some(b':') if stop == Stop::Colon && conditionals > 0 => {
+                    conditionals -= 1;
+                    self.pos += 1;
+                    out.char(':');
+                }
                 Some(b':') if stop == Stop::Colon => break,
+                // In an assignment's value a tilde after `:` expands too.
+                Some(b':') if self.in_assignment_value && !in_dquote => {
+                    self.pos += 1;
+                    out.char(':');
+                    if let Some(part) = self.brace_tilde() {
+                        out.part(part);
+                    }
+                }
                 Some(b'/') if stop == Stop::Slash => break,
                 Some(_) => self.brace_word_piece(&mut out, in_dquote, stop, in_dquote && quotes_literal)?,
             }
@@ -398,7 +418,7 @@ impl Parser<'_> {
             return None;
         }
         let length = 1 + rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+')).count();
-        if !matches!(rest.get(length), None | Some(b'/' | b'}')) {
+        if !matches!(rest.get(length), None | Some(b'/' | b'}' | b':')) {
             return None;
         }
         let user = self.slice(self.pos + 1, self.pos + length).to_string();
@@ -468,7 +488,7 @@ impl Parser<'_> {
                     .iter()
                     .position(|b| {
                         matches!(b, b'\\' | b'\'' | b'"' | b'$' | b'`' | b'}')
-                            || (stop == Stop::Colon && *b == b':')
+                            || (stop == Stop::Colon && matches!(b, b':' | b'?'))
                             || (stop == Stop::Slash && *b == b'/')
                     })
                     .unwrap_or(rest.len())

@@ -135,6 +135,12 @@ pub struct Parser<'s> {
     pub(super) warnings: Vec<String>,
     /// The stack position where the parse started.
     pub(super) stack_base: usize,
+    /// Reading the value of an assignment (outside any command
+    /// substitution): tildes after `:` in `${x-~:~}` expand there.
+    pub(super) in_assignment_value: bool,
+    /// Inside `[[ ]]`: the extglob setting outside it (`!(x)` is then a
+    /// pattern word, not `!` and a group).
+    pub(super) cond_extglob: bool,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -158,6 +164,8 @@ impl<'s> Parser<'s> {
             heredoc_bodies: Vec::new(),
             warnings: Vec::new(),
             stack_base: 0,
+            in_assignment_value: false,
+            cond_extglob: false,
             done: false,
         }
     }

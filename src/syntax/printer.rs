@@ -3,8 +3,8 @@
 //! commands, arithmetic fully parenthesized), not the original text.
 
 use super::ast::{
-    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, List, Pipeline,
-    Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
+    AndOr, AndOrOp, Argument, ArithExpr, ArrayElement, AssignValue, Assignment, CaseTerminator, Command, CompoundCommand, HereDoc, List,
+    Pipeline, Redirect, RedirectFd, RedirectOp, RedirectTarget, SimpleCommand, TimeFormat, Word, WordPart,
 };
 use super::printer_expr::{arith_text, cond_text};
 use super::subst::arith_close_in;
@@ -22,6 +22,98 @@ pub fn print_word(word: &Word) -> String {
     let mut printer = Printer::default();
     printer.word(word);
     printer.out
+}
+
+/// ` && ` or ` || `.
+pub(super) fn and_or_symbol(op: AndOrOp) -> &'static str {
+    match op {
+        AndOrOp::And => " && ",
+        AndOrOp::Or => " || ",
+    }
+}
+
+/// `time `, `time -p ` and `! ` as they stand before a pipeline.
+pub(super) fn pipeline_prefix(pipeline: &Pipeline) -> &'static str {
+    match (pipeline.timed, pipeline.negated) {
+        (Some(TimeFormat::Default), true) => "time ! ",
+        (Some(TimeFormat::Default), false) => "time ",
+        (Some(TimeFormat::Posix), true) => "time -p ! ",
+        (Some(TimeFormat::Posix), false) => "time -p ",
+        (None, true) => "! ",
+        (None, false) => "",
+    }
+}
+
+/// What stands before command `index` of a pipeline: nothing, ` | ` or ` |& `.
+pub(super) fn pipe_before(pipeline: &Pipeline, index: usize) -> &'static str {
+    match index.checked_sub(1).map(|previous| pipeline.pipe_stderr.get(previous).copied().unwrap_or(false)) {
+        None => "",
+        Some(true) => " |& ",
+        Some(false) => " | ",
+    }
+}
+
+/// The fd before a redirection operator: `2`, `{name}`.
+pub(super) fn redirect_fd_text(fd: &RedirectFd) -> String {
+    match fd {
+        RedirectFd::Number(fd) => fd.to_string(),
+        RedirectFd::Variable(name) => format!("{{{name}}}"),
+    }
+}
+
+/// A redirection operator as written.
+pub(super) fn redirect_symbol(op: RedirectOp) -> &'static str {
+    match op {
+        RedirectOp::Input => "<",
+        RedirectOp::Output => ">",
+        RedirectOp::Append => ">>",
+        RedirectOp::Clobber => ">|",
+        RedirectOp::ReadWrite => "<>",
+        RedirectOp::DupInput => "<&",
+        RedirectOp::DupOutput => ">&",
+        RedirectOp::OutputBoth => "&>",
+        RedirectOp::AppendBoth => "&>>",
+        RedirectOp::HereString => "<<<",
+        RedirectOp::HereDoc => "<<",
+        RedirectOp::HereDocStrip => "<<-",
+    }
+}
+
+/// Writes a newline and the `pending` here-document bodies to `out`, if
+/// any; true when there were some.
+pub(super) fn write_heredocs(out: &mut String, pending: &mut Vec<String>) -> bool {
+    if pending.is_empty() {
+        return false;
+    }
+    out.push('\n');
+    for body in std::mem::take(pending) {
+        out.push_str(&body);
+    }
+    true
+}
+
+/// A here-document's delimiter as written after `<<`: quoted when its body is literal.
+pub(super) fn heredoc_delimiter(heredoc: &HereDoc) -> String {
+    if heredoc.quoted {
+        format!("'{}'", heredoc.delimiter)
+    } else {
+        heredoc.delimiter.clone()
+    }
+}
+
+/// A here-document's body followed by its delimiter line.
+pub(super) fn heredoc_text(heredoc: &HereDoc) -> String {
+    let mut body = Printer::default();
+    for part in &heredoc.body.parts {
+        body.heredoc_part(part, heredoc.quoted);
+    }
+    let mut text = body.out;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&heredoc.delimiter);
+    text.push('\n');
+    text
 }
 
 /// Text being built, with the here-document bodies that must follow the next newline.
@@ -55,40 +147,21 @@ impl Printer {
 
     /// Writes a newline and the pending here-document bodies.
     fn flush_heredocs(&mut self) {
-        if self.heredocs.is_empty() {
-            return;
-        }
-        self.out.push('\n');
-        for body in std::mem::take(&mut self.heredocs) {
-            self.out.push_str(&body);
-        }
+        write_heredocs(&mut self.out, &mut self.heredocs);
     }
 
     fn and_or(&mut self, and_or: &AndOr) {
         self.pipeline(&and_or.first);
         for (op, pipeline) in &and_or.rest {
-            self.out.push_str(match op {
-                AndOrOp::And => " && ",
-                AndOrOp::Or => " || ",
-            });
+            self.out.push_str(and_or_symbol(*op));
             self.pipeline(pipeline);
         }
     }
 
     fn pipeline(&mut self, pipeline: &Pipeline) {
-        match pipeline.timed {
-            Some(TimeFormat::Default) => self.out.push_str("time "),
-            Some(TimeFormat::Posix) => self.out.push_str("time -p "),
-            None => {}
-        }
-        if pipeline.negated {
-            self.out.push_str("! ");
-        }
+        self.out.push_str(pipeline_prefix(pipeline));
         for (index, command) in pipeline.commands.iter().enumerate() {
-            if index > 0 {
-                let stderr = pipeline.pipe_stderr.get(index - 1).copied().unwrap_or(false);
-                self.out.push_str(if stderr { " |& " } else { " | " });
-            }
+            self.out.push_str(pipe_before(pipeline, index));
             self.command(command);
         }
         if self.out.ends_with(' ') && (pipeline.timed.is_some() || pipeline.negated) && pipeline.commands.iter().all(is_empty_command) {
@@ -120,6 +193,16 @@ impl Printer {
 
     fn simple(&mut self, simple: &SimpleCommand) {
         self.simple_with(simple, false);
+    }
+
+    /// Writes a simple command (for the bash-layout printer).
+    pub(super) fn print_simple(&mut self, simple: &SimpleCommand) {
+        self.simple(simple);
+    }
+
+    /// Writes a compound command on one line (for the bash-layout printer).
+    pub(super) fn print_compound(&mut self, compound: &CompoundCommand) {
+        self.compound(compound);
     }
 
     /// Writes a simple command, its redirections first when `redirects_first`
@@ -167,29 +250,10 @@ impl Printer {
     }
 
     fn redirect(&mut self, redirect: &Redirect) {
-        match &redirect.fd {
-            Some(RedirectFd::Number(fd)) => self.out.push_str(&fd.to_string()),
-            Some(RedirectFd::Variable(name)) => {
-                self.out.push('{');
-                self.out.push_str(name);
-                self.out.push('}');
-            }
-            None => {}
+        if let Some(fd) = &redirect.fd {
+            self.out.push_str(&redirect_fd_text(fd));
         }
-        self.out.push_str(match redirect.op {
-            RedirectOp::Input => "<",
-            RedirectOp::Output => ">",
-            RedirectOp::Append => ">>",
-            RedirectOp::Clobber => ">|",
-            RedirectOp::ReadWrite => "<>",
-            RedirectOp::DupInput => "<&",
-            RedirectOp::DupOutput => ">&",
-            RedirectOp::OutputBoth => "&>",
-            RedirectOp::AppendBoth => "&>>",
-            RedirectOp::HereString => "<<<",
-            RedirectOp::HereDoc => "<<",
-            RedirectOp::HereDocStrip => "<<-",
-        });
+        self.out.push_str(redirect_symbol(redirect.op));
         match &redirect.target {
             RedirectTarget::Word(word) => {
                 if matches!(word.parts.first(), Some(WordPart::ProcessSub { .. })) {
@@ -198,24 +262,8 @@ impl Printer {
                 self.word(word)
             }
             RedirectTarget::HereDoc(heredoc) => {
-                if heredoc.quoted {
-                    self.out.push('\'');
-                    self.out.push_str(&heredoc.delimiter);
-                    self.out.push('\'');
-                } else {
-                    self.out.push_str(&heredoc.delimiter);
-                }
-                let mut body = Printer::default();
-                for part in &heredoc.body.parts {
-                    body.heredoc_part(part, heredoc.quoted);
-                }
-                let mut text = body.out;
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(&heredoc.delimiter);
-                text.push('\n');
-                self.heredocs.push(text);
+                self.out.push_str(&heredoc_delimiter(heredoc));
+                self.heredocs.push(heredoc_text(heredoc));
             }
         }
     }

@@ -77,7 +77,8 @@ impl Parser<'_> {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;
             return Ok(Redirect { fd, op, target, span: self.span(start, self.pos) });
         }
-        let Some(word) = self.read_word(WordContext::Pattern)? else {
+        // Brace expansion applies (`> a{1,2}` is an ambiguous redirect).
+        let Some(word) = self.read_word(WordContext::Normal)? else {
             return self.unexpected_word();
         };
         Ok(Redirect { fd, op, target: RedirectTarget::Word(word), span: self.span(start, self.pos) })

@@ -10,7 +10,10 @@ impl Parser<'_> {
     pub(super) fn command_substitution(&mut self) -> PResult<WordPart> {
         self.pos += 2;
         self.enter()?;
-        let body = self.nested_list_until_paren()?;
+        let outer = std::mem::replace(&mut self.in_assignment_value, false);
+        let body = self.nested_list_until_paren();
+        self.in_assignment_value = outer;
+        let body = body?;
         self.leave();
         Ok(WordPart::CommandSub { body: Box::new(body), backtick: false })
     }

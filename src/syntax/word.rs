@@ -226,7 +226,7 @@ impl Parser<'_> {
     /// True when a `~` here starts a tilde prefix.
     fn tilde_allowed(&self, out: &PartsBuilder, word_start: usize, context: WordContext, assign_like: bool) -> bool {
         if self.pos == word_start {
-            return matches!(context, WordContext::Normal | WordContext::AssignValue | WordContext::Pattern);
+            return matches!(context, WordContext::Normal | WordContext::AssignValue | WordContext::Pattern | WordContext::Regex);
         }
         if !assign_like {
             return false;
@@ -250,6 +250,8 @@ impl Parser<'_> {
             None => true,
             Some(b'/') => true,
             Some(b':') => assign_like || context == WordContext::AssignValue,
+            // In a regular expression `(` and `|` belong to the word.
+            Some(b'(' | b'|') if context == WordContext::Regex => false,
             Some(&b) => is_meta(b),
         };
         if !ends {

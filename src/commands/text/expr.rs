@@ -6,9 +6,9 @@
 
 use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
-use crate::commands::text::regex::{Regex, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
+use crate::regex::{Regex, Syntax};
 use std::cmp::Ordering;
 
 /// A value: integers stay integers until a string is needed.

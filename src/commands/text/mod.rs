@@ -20,7 +20,6 @@ pub mod od;
 pub mod od_format;
 pub mod output;
 pub mod paste;
-pub mod regex;
 pub mod rev;
 pub mod sed;
 pub mod shuf;

@@ -7,9 +7,9 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{transform_records, OpenError};
 use crate::commands::text::output::status_of;
-use crate::commands::text::regex::{Regex, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::Invocation;
+use crate::regex::{Regex, Syntax};
 
 const SPEC: Spec = Spec::new(
     "b:d:f:h:i:l:n:ps:v:w:",

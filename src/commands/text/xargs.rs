@@ -9,7 +9,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::xargs_input::{ItemReader, Splitting};
 use crate::host::LocalFuture;
-use crate::interp::{Invocation, STATUS_SIGPIPE};
+use crate::interp::{Invocation, ProgramRequest, STATUS_SIGPIPE};
 use crate::io::Stream;
 use std::rc::Rc;
 
@@ -179,13 +179,14 @@ async fn execute(ctx: &mut Invocation<'_>, settings: &Settings, argv: Vec<String
     let Some(program) = argv.first().cloned() else {
         return Stop::Continue;
     };
-    if !program.contains('/') && !ctx.shell.command_exists(&program) {
+    // A program, never a shell function (`xargs f` fails as with GNU).
+    if !crate::commands::common::program_exists(ctx, &program).await {
         ctx.report(&format!("{program}: No such file or directory")).await;
         return Stop::Abort(127);
     }
     let stdin = if settings.arg_file.is_some() { ctx.stdin.clone() } else { Rc::new(Stream::Null) };
     let (stdout, stderr) = (ctx.stdout.clone(), ctx.stderr.clone());
-    let code = ctx.shell.run_command(argv, stdin, stdout, stderr).await;
+    let code = ctx.shell.run_program(ProgramRequest::new(argv, stdin, stdout, stderr)).await;
     match code {
         0 => Stop::Continue,
         255 => {

@@ -79,6 +79,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 }
             }
         }
+        inherit_shellopts(shell, &mut options);
         let rest = args[index.min(args.len())..].to_vec();
         match source {
             Source::Command => {
@@ -90,10 +91,12 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     Some((first, others)) => (first.clone(), others.to_vec()),
                     None => (name.clone(), Vec::new()),
                 };
+                // `bash -c TEXT NAME` names itself NAME in its error messages.
+                let prefix = if operands.is_empty() { "bash".to_string() } else { arg0.clone() };
                 let mut child = shell.child_process(arg0, positional).await;
                 options.command_string = true;
                 child.options = options;
-                Ok(child.run_as_process(text, "bash".into(), "bash: -c".into()).await)
+                Ok(child.run_as_process(text, prefix.clone(), format!("{prefix}: -c")).await)
             }
             Source::File => match rest.split_first() {
                 Some((file, others)) => {
@@ -121,4 +124,15 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             },
         }
     })
+}
+
+/// An exported SHELLOPTS turns its `set -o` options on in the child, as a
+/// new bash reads it from its environment (`export SHELLOPTS; set -x`
+/// traces child shells too).
+fn inherit_shellopts(shell: &Shell, options: &mut Options) {
+    let Some(variable) = shell.vars.get("SHELLOPTS").filter(|v| v.attributes.exported) else { return };
+    let Some(crate::interp::vars::Value::Scalar(value)) = &variable.value else { return };
+    for name in value.split(':') {
+        options.set_set_option(name, true);
+    }
 }

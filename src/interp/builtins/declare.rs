@@ -480,15 +480,25 @@ async fn print_variables(shell: &mut Shell, builtin: &str, names: &[Arg], flags:
 }
 
 async fn print_functions(shell: &mut Shell, names_only: bool, names: &[Arg]) -> Outcome {
-    let mut selected: Vec<String> =
-        if names.is_empty() { shell.functions.keys().cloned().collect() } else { names.iter().map(|a| a.text()).collect() };
-    selected.sort();
+    // All functions are listed sorted; named ones in the order given.
+    let selected: Vec<String> = if names.is_empty() {
+        let mut all: Vec<String> = shell.functions.keys().cloned().collect();
+        all.sort();
+        all
+    } else {
+        names.iter().map(|a| a.text()).collect()
+    };
+    let extdebug = shell.options.get_shopt("extdebug") == Some(true);
     let mut out = String::new();
     let mut status = 0;
     for name in selected {
         match shell.functions.get(&name) {
             Some(function) => {
-                if names_only && !names.is_empty() {
+                if names_only && !names.is_empty() && extdebug {
+                    // With extdebug: where the function was defined.
+                    let line = function.source.line_of(function.def.span.start);
+                    out.push_str(&format!("{name} {line} {}\n", function.error_name));
+                } else if names_only && !names.is_empty() {
                     out.push_str(&format!("{name}\n"));
                 } else if names_only {
                     out.push_str(&format!("declare -f {name}\n"));

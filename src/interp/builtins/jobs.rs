@@ -72,6 +72,7 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             })
             .await;
             let Some((pid, status)) = found else { return Ok(127) };
+            report_kill(shell, pid).await;
             if let Some(name) = pid_variable {
                 let _ = shell.assign_scalar(&name, pid.to_string(), false);
             }
@@ -79,7 +80,9 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         if ids.is_empty() {
             poll_fn(|_| if jobs.any_running() { Poll::Pending } else { Poll::Ready(()) }).await;
-            while jobs.take_finished().is_some() {}
+            while let Some((pid, _)) = jobs.take_finished() {
+                report_kill(shell, pid).await;
+            }
             return Ok(0);
         }
         let mut status = 0;
@@ -105,11 +108,50 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                 None => Poll::Ready(127),
             })
             .await;
+            // Collected: `wait -n` does not see it again.
+            let _ = jobs.take_finished_among(Some(&[pid]));
+            report_kill(shell, pid).await;
             if let Some(name) = &pid_variable {
                 let _ = shell.assign_scalar(name, pid.to_string(), false);
             }
         }
         Ok(status)
+    })
+}
+
+/// Reports a job `kill` ended, as a non-interactive bash does when it
+/// collects it: `bash: line 3: 1234 Hangup                  sleep 1`. SIGINT,
+/// SIGTERM and SIGPIPE go unreported.
+async fn report_kill(shell: &mut Shell, pid: u32) {
+    let Some((signal, command)) = shell.jobs.take_kill_report(pid) else { return };
+    let Some(description) = signal_description(signal) else { return };
+    shell.report_error(&format!("{pid:>5} {description:<24}{command}")).await;
+}
+
+/// The text bash prints for a job killed by `signal`.
+fn signal_description(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        1 => "Hangup",
+        3 => "Quit",
+        4 => "Illegal instruction",
+        5 => "Trace/breakpoint trap",
+        6 => "Aborted",
+        7 => "Bus error",
+        8 => "Floating point exception",
+        9 => "Killed",
+        10 => "User defined signal 1",
+        11 => "Segmentation fault",
+        12 => "User defined signal 2",
+        14 => "Alarm clock",
+        16 => "Stack fault",
+        24 => "CPU time limit exceeded",
+        25 => "File size limit exceeded",
+        26 => "Virtual timer expired",
+        27 => "Profiling timer expired",
+        29 => "I/O possible",
+        30 => "Power failure",
+        31 => "Bad system call",
+        _ => return None,
     })
 }
 
@@ -169,17 +211,16 @@ pub fn kill(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         status = 1;
                     }
                 }
-                Some(pid) if pid == shell.pid || pid == shell.bash_pid => {
-                    if signal == 0 {
-                        continue;
+                Some(pid) if pid == shell.bash_pid => {
+                    if signal != 0 {
+                        shell.receive_signal(signal).await?;
                     }
-                    let name = super::trap::SIGNALS.get(signal as usize - 1).map(|s| format!("SIG{s}")).unwrap_or_default();
-                    match shell.traps.get(&name).cloned() {
-                        Some(action) if action.is_empty() => {}
-                        Some(_) => shell.run_trap(&name).await,
-                        // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
-                        None if matches!(signal, 17 | 23 | 28) => {}
-                        None => return Err(crate::interp::Flow::Exit(128 + signal)),
+                }
+                // A shell waiting on this one (`kill $$` in a subshell, a
+                // child bash signalling its parent) gets it when it goes on.
+                Some(pid) if shell.ancestor_pids.contains(&pid) => {
+                    if signal != 0 {
+                        shell.jobs.post_signal(pid, signal);
                     }
                 }
                 _ => {
@@ -261,4 +302,30 @@ async fn list_signals(shell: &mut Shell, specs: &[String]) -> Outcome {
     }
     shell.out(out.as_bytes()).await?;
     Ok(status)
+}
+
+impl Shell {
+    /// Acts on a signal sent to this shell: its trap runs, an ignored one
+    /// does nothing, any other ends the shell with 128 + the signal.
+    pub(crate) async fn receive_signal(&mut self, signal: i32) -> Result<(), crate::interp::Flow> {
+        let name = super::trap::SIGNALS.get(signal as usize - 1).map(|s| format!("SIG{s}")).unwrap_or_default();
+        match self.traps.get(&name).cloned() {
+            Some(action) if action.is_empty() => Ok(()),
+            Some(_) => {
+                self.run_trap(&name).await;
+                Ok(())
+            }
+            // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
+            None if matches!(signal, 17 | 23 | 28) => Ok(()),
+            None => Err(crate::interp::Flow::Exit(128 + signal)),
+        }
+    }
+
+    /// Acts on the signals other shells of the session queued for this one.
+    pub(crate) async fn receive_queued_signals(&mut self) -> Result<(), crate::interp::Flow> {
+        for signal in self.jobs.take_signals_for(self.bash_pid) {
+            self.receive_signal(signal).await?;
+        }
+        Ok(())
+    }
 }

@@ -211,7 +211,7 @@ impl Formatter<'_> {
                 }
                 'b' => {
                     let arg = self.take_arg().unwrap_or("").to_string();
-                    let decoded = decode(&arg, EscapeStyle::Echo);
+                    let decoded = decode(&arg, EscapeStyle::PrintfB);
                     let mut bytes = decoded.bytes;
                     if let Some(p) = spec.precision {
                         bytes.truncate(p);

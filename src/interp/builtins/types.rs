@@ -171,7 +171,10 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     (Kind::File(path), true) => format!("{name} is {path}\n"),
                     (Kind::Hashed(path), true) => format!("{name} is hashed ({path})\n"),
                     (Kind::Keyword, true) => format!("{name} is a shell keyword\n"),
-                    (Kind::Function, true) => format!("{name} is a function\n"),
+                    (Kind::Function, true) => {
+                        let text = shell.functions.get(name.as_str()).map(|f| shell.function_text(&name, f)).unwrap_or_default();
+                        format!("{name} is a function\n{text}\n")
+                    }
                     (Kind::Builtin, true) => format!("{name} is a shell builtin\n"),
                     (_, false) => format!("{name}\n"),
                 };

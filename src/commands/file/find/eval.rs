@@ -279,7 +279,7 @@ async fn run_command(ctx: &mut Invocation<'_>, words: Vec<String>, directory: Op
             request.cwd = Some(crate::fs::path::normalize("/", &directory));
             ctx.shell.run_program(request).await
         }
-        None => ctx.shell.run_command(words, stdin, stdout, stderr).await,
+        None => ctx.shell.run_program(ProgramRequest::new(words, stdin, stdout, stderr)).await,
     }
 }
 

@@ -7,9 +7,9 @@ mod walk;
 use crate::commands::common::Input;
 use crate::commands::options::{parse, Long, Spec};
 use crate::commands::text::input::read_all;
-use crate::commands::text::regex::{Regex, Syntax};
 use crate::host::LocalFuture;
 use crate::interp::{write_failure_status, Invocation};
+use crate::regex::{Regex, Syntax};
 
 const LONGS: &[Long] = &[
     Long::flag("extended-regexp", "E"),

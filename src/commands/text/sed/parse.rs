@@ -3,7 +3,7 @@
 
 use super::replace::parse_replacement;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Program, RegexRef, Substitute};
-use crate::commands::text::regex::{Regex, RegexError, Syntax};
+use crate::regex::{Regex, RegexError, Syntax};
 
 /// What `--sandbox` says of `e`, `r` and `w`.
 const SANDBOX_REFUSAL: &str = "e/r/w commands disabled in sandbox mode";

@@ -2,7 +2,7 @@
 //! `\n \t...`, and GNU's case conversions `\U \L \u \l \E`.
 
 use super::script::{CaseChange, Piece};
-use crate::commands::text::regex::{decode_at, numeric_escape, Span, Unit};
+use crate::regex::{decode_at, numeric_escape, Span, Unit};
 
 /// Parses the replacement text (already cut at its delimiter). `groups` is
 /// the expression's group count, `None` for the empty regex (checked later).

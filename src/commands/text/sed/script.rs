@@ -1,7 +1,7 @@
 //! A sed script parsed once into a program: commands with their addresses,
 //! and the regular expressions they use.
 
-use crate::commands::text::regex::Regex;
+use crate::regex::Regex;
 
 /// A reference to a regular expression: an index into the program's table,
 /// or `None` for the empty regex (`//`), which reuses the last one used.

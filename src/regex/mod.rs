@@ -1,5 +1,5 @@
-//! POSIX regular expressions (GNU flavour) for grep, sed and later awk and
-//! expr: one parser for basic and extended syntax, matched with POSIX
+//! POSIX regular expressions (GNU flavour) for grep, sed, expr and bash's
+//! `[[ =~ ]]`: one parser for basic and extended syntax, matched with POSIX
 //! leftmost-longest semantics.
 //!
 //! Expressions without back-references are translated to the `regex`
