@@ -328,14 +328,14 @@ impl Shell {
         if !is_valid_name(&name) {
             return Err(format!("`{name}': not a valid identifier"));
         }
-        let existing = self.vars.get(&name).cloned();
-        let attributes = existing.as_ref().map(|v| v.attributes).unwrap_or_default();
+        let existing = self.vars.get(&name);
+        let attributes = existing.map(|v| v.attributes).unwrap_or_default();
         if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
         }
-        let mut var = existing.unwrap_or(Variable { value: None, attributes });
+        let existing_value = existing.and_then(|v| v.value.as_ref());
         // A negative index counts back from the end of an indexed array.
-        let key = match (&var.value, key) {
+        let key = match (existing_value, key) {
             (Some(Value::Indexed(map)), ElementKey::Index(i)) if i < 0 => {
                 let resolved = map.keys().next_back().copied().unwrap_or(-1) + 1 + i;
                 if resolved < 0 {
@@ -345,11 +345,15 @@ impl Shell {
             }
             (_, key) => key,
         };
-        let current = match (&var.value, &key) {
-            (Some(Value::Indexed(map)), ElementKey::Index(i)) => map.get(i).cloned(),
-            (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
-            (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
-            _ => None,
+        let current = if append {
+            match (existing_value, &key) {
+                (Some(Value::Indexed(map)), ElementKey::Index(i)) => map.get(i).cloned(),
+                (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.get(k).cloned(),
+                (Some(Value::Scalar(s)), ElementKey::Index(0)) => Some(s.clone()),
+                _ => None,
+            }
+        } else {
+            None
         };
         let value = match (append, attributes.integer) {
             // `-i`: `+=` adds.
@@ -361,22 +365,36 @@ impl Shell {
             (true, false) => self.transform_value(attributes, format!("{}{value}", current.unwrap_or_default()))?,
             (false, _) => self.transform_value(attributes, value)?,
         };
+        let limit = self.limits.max_array_elements;
+        let Some(var) = self.vars.get_mut(&name) else {
+            let value = match key {
+                ElementKey::Index(i) if i < 0 => return Err(format!("{name}[{i}]: bad array subscript")),
+                ElementKey::Index(i) => Value::Indexed(BTreeMap::from([(i, value)])),
+                ElementKey::Key(k) => {
+                    let mut map = AssocArray::default();
+                    map.insert(k, value);
+                    Value::Assoc(map)
+                }
+            };
+            self.vars.insert(&name, Variable { value: Some(value), attributes });
+            return Ok(());
+        };
         match (&mut var.value, key) {
             (Some(Value::Assoc(map)), ElementKey::Key(k)) => map.insert(k, value),
             (Some(Value::Assoc(map)), ElementKey::Index(i)) => map.insert(i.to_string(), value),
             (Some(Value::Indexed(map)), ElementKey::Index(index)) => {
-                if map.len() >= self.limits.max_array_elements && !map.contains_key(&index) {
-                    return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
+                if map.len() >= limit && !map.contains_key(&index) {
+                    return Err(format!("{name}: array element limit ({limit}) exceeded"));
                 }
                 map.insert(index, value);
             }
             (slot, ElementKey::Index(i)) => {
+                if i < 0 {
+                    return Err(format!("{name}[{i}]: bad array subscript"));
+                }
                 let mut map = BTreeMap::new();
                 if let Some(Value::Scalar(s)) = slot.take() {
                     map.insert(0, s);
-                }
-                if i < 0 {
-                    return Err(format!("{name}[{i}]: bad array subscript"));
                 }
                 map.insert(i, value);
                 *slot = Some(Value::Indexed(map));
@@ -387,7 +405,6 @@ impl Shell {
                 *slot = Some(Value::Assoc(map));
             }
         }
-        self.vars.insert(&name, var);
         Ok(())
     }
 
@@ -405,31 +422,44 @@ impl Shell {
         if !is_valid_name(&name) {
             return Err(format!("`{name}': not a valid identifier"));
         }
-        let existing = self.vars.get(&name).cloned();
-        let mut var = existing.unwrap_or(Variable { value: None, attributes: Default::default() });
-        if var.attributes.readonly {
+        let (attributes, current_len, current_assoc) = match self.vars.get(&name) {
+            Some(var) => {
+                let len = match &var.value {
+                    Some(Value::Indexed(map)) => map.len(),
+                    Some(Value::Assoc(map)) => map.len(),
+                    Some(Value::Scalar(_)) => 1,
+                    None => 0,
+                };
+                (var.attributes, len, matches!(var.value, Some(Value::Assoc(_))))
+            }
+            None => (Attributes::default(), 0, false),
+        };
+        if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
         }
         if items.len() > self.limits.max_array_elements {
             return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
         }
-        if self.options.allexport {
-            var.attributes.exported = true;
-        }
-        let attributes = var.attributes;
-        if force_assoc || matches!(var.value, Some(Value::Assoc(_))) || (var.value.is_none() && attributes.assoc) {
-            let original = match &var.value {
-                Some(Value::Assoc(map)) => map.clone(),
+        let exported = self.options.allexport;
+        let is_assoc = force_assoc || current_assoc || (self.vars.get(&name).is_some_and(|v| v.value.is_none()) && attributes.assoc);
+        if is_assoc {
+            // A failed element (an `-i` value that is not arithmetic, the
+            // element limit) leaves the array as it was: only when one can
+            // fail is the old map copied rather than taken.
+            let may_fail = attributes.integer || current_len + items.len() > self.limits.max_array_elements;
+            let original = match self.vars.get_mut(&name).and_then(|v| v.value.as_mut()) {
+                Some(Value::Assoc(map)) if may_fail => map.clone(),
+                Some(Value::Assoc(map)) => std::mem::take(map),
                 _ => AssocArray::default(),
             };
-            let mut map = if append { original.clone() } else { AssocArray::default() };
+            // Without `+=` on the array, `[k]+=v` appends to the old value (as bash 5.2).
+            let (mut map, replaced) = if append { (original, None) } else { (AssocArray::default(), Some(original)) };
             let keyed = items.iter().any(|(key, _, _)| key.is_some());
             let mut pending_key: Option<String> = None;
             for (key, value, element_append) in items {
                 match key {
                     Some(key) => {
-                        // Without `+=` on the array, `[k]+=v` appends to the old value (as bash 5.2).
-                        let base = if append { &map } else { &original };
+                        let base = replaced.as_ref().unwrap_or(&map);
                         let value =
                             if *element_append { format!("{}{value}", base.get(key).cloned().unwrap_or_default()) } else { value.clone() };
                         map.insert(key.clone(), self.transform_value(attributes, value)?);
@@ -447,16 +477,18 @@ impl Shell {
             if map.len() > self.limits.max_array_elements {
                 return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
             }
-            var.value = Some(Value::Assoc(map));
-            self.vars.insert(&name, var);
+            self.store_array(&name, Value::Assoc(map), attributes, exported);
             return Ok(());
         }
-        var.value = Some(Value::Indexed(match (var.value.take(), append) {
+        // Taken out of the variable, not copied: `a+=(x)` on a long array
+        // stays cheap.
+        let old = self.vars.get_mut(&name).and_then(|v| v.value.take());
+        let start = match (old, append) {
             (Some(Value::Indexed(map)), true) => map,
             (Some(Value::Scalar(s)), true) => BTreeMap::from([(0, s)]),
             _ => BTreeMap::new(),
-        }));
-        self.vars.insert(&name, var);
+        };
+        self.store_array(&name, Value::Indexed(start), attributes, exported);
         let last_index = |shell: &Shell| match shell.vars.get(&name).and_then(|v| v.value.as_ref()) {
             Some(Value::Indexed(map)) => map.keys().next_back().copied(),
             _ => None,
@@ -494,6 +526,22 @@ impl Shell {
             next = index + 1;
         }
         Ok(())
+    }
+
+    /// Stores an array value in `name`, creating the variable with
+    /// `attributes` when it does not exist.
+    fn store_array(&mut self, name: &str, value: Value, attributes: Attributes, exported: bool) {
+        match self.vars.get_mut(name) {
+            Some(var) => {
+                var.value = Some(value);
+                var.attributes.exported |= exported;
+            }
+            None => {
+                let mut var = Variable { value: Some(value), attributes };
+                var.attributes.exported |= exported;
+                self.vars.insert(name, var);
+            }
+        }
     }
 
     /// Reports the warnings queued by an assignment.
