@@ -56,6 +56,14 @@ pub async fn expand_words(host: &mut dyn ExpandHost, words: &[Word]) -> Result<V
     let mut out = Vec::new();
     let ifs = host.ifs();
     for word in words {
+        // A word of plain text (a command name, an option) is itself.
+        if let [WordPart::Literal(text)] = word.parts.as_slice() {
+            if !text.is_empty() && !text.contains(['*', '?', '[', '(', '{']) {
+                host.check_length(text.len())?;
+                out.push(text.to_string());
+                continue;
+            }
+        }
         if !super::brace::has_braces(word) {
             expand_field_parts(host, &word.parts, &ifs, &mut out).await?;
             continue;

@@ -134,8 +134,12 @@ impl Stream {
             Stream::PipeReader(reader) => Ok(reader.read_until(delimiter, max).await),
             Stream::File(file) if file.readable => {
                 let mut out = Vec::new();
+                // Lines are mostly short: read a little first and more only
+                // when no delimiter came, rather than 4 KiB per line.
+                let mut want = 128;
                 loop {
-                    let chunk = file.handle.read_at(file.offset.get(), 4096).await?;
+                    let chunk = file.handle.read_at(file.offset.get(), want).await?;
+                    want = (want * 2).min(4096);
                     if chunk.is_empty() {
                         return Ok(out);
                     }

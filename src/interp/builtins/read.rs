@@ -22,28 +22,39 @@ struct ReadOptions {
 async fn read_record(stream: &Fd, options: &ReadOptions) -> (Vec<(u8, bool)>, bool) {
     let mut out: Vec<(u8, bool)> = Vec::new();
     loop {
-        if options.count.is_some_and(|count| out.len() >= count) {
-            return (out, true);
-        }
-        let Ok(chunk) = stream.read_until(options.delimiter, 1).await else {
+        // Whole pieces up to the delimiter, never past it nor past the
+        // count (an escape makes a character of two bytes, so reading at
+        // most the characters still wanted never reads too far).
+        let room = match options.count {
+            Some(count) if out.len() >= count => return (out, true),
+            Some(count) => count - out.len(),
+            None => usize::MAX,
+        };
+        let Ok(chunk) = stream.read_until(options.delimiter, room).await else {
             return (out, false);
         };
-        let Some(&byte) = chunk.first() else {
+        if chunk.is_empty() {
             return (out, false);
-        };
-        if byte == options.delimiter && !options.exact {
-            return (out, true);
         }
-        if byte == b'\\' && !options.raw {
-            let next = stream.read_until(options.delimiter, 1).await.unwrap_or_default();
-            match next.first() {
-                Some(b'\n') => continue,
-                Some(&escaped) => out.push((escaped, true)),
-                None => return (out, false),
+        let mut bytes = chunk.iter().copied();
+        while let Some(byte) = bytes.next() {
+            if byte == options.delimiter && !options.exact {
+                return (out, true);
             }
-            continue;
+            if byte == b'\\' && !options.raw {
+                let next = match bytes.next() {
+                    Some(next) => Some(next),
+                    None => stream.read_until(options.delimiter, 1).await.ok().and_then(|next| next.first().copied()),
+                };
+                match next {
+                    Some(b'\n') => continue,
+                    Some(escaped) => out.push((escaped, true)),
+                    None => return (out, false),
+                }
+                continue;
+            }
+            out.push((byte, false));
         }
-        out.push((byte, false));
     }
 }
 
