@@ -37,11 +37,11 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    list.items.push(ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    push_one(&mut list.items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
                     return self.end_top_line(list);
                 }
             };
-            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            push_one(&mut list.items, ListItem { and_or, background, span: self.span(start, self.pos) });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
                 return self.end_top_line(list);
@@ -136,7 +136,7 @@ impl Parser<'_> {
                 return Ok(AndOr { first, rest });
             };
             self.skip_linebreaks()?;
-            rest.push((op, self.pipeline()?));
+            push_one(&mut rest, (op, self.pipeline()?));
         }
     }
 
@@ -161,7 +161,7 @@ impl Parser<'_> {
             }
             self.skip_space();
         }
-        let mut commands = Vec::with_capacity(1);
+        let mut commands = Seq::new();
         let mut pipe_stderr = Vec::new();
         if (timed.is_some() || negated) && self.at_pipeline_end() {
             commands.push(Command::Simple(SimpleCommand {
@@ -214,7 +214,7 @@ impl Parser<'_> {
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
-            return Ok(Command::Compound(compound, redirects, self.span(start, self.pos)));
+            return Ok(Command::Compound(Box::new(compound), redirects, self.span(start, self.pos)));
         }
         self.simple_command(start)
     }
@@ -227,32 +227,42 @@ impl Parser<'_> {
             if !self.at_redirect() {
                 return Ok(redirects);
             }
-            redirects.push(self.redirect()?);
+            push_one(&mut redirects, self.redirect()?);
         }
     }
 
     /// `VAR=x cmd arg >file`, or `name() body`.
     fn simple_command(&mut self, start: usize) -> PResult<Command> {
-        let mut command = SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
+        let mark = self.word_stack.len();
+        let result = self.simple_command_from(start, mark);
+        self.word_stack.truncate(mark);
+        result
+    }
+
+    /// [`Parser::simple_command`], its words collected on the word stack above `mark`.
+    fn simple_command_from(&mut self, start: usize, mark: usize) -> PResult<Command> {
+        let mut assignments = Vec::new();
+        let mut redirects = Vec::new();
         let mut declaration = false;
         loop {
             self.skip_space();
             self.step()?;
             let Some(byte) = self.cur() else { break };
+            let no_words = self.word_stack.len() == mark;
             if self.at_redirect() {
-                command.redirects.push(self.redirect()?);
+                push_one(&mut redirects, self.redirect()?);
                 continue;
             }
             let process_substitution = matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(');
             if is_meta(byte) && !process_substitution {
                 break;
             }
-            if command.words.is_empty() || declaration {
+            if no_words || declaration {
                 if let Some(assignment) = self.assignment()? {
-                    if command.words.is_empty() {
-                        command.assignments.push(assignment);
+                    if no_words {
+                        push_one(&mut assignments, assignment);
                     } else {
-                        command.words.push(Argument::Assignment(Box::new(assignment)));
+                        self.word_stack.push(Argument::Assignment(Box::new(assignment)));
                     }
                     continue;
                 }
@@ -260,28 +270,28 @@ impl Parser<'_> {
             let Some(word) = self.read_word(WordContext::Normal)? else {
                 break;
             };
-            if command.words.is_empty() {
+            if no_words {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
                     if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
-                if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
+                if assignments.is_empty() && redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
             }
-            command.words.push(Argument::Word(word));
+            self.word_stack.push(Argument::Word(word));
         }
-        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
+        let words = self.word_stack.split_off(mark);
+        if words.is_empty() && assignments.is_empty() && redirects.is_empty() {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
-            if command.words.len() == 1 {
+            if words.len() == 1 {
                 self.pos += 1;
                 self.skip_blanks();
                 return self.unexpected_word();
             }
             return self.unexpected();
         }
-        command.span = self.span(start, self.pos);
-        Ok(Command::Simple(command))
+        Ok(Command::Simple(SimpleCommand { assignments, words, redirects, span: self.span(start, self.pos) }))
     }
 
     /// True at `( )` after a function name.
@@ -375,7 +385,7 @@ impl Parser<'_> {
             return self.unexpected();
         }
         let span = self.span(start, self.pos);
-        Ok(Command::Compound(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }, Vec::new(), span))
+        Ok(Command::Compound(Box::new(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }), Vec::new(), span))
     }
 
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
@@ -476,6 +486,15 @@ impl Parser<'_> {
         self.pos = close + if append { 3 } else { 2 };
         Ok((Some(word), append))
     }
+}
+
+/// Pushes `item`, making room for exactly one when `items` has none: most
+/// commands have at most one redirection or assignment, and these are large.
+fn push_one<T>(items: &mut Vec<T>, item: T) {
+    if items.capacity() == 0 {
+        items.reserve_exact(1);
+    }
+    items.push(item);
 }
 
 /// True when `text` holds a `;` outside quotes and escapes.

@@ -6,7 +6,7 @@
 //! simple commands), `compound`, `redirect`, `heredoc`, `word`, `param`,
 //! `arith` and `cond`.
 
-use super::ast::{List, Word};
+use super::ast::{Argument, List, Word};
 use super::error::{ParseError, ParseErrorKind};
 use super::lines::LineIndex;
 use std::borrow::Cow;
@@ -135,6 +135,10 @@ pub struct Parser<'s> {
     pub(super) warnings: Vec<String>,
     /// The stack position where the parse started.
     pub(super) stack_base: usize,
+    /// The words of the simple commands being read (nested ones above
+    /// outer ones), so each command's words end in a `Vec` of their exact
+    /// number.
+    pub(super) word_stack: Vec<Argument>,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -158,6 +162,7 @@ impl<'s> Parser<'s> {
             heredoc_bodies: Vec::new(),
             warnings: Vec::new(),
             stack_base: 0,
+            word_stack: Vec::new(),
             done: false,
         }
     }
@@ -271,24 +276,38 @@ impl<'s> Parser<'s> {
     }
 
     /// Counts one step against `max_iterations`.
+    #[inline]
     pub(super) fn step(&mut self) -> PResult<()> {
         self.iterations += 1;
         if self.iterations > self.limits.max_iterations {
-            return self.fail(ParseErrorKind::LimitExceeded(format!(
-                "parser iteration limit exceeded (max_iterations: {})",
-                self.limits.max_iterations
-            )));
+            return self.iteration_limit_reached();
         }
         Ok(())
     }
 
+    /// The failure for `max_iterations` (kept out of the hot [`Parser::step`]).
+    #[cold]
+    fn iteration_limit_reached(&self) -> PResult<()> {
+        self.fail(ParseErrorKind::LimitExceeded(format!(
+            "parser iteration limit exceeded (max_iterations: {})",
+            self.limits.max_iterations
+        )))
+    }
+
     /// Counts one token against `max_tokens`.
+    #[inline]
     pub(super) fn token(&mut self) -> PResult<()> {
         self.tokens += 1;
         if self.tokens > self.limits.max_tokens {
-            return self.fail(ParseErrorKind::LimitExceeded(format!("too many tokens (max_tokens: {})", self.limits.max_tokens)));
+            return self.token_limit_reached();
         }
         Ok(())
+    }
+
+    /// The failure for `max_tokens` (kept out of the hot [`Parser::token`]).
+    #[cold]
+    fn token_limit_reached(&self) -> PResult<()> {
+        self.fail(ParseErrorKind::LimitExceeded(format!("too many tokens (max_tokens: {})", self.limits.max_tokens)))
     }
 
     /// Enters one level of nesting, checked against `max_depth`.
@@ -308,6 +327,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Leaves one level of nesting.
+    #[inline]
     pub(super) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
