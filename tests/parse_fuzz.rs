@@ -164,3 +164,25 @@ fn nul_bytes_round_trip() {
     assert!(parse(backquote_in_arith, &ParseOptions::default()).is_err(), "bash: unexpected EOF looking for `\"'");
     assert!(parse(quoted_parens_in_arith, &ParseOptions::default()).is_ok());
 }
+
+/// With extglob on, `!(` starts a pattern word, not the reserved word `!`
+/// (bash runs `!(x) y` as a command named by the pattern), so a printed
+/// command whose first word is an extglob group reads back the same; and a
+/// word in command position that opens a subscript reads to its `]` across
+/// blanks, so the group inside `lc[ !(...) ]` stays literal (cargo-fuzz
+/// finding).
+#[test]
+fn extglob_group_in_command_position_round_trips() {
+    let extglob = ParseOptions { extglob: true, ..ParseOptions::default() };
+    let found_by_cargo_fuzz = ">d\u{1e}!lc[ !(cho /\"a\"\0\0\0\0\0\0\0\u{1e}/a) ]]";
+    for source in [found_by_cargo_fuzz, "!(a) b", "lc[ !(cho /\"a\"/a) ]]", "! (a)", "x | !(a)"] {
+        for options in [&extglob, &ParseOptions::default()] {
+            if let Err(message) = round_trip_with(source, options) {
+                panic!("{source:?} (extglob {}): {message}", options.extglob);
+            }
+        }
+    }
+    assert!(parse("!(a) b", &extglob).is_ok());
+    assert!(parse("!(a) b", &ParseOptions::default()).is_err(), "a negated subshell, then `b`");
+    assert!(parse("lc[ !(cho /\"a\"/a) ]]", &ParseOptions::default()).is_ok());
+}

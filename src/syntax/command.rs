@@ -5,9 +5,10 @@ use super::ast::{
     AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem, Pipeline, Seq, SimpleCommand,
     TimeFormat, Word, WordPart,
 };
+use super::error::ParseErrorKind;
 use super::lexer::{is_meta, is_name_byte, is_name_start};
-use super::parser::{PResult, Parser};
-use super::word::WordContext;
+use super::parser::{Fail, PResult, Parser};
+use super::word::{PartsBuilder, WordContext};
 
 /// Builtins whose `name=value` arguments are assignments.
 const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export", "readonly", "alias"];
@@ -147,7 +148,8 @@ impl Parser<'_> {
         let mut negated = false;
         let mut timed = None;
         loop {
-            if self.eat_reserved("!")? {
+            if self.at_negation() {
+                self.eat_reserved("!")?;
                 negated = !negated;
             } else if self.eat_reserved("time")? {
                 self.skip_space();
@@ -189,6 +191,12 @@ impl Parser<'_> {
         Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) })
     }
 
+    /// True at the reserved word `!`: with extglob on, `!(` starts a
+    /// pattern word instead, as bash reads it.
+    fn at_negation(&self) -> bool {
+        self.at_reserved("!") && !(self.extglob && self.peek_at(1) == Some(b'('))
+    }
+
     /// True where a bare `time` ends: a newline, `;`, `&` or the end.
     fn at_pipeline_end(&self) -> bool {
         matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
@@ -201,9 +209,10 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "!" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
                     return self.unexpected();
                 }
+                "!" if self.at_negation() => return self.unexpected(),
                 "function" => return self.function_keyword(start),
                 "coproc" => return self.coproc(start),
                 _ => {}
@@ -258,12 +267,18 @@ impl Parser<'_> {
                 break;
             }
             if no_words || declaration {
-                if let Some(assignment) = self.assignment()? {
+                if let Some(assignment) = self.assignment(no_words)? {
                     if no_words {
                         push_one(&mut assignments, assignment);
                     } else {
                         self.word_stack.push(Argument::Assignment(Box::new(assignment)));
                     }
+                    continue;
+                }
+            }
+            if no_words {
+                if let Some(word) = self.subscripted_word()? {
+                    self.word_stack.push(Argument::Word(word));
                     continue;
                 }
             }
@@ -389,8 +404,10 @@ impl Parser<'_> {
     }
 
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
-    /// when one starts here.
-    pub(super) fn assignment(&mut self) -> PResult<Option<Assignment>> {
+    /// when one starts here. In command position a subscript reads up to
+    /// its `]` across blanks, newlines and `;`, as bash reads it there;
+    /// after a declaration builtin it ends at a newline or `;`.
+    pub(super) fn assignment(&mut self, command_position: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
         let rest = self.rest();
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
@@ -404,9 +421,13 @@ impl Parser<'_> {
         self.pos += name_length;
         let mut index = None;
         if self.cur() == Some(b'[') {
-            let close = self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)));
-            let Some(close) = close else {
+            let close = if command_position {
+                self.matching_bracket_across_lines(self.pos)
+            } else {
                 // A subscript ends at a newline, so also at the `;` the printer writes for one.
+                self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)))
+            };
+            let Some(close) = close else {
                 self.pos = start;
                 return Ok(None);
             };
@@ -438,6 +459,41 @@ impl Parser<'_> {
         Ok(Some(Assignment { name, index, append, value, span: self.span(start, self.pos) }))
     }
 
+    /// In command position, a word that starts `name[` (and is no
+    /// assignment) reads up to the subscript's `]` across blanks, newlines
+    /// and `;`, then on as a word: bash reads `a[1 2]` as one word there,
+    /// and reports an unclosed `a[1` as an unexpected end of file.
+    fn subscripted_word(&mut self) -> PResult<Option<Word>> {
+        let start = self.pos;
+        let rest = self.rest();
+        if !rest.first().is_some_and(|b| is_name_start(*b)) {
+            return Ok(None);
+        }
+        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+        if rest.get(name_length) != Some(&b'[') {
+            return Ok(None);
+        }
+        let open = start + name_length;
+        let Some(close) = self.matching_bracket_across_lines(open) else {
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
+        };
+        let mut out = PartsBuilder::default();
+        out.text(self.slice(start, open + 1));
+        let saved_end = self.end;
+        self.pos = open + 1;
+        self.end = close;
+        let inside = self.subscript_word();
+        self.end = saved_end;
+        out.extend(inside?.parts);
+        out.text("]");
+        self.pos = close + 1;
+        let after = self.read_parts(WordContext::Normal)?;
+        out.extend(after);
+        self.token()?;
+        let parts = self.brace_expand(out.finish())?;
+        Ok(Some(Word { parts, span: self.span(start, self.pos) }))
+    }
+
     /// Reads `(a b [k]=v)`.
     fn array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
         let open = self.pos;
@@ -446,7 +502,7 @@ impl Parser<'_> {
         loop {
             self.skip_linebreaks()?;
             match self.cur() {
-                None => return Err(super::parser::Fail { kind: super::error::ParseErrorKind::UnterminatedQuote(')'), pos: open }),
+                None => return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: open }),
                 Some(b')') => {
                     self.pos += 1;
                     return Ok(elements);

@@ -231,8 +231,19 @@ impl Parser<'_> {
     }
 
     /// The offset of the `]` matching the `[` at `open`, skipping quotes
-    /// and nested brackets.
+    /// and nested brackets, on the same line.
     pub(super) fn matching_bracket(&self, open: usize) -> Option<usize> {
+        self.bracket_close(open, false)
+    }
+
+    /// [`Parser::matching_bracket`] across newlines, as bash reads the
+    /// subscript of a word in command position.
+    pub(super) fn matching_bracket_across_lines(&self, open: usize) -> Option<usize> {
+        self.bracket_close(open, true)
+    }
+
+    /// The offset of the `]` matching the `[` at `open`.
+    fn bracket_close(&self, open: usize, across_lines: bool) -> Option<usize> {
         let bytes = self.text.as_bytes();
         let mut depth = 0usize;
         let mut index = open;
@@ -248,7 +259,7 @@ impl Parser<'_> {
                 b'\\' => index += 1,
                 b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
                 b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
-                b'\n' => return None,
+                b'\n' if !across_lines => return None,
                 _ => {}
             }
             index += 1;

@@ -69,6 +69,16 @@ impl PartsBuilder {
         self.literal.push(c);
     }
 
+    /// Appends parts read elsewhere, merging literal text.
+    pub fn extend(&mut self, parts: Seq<WordPart>) {
+        for part in parts {
+            match part {
+                WordPart::Literal(text) => self.text(&text),
+                other => self.part(other),
+            }
+        }
+    }
+
     /// Appends a part other than literal text.
     #[inline]
     pub fn part(&mut self, part: WordPart) {
@@ -125,6 +135,10 @@ impl Parser<'_> {
 
     /// [`Parser::read_parts`], also telling whether an unquoted `{` was read.
     fn read_parts_noting_braces(&mut self, context: WordContext) -> PResult<(Seq<WordPart>, bool)> {
+        if let Some(text) = self.plain_literal_word(context) {
+            self.step()?;
+            return Ok((Seq::One(WordPart::Literal(text)), false));
+        }
         let mut out = PartsBuilder::default();
         let word_start = self.pos;
         let mut paren_depth = 0usize;
@@ -197,6 +211,23 @@ impl Parser<'_> {
         }
         let brace = out.brace;
         Ok((out.finish(), brace))
+    }
+
+    /// The most common word, `ls` or `-la` or `src/`: ordinary bytes up to a
+    /// metacharacter or the end, read as one literal in a single scan (what
+    /// the general loop would read, without its per-part bookkeeping).
+    fn plain_literal_word(&mut self, context: WordContext) -> Option<Text> {
+        if !matches!(context, WordContext::Normal | WordContext::Pattern) {
+            return None;
+        }
+        let rest = self.rest();
+        let length = rest.iter().position(|b| !ORDINARY[usize::from(*b)]).unwrap_or(rest.len());
+        if length == 0 || !rest.get(length).is_none_or(|b| is_meta(*b)) {
+            return None;
+        }
+        let text = Text::from(self.slice(self.pos, self.pos + length));
+        self.pos += length;
+        Some(text)
     }
 
     /// Whether extglob groups are recognized in `context`.
