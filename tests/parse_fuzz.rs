@@ -135,7 +135,8 @@ fn mutated_inputs_never_panic_and_round_trip() {
 /// here-document line ending in a backslash joins the next, so a delimiter
 /// there does not end the body; a coprocess's simple command whose second
 /// word is `{` prints its redirections first, so its first word does not
-/// read back as the coprocess's name.
+/// read back as the coprocess's name; an array element's `[key]` reads
+/// across newlines, as bash reads it, so it prints back on one line.
 #[test]
 fn nul_bytes_round_trip() {
     let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
@@ -143,6 +144,7 @@ fn nul_bytes_round_trip() {
     let backquote_in_arith = "ech\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei]))";
     let quoted_parens_in_arith = "echo $((a \"((\" ]))";
     let coproc_brace_word = "coproc k&>coproc {&>>}";
+    let element_key_across_lines = "a=(x [3]=y [k\nb\nfa\n]+=z)";
     let heredoc_continued = "ea%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n\n\n\na%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n a!b";
     for source in [
         "f\0() { :; }",
@@ -156,6 +158,7 @@ fn nul_bytes_round_trip() {
         quoted_parens_in_arith,
         heredoc_continued,
         coproc_brace_word,
+        element_key_across_lines,
     ] {
         if let Err(message) = parse_support::round_trip(source) {
             panic!("{source:?}: {message}");

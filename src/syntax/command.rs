@@ -464,7 +464,6 @@ impl Parser<'_> {
     /// and `;`, then on as a word: bash reads `a[1 2]` as one word there,
     /// and reports an unclosed `a[1` as an unexpected end of file.
     fn subscripted_word(&mut self) -> PResult<Option<Word>> {
-        let start = self.pos;
         let rest = self.rest();
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);
@@ -473,7 +472,14 @@ impl Parser<'_> {
         if rest.get(name_length) != Some(&b'[') {
             return Ok(None);
         }
-        let open = start + name_length;
+        self.bracketed_word(self.pos + name_length).map(Some)
+    }
+
+    /// A word from the read position whose `[` at `open` reads up to its
+    /// `]` across blanks, newlines and `;`, then on as a word (an array
+    /// element `[z w]` that is no `[key]=value` reads so too).
+    fn bracketed_word(&mut self, open: usize) -> PResult<Word> {
+        let start = self.pos;
         let Some(close) = self.matching_bracket_across_lines(open) else {
             return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
         };
@@ -491,7 +497,7 @@ impl Parser<'_> {
         out.extend(after);
         self.token()?;
         let parts = self.brace_expand(out.finish())?;
-        Ok(Some(Word { parts, span: self.span(start, self.pos) }))
+        Ok(Word { parts, span: self.span(start, self.pos) })
     }
 
     /// Reads `(a b [k]=v)`.
@@ -510,6 +516,11 @@ impl Parser<'_> {
                 Some(_) => {}
             }
             let (index, append) = self.element_key()?;
+            if index.is_none() && self.cur() == Some(b'[') {
+                let word = self.bracketed_word(self.pos)?;
+                elements.push(ArrayElement { index, append, value: word });
+                continue;
+            }
             let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
                 Some(word) => word,
                 None if index.is_some() => Word { parts: Seq::new(), span: self.span(self.pos, self.pos) },
@@ -525,8 +536,8 @@ impl Parser<'_> {
             return Ok((None, false));
         }
         let start = self.pos;
-        let Some(close) = self.matching_bracket(start) else {
-            return Ok((None, false));
+        let Some(close) = self.matching_bracket_across_lines(start) else {
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
         };
         let after = self.text.as_bytes().get(close + 1..self.end).unwrap_or(&[]);
         let append = after.starts_with(b"+=");
