@@ -136,7 +136,9 @@ fn mutated_inputs_never_panic_and_round_trip() {
 /// there does not end the body; a coprocess's simple command whose second
 /// word is `{` prints its redirections first, so its first word does not
 /// read back as the coprocess's name; an array element's `[key]` reads
-/// across newlines, as bash reads it, so it prints back on one line.
+/// across newlines, as bash reads it, so it prints back on one line; a
+/// subscript in `${` ends no later than the `}` closing it, so a `]` on the
+/// next line does not close it once the printer joins the lines.
 #[test]
 fn nul_bytes_round_trip() {
     let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
@@ -145,6 +147,7 @@ fn nul_bytes_round_trip() {
     let quoted_parens_in_arith = "echo $((a \"((\" ]))";
     let coproc_brace_word = "coproc k&>coproc {&>>}";
     let element_key_across_lines = "a=(x [3]=y [k\nb\nfa\n]+=z)";
+    let subscript_past_brace = "[[x= cho ${!a[cat <<o}cho ${!a[cat <<o}k\n=  *.@7\0 ]]";
     let heredoc_continued = "ea%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n\n\n\na%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n a!b";
     for source in [
         "f\0() { :; }",
@@ -159,6 +162,7 @@ fn nul_bytes_round_trip() {
         heredoc_continued,
         coproc_brace_word,
         element_key_across_lines,
+        subscript_past_brace,
     ] {
         if let Err(message) = parse_support::round_trip(source) {
             panic!("{source:?}: {message}");
