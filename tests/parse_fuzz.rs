@@ -192,4 +192,9 @@ fn extglob_group_in_command_position_round_trips() {
     assert!(parse("!(a) b", &extglob).is_ok());
     assert!(parse("!(a) b", &ParseOptions::default()).is_err(), "a negated subshell, then `b`");
     assert!(parse("lc[ !(cho /\"a\"/a) ]]", &ParseOptions::default()).is_ok());
+    // An arithmetic expansion whose text holds an unbalanced `)` prints as `$[ ]`.
+    let arith_with_paren = "[+()f  &-f  R$[  r$[+()f ) &-f  r$&]]";
+    if let Err(message) = round_trip_with(arith_with_paren, &extglob) {
+        panic!("{arith_with_paren:?}: {message}");
+    }
 }

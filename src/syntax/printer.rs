@@ -515,7 +515,8 @@ impl Printer {
     }
 
     /// Writes the list inside `$( )` or `<( )`, with its own here-documents.
-    /// `$(( expr ))`, or the text of an expression bash rejects at run time.
+    /// `$(( expr ))`, or the text of an expression bash rejects at run time;
+    /// `$[ ]` when a parenthesis in the text would close `$((` early.
     fn arith_part(&mut self, expr: &ArithExpr) {
         match expr {
             ArithExpr::Invalid(text) if balanced(text) => {
@@ -529,9 +530,11 @@ impl Printer {
                 self.out.push(']');
             }
             _ => {
-                self.out.push_str("$(( ");
-                self.out.push_str(&arith_text(expr));
-                self.out.push_str(" ))");
+                let text = format!(" {} ", arith_text(expr));
+                let (open, close) = if balanced(&text) { ("$((", "))") } else { ("$[", "]") };
+                self.out.push_str(open);
+                self.out.push_str(&text);
+                self.out.push_str(close);
             }
         }
     }
