@@ -1,8 +1,7 @@
 #!/bin/sh
 # Installs what is missing, and only that: the wasm32 Rust target,
-# wasm-bindgen-cli of the pinned version, the npm dev dependencies,
-# cargo-fuzz in CI. Then builds dist/ unless none of its inputs
-# changed since the last build.
+# wasm-bindgen-cli of the pinned version, the npm dev dependencies. Then
+# builds dist/ unless none of its inputs changed since the last build.
 # Called by `npm install` (prepare), `npm start`, `npm test` and .ci/run.
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,14 +30,6 @@ fi
 
 if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --ignore-scripts --no-audit --no-fund
-fi
-
-# cargo-fuzz, for the parser's short fuzz run in scripts/test.sh, installed
-# in CI only (elsewhere that step skips until `cargo install cargo-fuzz`);
-# when it cannot be installed the step skips too.
-if [ -n "${CI:-}" ] && ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "setup: installing cargo-fuzz (this takes a while, once)" >&2
-  cargo install cargo-fuzz --locked || echo "setup: cargo-fuzz could not be installed; the fuzz step will be skipped" >&2
 fi
 
 # Skip the build when its inputs (and the tools) are byte-for-byte those of

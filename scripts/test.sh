@@ -1,9 +1,8 @@
 #!/bin/sh
 # Runs every test layer against one build (scripts/setup.sh makes dist/):
-# native cargo tests, wasm-bindgen-test tests under Node, node:test tests
-# of the wrapper, the CLI and the packed tarball, and a one-minute run of
-# the parser's fuzz target. Every layer runs even when an earlier one
-# fails; the status says whether all passed.
+# native cargo tests, wasm-bindgen-test tests under Node, and node:test
+# tests of the wrapper, the CLI and the packed tarball. Every layer runs
+# even when an earlier one fails; the status says whether all passed.
 set -u
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -18,8 +17,6 @@ run() {
 run cargo test --no-fail-fast
 run cargo test --target wasm32-unknown-unknown --test wasm
 run node --test tests/js/
-# The parser's cargo-fuzz target for a minute (skips without cargo-fuzz).
-run bash scripts/fuzz.sh 60
 
 if [ -n "$failed" ]; then
   echo "test: failed:$failed" >&2

@@ -193,6 +193,11 @@ fn extglob_group_in_command_position_round_trips() {
     assert!(parse("!(a) b", &ParseOptions::default()).is_err(), "a negated subshell, then `b`");
     assert!(parse("lc[ !(cho /\"a\"/a) ]]", &ParseOptions::default()).is_ok());
     // An arithmetic expansion whose text holds an unbalanced `)` prints as `$[ ]`.
+    // A case clause ending in a bare `time` prints with its `;` (`time ;;` is a syntax error).
+    let bare_time_clause = "case $x in a|b) echo a&b;;+c) e&ho c\u{1}\0\0\0\0o other;time; esac";
+    if let Err(message) = round_trip_with(bare_time_clause, &ParseOptions::default()) {
+        panic!("{bare_time_clause:?}: {message}");
+    }
     let arith_with_paren = "[+()f  &-f  R$[  r$[+()f ) &-f  r$&]]";
     if let Err(message) = round_trip_with(arith_with_paren, &extglob) {
         panic!("{arith_with_paren:?}: {message}");
