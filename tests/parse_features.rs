@@ -135,7 +135,8 @@ fn completeness_tells_when_more_input_is_needed() {
 fn spans_map_to_line_numbers() {
     let source = "echo one\nif true; then\n  echo three\nfi\n";
     let list = parse(source, &ParseOptions::default()).unwrap();
-    let Command::Compound(CompoundCommand::If { branches, .. }, _, _) = &list.items[1].and_or.first.commands[0] else { panic!() };
+    let Command::Compound(compound, _, _) = &list.items[1].and_or.first.commands[0] else { panic!() };
+    let CompoundCommand::If { branches, .. } = &**compound else { panic!() };
     let Command::Simple(inner) = &branches[0].1.items[0].and_or.first.commands[0] else { panic!() };
     assert_eq!(line_number(source, inner.span.start as usize), 3);
     assert_eq!(line_number(source, list.items[1].span.start as usize), 2);

@@ -135,7 +135,10 @@ fn mutated_inputs_never_panic_and_round_trip() {
 /// here-document line ending in a backslash joins the next, so a delimiter
 /// there does not end the body; a coprocess's simple command whose second
 /// word is `{` prints its redirections first, so its first word does not
-/// read back as the coprocess's name.
+/// read back as the coprocess's name; an array element's `[key]` reads
+/// across newlines, as bash reads it, so it prints back on one line; a
+/// subscript in `${` ends no later than the `}` closing it, so a `]` on the
+/// next line does not close it once the printer joins the lines.
 #[test]
 fn nul_bytes_round_trip() {
     let found_by_cargo_fuzz = "untilec[[ l\u{1}\0 #\0\0w})$ ]";
@@ -143,6 +146,8 @@ fn nul_bytes_round_trip() {
     let backquote_in_arith = "ech\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei\0\0\0\0\0\0\0\0\0\0\0o $((a \"`ei]))";
     let quoted_parens_in_arith = "echo $((a \"((\" ]))";
     let coproc_brace_word = "coproc k&>coproc {&>>}";
+    let element_key_across_lines = "a=(x [3]=y [k\nb\nfa\n]+=z)";
+    let subscript_past_brace = "[[x= cho ${!a[cat <<o}cho ${!a[cat <<o}k\n=  *.@7\0 ]]";
     let heredoc_continued = "ea%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n\n\n\na%t << \\\ncch:o\n\n\n\n\n#\n\n\n\n\n\n\n\n\n\n\n a!b";
     for source in [
         "f\0() { :; }",
@@ -156,6 +161,8 @@ fn nul_bytes_round_trip() {
         quoted_parens_in_arith,
         heredoc_continued,
         coproc_brace_word,
+        element_key_across_lines,
+        subscript_past_brace,
     ] {
         if let Err(message) = parse_support::round_trip(source) {
             panic!("{source:?}: {message}");
@@ -163,4 +170,36 @@ fn nul_bytes_round_trip() {
     }
     assert!(parse(backquote_in_arith, &ParseOptions::default()).is_err(), "bash: unexpected EOF looking for `\"'");
     assert!(parse(quoted_parens_in_arith, &ParseOptions::default()).is_ok());
+}
+
+/// With extglob on, `!(` starts a pattern word, not the reserved word `!`
+/// (bash runs `!(x) y` as a command named by the pattern), so a printed
+/// command whose first word is an extglob group reads back the same; and a
+/// word in command position that opens a subscript reads to its `]` across
+/// blanks, so the group inside `lc[ !(...) ]` stays literal (cargo-fuzz
+/// finding).
+#[test]
+fn extglob_group_in_command_position_round_trips() {
+    let extglob = ParseOptions { extglob: true, ..ParseOptions::default() };
+    let found_by_cargo_fuzz = ">d\u{1e}!lc[ !(cho /\"a\"\0\0\0\0\0\0\0\u{1e}/a) ]]";
+    for source in [found_by_cargo_fuzz, "!(a) b", "lc[ !(cho /\"a\"/a) ]]", "! (a)", "x | !(a)"] {
+        for options in [&extglob, &ParseOptions::default()] {
+            if let Err(message) = round_trip_with(source, options) {
+                panic!("{source:?} (extglob {}): {message}", options.extglob);
+            }
+        }
+    }
+    assert!(parse("!(a) b", &extglob).is_ok());
+    assert!(parse("!(a) b", &ParseOptions::default()).is_err(), "a negated subshell, then `b`");
+    assert!(parse("lc[ !(cho /\"a\"/a) ]]", &ParseOptions::default()).is_ok());
+    // An arithmetic expansion whose text holds an unbalanced `)` prints as `$[ ]`.
+    // A case clause ending in a bare `time` prints with its `;` (`time ;;` is a syntax error).
+    let bare_time_clause = "case $x in a|b) echo a&b;;+c) e&ho c\u{1}\0\0\0\0o other;time; esac";
+    if let Err(message) = round_trip_with(bare_time_clause, &ParseOptions::default()) {
+        panic!("{bare_time_clause:?}: {message}");
+    }
+    let arith_with_paren = "[+()f  &-f  R$[  r$[+()f ) &-f  r$&]]";
+    if let Err(message) = round_trip_with(arith_with_paren, &extglob) {
+        panic!("{arith_with_paren:?}: {message}");
+    }
 }

@@ -299,19 +299,16 @@ impl Shell {
 /// A group, `if`, loop, `case` or `select`: commands whose status is that of
 /// a command inside them.
 fn is_compound_body(command: &Command) -> bool {
+    let Command::Compound(compound, _, _) = command else { return false };
     matches!(
-        command,
-        Command::Compound(
-            CompoundCommand::BraceGroup(_)
-                | CompoundCommand::If { .. }
-                | CompoundCommand::For { .. }
-                | CompoundCommand::ArithFor { .. }
-                | CompoundCommand::While { .. }
-                | CompoundCommand::Until { .. }
-                | CompoundCommand::Case { .. }
-                | CompoundCommand::Select { .. },
-            _,
-            _
-        )
+        **compound,
+        CompoundCommand::BraceGroup(_)
+            | CompoundCommand::If { .. }
+            | CompoundCommand::For { .. }
+            | CompoundCommand::ArithFor { .. }
+            | CompoundCommand::While { .. }
+            | CompoundCommand::Until { .. }
+            | CompoundCommand::Case { .. }
+            | CompoundCommand::Select { .. }
     )
 }

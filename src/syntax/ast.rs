@@ -72,8 +72,8 @@ pub struct Pipeline {
     pub negated: bool,
     /// `time` or `time -p` before the pipeline.
     pub timed: Option<TimeFormat>,
-    /// The commands, at least one.
-    pub commands: Vec<Command>,
+    /// The commands, at least one (a single one is stored inline).
+    pub commands: Seq<Command>,
     /// For each `|` between commands (so `commands.len() - 1` entries):
     /// true when it was `|&`, which also pipes stderr.
     pub pipe_stderr: Vec<bool>,
@@ -96,7 +96,8 @@ pub enum Command {
     /// `VAR=x cmd arg >file`.
     Simple(SimpleCommand),
     /// A compound command with trailing redirections: `{ ...; } >file`.
-    Compound(CompoundCommand, Vec<Redirect>, Span),
+    /// Boxed: it is large, and most commands are simple ones.
+    Compound(Box<CompoundCommand>, Vec<Redirect>, Span),
     /// `name() compound` or `function name compound`.
     FunctionDef(FunctionDef),
 }

@@ -5,9 +5,10 @@ use super::ast::{
     AndOr, AndOrOp, Argument, ArrayElement, AssignValue, Assignment, Command, FunctionDef, List, ListItem, Pipeline, Seq, SimpleCommand,
     TimeFormat, Word, WordPart,
 };
+use super::error::ParseErrorKind;
 use super::lexer::{is_meta, is_name_byte, is_name_start};
-use super::parser::{PResult, Parser};
-use super::word::WordContext;
+use super::parser::{Fail, PResult, Parser};
+use super::word::{PartsBuilder, WordContext};
 
 /// Builtins whose `name=value` arguments are assignments.
 const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export", "readonly", "alias"];
@@ -37,11 +38,11 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    list.items.push(ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    push_one(&mut list.items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
                     return self.end_top_line(list);
                 }
             };
-            list.items.push(ListItem { and_or, background, span: self.span(start, self.pos) });
+            push_one(&mut list.items, ListItem { and_or, background, span: self.span(start, self.pos) });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
                 return self.end_top_line(list);
@@ -136,7 +137,7 @@ impl Parser<'_> {
                 return Ok(AndOr { first, rest });
             };
             self.skip_linebreaks()?;
-            rest.push((op, self.pipeline()?));
+            push_one(&mut rest, (op, self.pipeline()?));
         }
     }
 
@@ -147,7 +148,8 @@ impl Parser<'_> {
         let mut negated = false;
         let mut timed = None;
         loop {
-            if self.eat_reserved("!")? {
+            if self.at_negation() {
+                self.eat_reserved("!")?;
                 negated = !negated;
             } else if self.eat_reserved("time")? {
                 self.skip_space();
@@ -161,7 +163,7 @@ impl Parser<'_> {
             }
             self.skip_space();
         }
-        let mut commands = Vec::with_capacity(1);
+        let mut commands = Seq::new();
         let mut pipe_stderr = Vec::new();
         if (timed.is_some() || negated) && self.at_pipeline_end() {
             commands.push(Command::Simple(SimpleCommand {
@@ -189,6 +191,12 @@ impl Parser<'_> {
         Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) })
     }
 
+    /// True at the reserved word `!`: with extglob on, `!(` starts a
+    /// pattern word instead, as bash reads it.
+    fn at_negation(&self) -> bool {
+        self.at_reserved("!") && !(self.extglob && self.peek_at(1) == Some(b'('))
+    }
+
     /// True where a bare `time` ends: a newline, `;`, `&` or the end.
     fn at_pipeline_end(&self) -> bool {
         matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
@@ -201,9 +209,10 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "!" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
                     return self.unexpected();
                 }
+                "!" if self.at_negation() => return self.unexpected(),
                 "function" => return self.function_keyword(start),
                 "coproc" => return self.coproc(start),
                 _ => {}
@@ -214,7 +223,7 @@ impl Parser<'_> {
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
-            return Ok(Command::Compound(compound, redirects, self.span(start, self.pos)));
+            return Ok(Command::Compound(Box::new(compound), redirects, self.span(start, self.pos)));
         }
         self.simple_command(start)
     }
@@ -227,21 +236,31 @@ impl Parser<'_> {
             if !self.at_redirect() {
                 return Ok(redirects);
             }
-            redirects.push(self.redirect()?);
+            push_one(&mut redirects, self.redirect()?);
         }
     }
 
     /// `VAR=x cmd arg >file`, or `name() body`.
     fn simple_command(&mut self, start: usize) -> PResult<Command> {
-        let mut command = SimpleCommand { assignments: Vec::new(), words: Vec::new(), redirects: Vec::new(), span: Default::default() };
+        let mark = self.word_stack.len();
+        let result = self.simple_command_from(start, mark);
+        self.word_stack.truncate(mark);
+        result
+    }
+
+    /// [`Parser::simple_command`], its words collected on the word stack above `mark`.
+    fn simple_command_from(&mut self, start: usize, mark: usize) -> PResult<Command> {
+        let mut assignments = Vec::new();
+        let mut redirects = Vec::new();
         let mut declaration = false;
         let mut let_command = false;
         loop {
             self.skip_space();
             self.step()?;
             let Some(byte) = self.cur() else { break };
+            let no_words = self.word_stack.len() == mark;
             if self.at_redirect() {
-                command.redirects.push(self.redirect()?);
+                push_one(&mut redirects, self.redirect()?);
                 continue;
             }
             let process_substitution = matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(');
@@ -250,46 +269,52 @@ impl Parser<'_> {
             }
             if let_command {
                 if let Some(word) = self.let_compound_word()? {
-                    command.words.push(Argument::Word(word));
+                    self.word_stack.push(Argument::Word(word));
                     continue;
                 }
             }
-            if command.words.is_empty() || declaration {
-                if let Some(assignment) = self.assignment()? {
-                    if command.words.is_empty() {
-                        command.assignments.push(assignment);
+            if no_words || declaration {
+                if let Some(assignment) = self.assignment(no_words)? {
+                    if no_words {
+                        push_one(&mut assignments, assignment);
                     } else {
-                        command.words.push(Argument::Assignment(Box::new(assignment)));
+                        self.word_stack.push(Argument::Assignment(Box::new(assignment)));
                     }
+                    continue;
+                }
+            }
+            if no_words {
+                if let Some(word) = self.subscripted_word()? {
+                    self.word_stack.push(Argument::Word(word));
                     continue;
                 }
             }
             let Some(word) = self.read_word(WordContext::Normal)? else {
                 break;
             };
-            if command.words.is_empty() {
+            if no_words {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
                     if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
                 let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_str() == "let");
-                if command.assignments.is_empty() && command.redirects.is_empty() && self.at_function_parens() {
+                if assignments.is_empty() && redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
             }
-            command.words.push(Argument::Word(word));
+            self.word_stack.push(Argument::Word(word));
         }
-        if command.words.is_empty() && command.assignments.is_empty() && command.redirects.is_empty() {
+        let words = self.word_stack.split_off(mark);
+        if words.is_empty() && assignments.is_empty() && redirects.is_empty() {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
-            if command.words.len() == 1 {
+            if words.len() == 1 {
                 self.pos += 1;
                 self.skip_blanks();
                 return self.unexpected_word();
             }
             return self.unexpected();
         }
-        command.span = self.span(start, self.pos);
-        Ok(Command::Simple(command))
+        Ok(Command::Simple(SimpleCommand { assignments, words, redirects, span: self.span(start, self.pos) }))
     }
 
     /// True at `( )` after a function name.
@@ -383,12 +408,14 @@ impl Parser<'_> {
             return self.unexpected();
         }
         let span = self.span(start, self.pos);
-        Ok(Command::Compound(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }, Vec::new(), span))
+        Ok(Command::Compound(Box::new(super::ast::CompoundCommand::Coproc { name, body: Box::new(body) }), Vec::new(), span))
     }
 
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
-    /// when one starts here.
-    pub(super) fn assignment(&mut self) -> PResult<Option<Assignment>> {
+    /// when one starts here. In command position a subscript reads up to
+    /// its `]` across blanks, newlines and `;`, as bash reads it there;
+    /// after a declaration builtin it ends at a newline or `;`.
+    pub(super) fn assignment(&mut self, command_position: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
         let rest = self.rest();
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
@@ -402,9 +429,13 @@ impl Parser<'_> {
         self.pos += name_length;
         let mut index = None;
         if self.cur() == Some(b'[') {
-            let close = self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)));
-            let Some(close) = close else {
+            let close = if command_position {
+                self.matching_bracket_across_lines(self.pos)
+            } else {
                 // A subscript ends at a newline, so also at the `;` the printer writes for one.
+                self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)))
+            };
+            let Some(close) = close else {
                 self.pos = start;
                 return Ok(None);
             };
@@ -444,7 +475,7 @@ impl Parser<'_> {
     /// like any other argument and then read as arithmetic.
     fn let_compound_word(&mut self) -> PResult<Option<Word>> {
         let start = self.pos;
-        let Some(assignment) = self.assignment()? else { return Ok(None) };
+        let Some(assignment) = self.assignment(false)? else { return Ok(None) };
         let AssignValue::Array(elements) = assignment.value else {
             self.pos = start;
             return Ok(None);
@@ -474,6 +505,47 @@ impl Parser<'_> {
         Ok(Some(Word { parts: parts.into(), span: self.span(start, self.pos) }))
     }
 
+    /// In command position, a word that starts `name[` (and is no
+    /// assignment) reads up to the subscript's `]` across blanks, newlines
+    /// and `;`, then on as a word: bash reads `a[1 2]` as one word there,
+    /// and reports an unclosed `a[1` as an unexpected end of file.
+    fn subscripted_word(&mut self) -> PResult<Option<Word>> {
+        let rest = self.rest();
+        if !rest.first().is_some_and(|b| is_name_start(*b)) {
+            return Ok(None);
+        }
+        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+        if rest.get(name_length) != Some(&b'[') {
+            return Ok(None);
+        }
+        self.bracketed_word(self.pos + name_length).map(Some)
+    }
+
+    /// A word from the read position whose `[` at `open` reads up to its
+    /// `]` across blanks, newlines and `;`, then on as a word (an array
+    /// element `[z w]` that is no `[key]=value` reads so too).
+    fn bracketed_word(&mut self, open: usize) -> PResult<Word> {
+        let start = self.pos;
+        let Some(close) = self.matching_bracket_across_lines(open) else {
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
+        };
+        let mut out = PartsBuilder::default();
+        out.text(self.slice(start, open + 1));
+        let saved_end = self.end;
+        self.pos = open + 1;
+        self.end = close;
+        let inside = self.subscript_word();
+        self.end = saved_end;
+        out.extend(inside?.parts);
+        out.text("]");
+        self.pos = close + 1;
+        let after = self.read_parts(WordContext::Normal)?;
+        out.extend(after);
+        self.token()?;
+        let parts = self.brace_expand(out.finish())?;
+        Ok(Word { parts, span: self.span(start, self.pos) })
+    }
+
     /// Reads `(a b [k]=v)`.
     fn array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
         let open = self.pos;
@@ -482,7 +554,7 @@ impl Parser<'_> {
         loop {
             self.skip_linebreaks()?;
             match self.cur() {
-                None => return Err(super::parser::Fail { kind: super::error::ParseErrorKind::UnterminatedQuote(')'), pos: open }),
+                None => return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: open }),
                 Some(b')') => {
                     self.pos += 1;
                     return Ok(elements);
@@ -490,6 +562,11 @@ impl Parser<'_> {
                 Some(_) => {}
             }
             let (index, append) = self.element_key()?;
+            if index.is_none() && self.cur() == Some(b'[') {
+                let word = self.bracketed_word(self.pos)?;
+                elements.push(ArrayElement { index, append, value: word });
+                continue;
+            }
             let value = match self.read_word(if index.is_some() { WordContext::AssignValue } else { WordContext::Normal })? {
                 Some(word) => word,
                 None if index.is_some() => Word { parts: Seq::new(), span: self.span(self.pos, self.pos) },
@@ -505,8 +582,8 @@ impl Parser<'_> {
             return Ok((None, false));
         }
         let start = self.pos;
-        let Some(close) = self.matching_bracket(start) else {
-            return Ok((None, false));
+        let Some(close) = self.matching_bracket_across_lines(start) else {
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
         };
         let after = self.text.as_bytes().get(close + 1..self.end).unwrap_or(&[]);
         let append = after.starts_with(b"+=");
@@ -522,6 +599,15 @@ impl Parser<'_> {
         self.pos = close + if append { 3 } else { 2 };
         Ok((Some(word), append))
     }
+}
+
+/// Pushes `item`, making room for exactly one when `items` has none: most
+/// commands have at most one redirection or assignment, and these are large.
+fn push_one<T>(items: &mut Vec<T>, item: T) {
+    if items.capacity() == 0 {
+        items.reserve_exact(1);
+    }
+    items.push(item);
 }
 
 /// True when `text` holds a `;` outside quotes and escapes.

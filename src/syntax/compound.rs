@@ -21,13 +21,20 @@ impl Parser<'_> {
             self.leave();
             return result.map(Some);
         }
-        if !self.may_be_reserved() {
+        let word = match self.cur() {
+            Some(b'{') => "{",
+            Some(b'i') => "if",
+            Some(b'f') => "for",
+            Some(b's') => "select",
+            Some(b'w') => "while",
+            Some(b'u') => "until",
+            Some(b'c') => "case",
+            Some(b'[') => "[[",
+            _ => return Ok(None),
+        };
+        if !self.at_reserved(word) {
             return Ok(None);
         }
-        const COMPOUND_WORDS: [&str; 8] = ["{", "if", "for", "select", "while", "until", "case", "[["];
-        let Some(word) = COMPOUND_WORDS.into_iter().find(|word| self.at_reserved(word)) else {
-            return Ok(None);
-        };
         self.pos += word.len();
         self.token()?;
         self.enter()?;

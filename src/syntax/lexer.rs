@@ -6,16 +6,19 @@ use super::error::ParseErrorKind;
 use super::parser::{PResult, Parser};
 
 /// Bytes that end an unquoted word.
+#[inline]
 pub(super) fn is_meta(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>')
 }
 
 /// `[A-Za-z_]`.
+#[inline]
 pub(super) fn is_name_start(byte: u8) -> bool {
     byte.is_ascii_alphabetic() || byte == b'_'
 }
 
 /// `[A-Za-z0-9_]`.
+#[inline]
 pub(super) fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
@@ -34,6 +37,7 @@ pub(super) const RESERVED: [&str; 22] = [
 
 impl Parser<'_> {
     /// The byte at the read position, if any.
+    #[inline]
     pub(super) fn cur(&self) -> Option<u8> {
         if self.pos < self.end {
             self.text.as_bytes().get(self.pos).copied()
@@ -43,6 +47,7 @@ impl Parser<'_> {
     }
 
     /// The byte `offset` past the read position, if any.
+    #[inline]
     pub(super) fn peek_at(&self, offset: usize) -> Option<u8> {
         let at = self.pos + offset;
         if at < self.end {
@@ -53,16 +58,19 @@ impl Parser<'_> {
     }
 
     /// The unread bytes up to the end of the range.
+    #[inline]
     pub(super) fn rest(&self) -> &[u8] {
         self.text.as_bytes().get(self.pos..self.end).unwrap_or(&[])
     }
 
     /// True when the unread text starts with `prefix`.
+    #[inline]
     pub(super) fn looking_at(&self, prefix: &str) -> bool {
         self.rest().starts_with(prefix.as_bytes())
     }
 
     /// The source text between two offsets.
+    #[inline]
     pub(super) fn slice(&self, start: usize, end: usize) -> &str {
         self.text.get(start..end).unwrap_or("")
     }
@@ -73,6 +81,7 @@ impl Parser<'_> {
     }
 
     /// Skips spaces, tabs and backslash-newline continuations.
+    #[inline]
     pub(super) fn skip_blanks(&mut self) {
         loop {
             match self.cur() {
@@ -84,6 +93,7 @@ impl Parser<'_> {
     }
 
     /// Skips blanks and a comment, stopping before the newline.
+    #[inline]
     pub(super) fn skip_space(&mut self) {
         self.skip_blanks();
         if self.cur() == Some(b'#') {
@@ -117,6 +127,7 @@ impl Parser<'_> {
     }
 
     /// The operator at the read position, if any.
+    #[inline]
     pub(super) fn peek_op(&self) -> Option<&'static str> {
         let rest = self.rest();
         let second = rest.get(1).copied();
@@ -162,8 +173,9 @@ impl Parser<'_> {
     }
 
     /// Consumes `op` if it is the operator at the read position.
+    #[inline]
     pub(super) fn eat_op(&mut self, op: &str) -> PResult<bool> {
-        if self.peek_op() == Some(op) {
+        if self.rest().starts_with(op.as_bytes()) && self.peek_op() == Some(op) {
             self.pos += op.len();
             self.token()?;
             Ok(true)
@@ -190,6 +202,7 @@ impl Parser<'_> {
 
     /// True when the reserved word `word` is at the read position: the text
     /// starts with it and a metacharacter (or the end) follows.
+    #[inline]
     pub(super) fn at_reserved(&self, word: &str) -> bool {
         let rest = self.rest();
         rest.starts_with(word.as_bytes()) && rest.get(word.len()).is_none_or(|b| is_meta(*b))
@@ -197,11 +210,13 @@ impl Parser<'_> {
 
     /// True when the byte at the read position may start a reserved word
     /// (a cheap test before [`Parser::plain_word`]).
+    #[inline]
     pub(super) fn may_be_reserved(&self) -> bool {
         matches!(self.cur(), Some(b'!' | b'[' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
     }
 
     /// Consumes the reserved word `word` if it is at the read position.
+    #[inline]
     pub(super) fn eat_reserved(&mut self, word: &str) -> PResult<bool> {
         if self.at_reserved(word) {
             self.pos += word.len();

@@ -12,6 +12,17 @@ fn is_special(byte: u8) -> bool {
     matches!(byte, b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!' | b'0')
 }
 
+/// How far [`Parser::bracket_close`] looks for the `]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BracketScope {
+    /// To the end of the line.
+    Line,
+    /// Across newlines.
+    AcrossLines,
+    /// To the end of the line and not past the `}` that closes a `${`.
+    InBraces,
+}
+
 /// What ends a word inside `${ }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {
@@ -197,10 +208,13 @@ impl Parser<'_> {
         }
     }
 
-    /// Reads `[@]`, `[*]` or `[expr]` after a name.
+    /// Reads `[@]`, `[*]` or `[expr]` after a name in `${ }`. Bash ends the
+    /// `${` at the first unquoted `}` not paired with a `{`, even inside the
+    /// brackets, so a subscript that would close only after it is a bad
+    /// substitution.
     pub(super) fn subscript(&mut self) -> PResult<Option<Subscript>> {
         let open = self.pos;
-        let Some(close) = self.matching_bracket(open) else {
+        let Some(close) = self.bracket_close(open, BracketScope::InBraces) else {
             return Ok(None);
         };
         let inner = self.slice(open + 1, close);
@@ -231,13 +245,27 @@ impl Parser<'_> {
     }
 
     /// The offset of the `]` matching the `[` at `open`, skipping quotes
-    /// and nested brackets.
+    /// and nested brackets, on the same line.
     pub(super) fn matching_bracket(&self, open: usize) -> Option<usize> {
+        self.bracket_close(open, BracketScope::Line)
+    }
+
+    /// [`Parser::matching_bracket`] across newlines, as bash reads the
+    /// subscript of a word in command position.
+    pub(super) fn matching_bracket_across_lines(&self, open: usize) -> Option<usize> {
+        self.bracket_close(open, BracketScope::AcrossLines)
+    }
+
+    /// The offset of the `]` matching the `[` at `open`.
+    fn bracket_close(&self, open: usize, scope: BracketScope) -> Option<usize> {
         let bytes = self.text.as_bytes();
         let mut depth = 0usize;
+        let mut braces = 0usize;
         let mut index = open;
         while index < self.end {
             match bytes.get(index)? {
+                b'{' if scope == BracketScope::InBraces => braces += 1,
+                b'}' if scope == BracketScope::InBraces => braces = braces.checked_sub(1)?,
                 b'[' => depth += 1,
                 b']' => {
                     depth -= 1;
@@ -248,7 +276,7 @@ impl Parser<'_> {
                 b'\\' => index += 1,
                 b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
                 b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
-                b'\n' => return None,
+                b'\n' if scope != BracketScope::AcrossLines => return None,
                 _ => {}
             }
             index += 1;

@@ -6,7 +6,7 @@
 //! simple commands), `compound`, `redirect`, `heredoc`, `word`, `param`,
 //! `arith` and `cond`.
 
-use super::ast::{List, Word};
+use super::ast::{Argument, List, Word};
 use super::error::{ParseError, ParseErrorKind};
 use super::lines::LineIndex;
 use std::borrow::Cow;
@@ -141,6 +141,10 @@ pub struct Parser<'s> {
     /// Inside `[[ ]]`: the extglob setting outside it (`!(x)` is then a
     /// pattern word, not `!` and a group).
     pub(super) cond_extglob: bool,
+    /// The words of the simple commands being read (nested ones above
+    /// outer ones), so each command's words end in a `Vec` of their exact
+    /// number.
+    pub(super) word_stack: Vec<Argument>,
     /// Set once an error or the end was reached.
     done: bool,
 }
@@ -166,6 +170,7 @@ impl<'s> Parser<'s> {
             stack_base: 0,
             in_assignment_value: false,
             cond_extglob: false,
+            word_stack: Vec::new(),
             done: false,
         }
     }
@@ -279,24 +284,38 @@ impl<'s> Parser<'s> {
     }
 
     /// Counts one step against `max_iterations`.
+    #[inline]
     pub(super) fn step(&mut self) -> PResult<()> {
         self.iterations += 1;
         if self.iterations > self.limits.max_iterations {
-            return self.fail(ParseErrorKind::LimitExceeded(format!(
-                "parser iteration limit exceeded (max_iterations: {})",
-                self.limits.max_iterations
-            )));
+            return self.iteration_limit_reached();
         }
         Ok(())
     }
 
+    /// The failure for `max_iterations` (kept out of the hot [`Parser::step`]).
+    #[cold]
+    fn iteration_limit_reached(&self) -> PResult<()> {
+        self.fail(ParseErrorKind::LimitExceeded(format!(
+            "parser iteration limit exceeded (max_iterations: {})",
+            self.limits.max_iterations
+        )))
+    }
+
     /// Counts one token against `max_tokens`.
+    #[inline]
     pub(super) fn token(&mut self) -> PResult<()> {
         self.tokens += 1;
         if self.tokens > self.limits.max_tokens {
-            return self.fail(ParseErrorKind::LimitExceeded(format!("too many tokens (max_tokens: {})", self.limits.max_tokens)));
+            return self.token_limit_reached();
         }
         Ok(())
+    }
+
+    /// The failure for `max_tokens` (kept out of the hot [`Parser::token`]).
+    #[cold]
+    fn token_limit_reached(&self) -> PResult<()> {
+        self.fail(ParseErrorKind::LimitExceeded(format!("too many tokens (max_tokens: {})", self.limits.max_tokens)))
     }
 
     /// Enters one level of nesting, checked against `max_depth`.
@@ -316,6 +335,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Leaves one level of nesting.
+    #[inline]
     pub(super) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }

@@ -399,6 +399,10 @@ impl Printer {
                     }
                     self.list(&clause.body, false);
                     self.flush_heredocs();
+                    if ends_in_bare_pipeline(&clause.body) {
+                        // `time ;;` is a syntax error; `time; ;;` is not.
+                        self.out.push(';');
+                    }
                     self.out.push_str(match clause.terminator {
                         CaseTerminator::Break => " ;;",
                         CaseTerminator::FallThrough => " ;&",
@@ -563,7 +567,8 @@ impl Printer {
     }
 
     /// Writes the list inside `$( )` or `<( )`, with its own here-documents.
-    /// `$(( expr ))`, or the text of an expression bash rejects at run time.
+    /// `$(( expr ))`, or the text of an expression bash rejects at run time;
+    /// `$[ ]` when a parenthesis in the text would close `$((` early.
     fn arith_part(&mut self, expr: &ArithExpr) {
         match expr {
             ArithExpr::Invalid(text) if balanced(text) => {
@@ -577,9 +582,11 @@ impl Printer {
                 self.out.push(']');
             }
             _ => {
-                self.out.push_str("$(( ");
-                self.out.push_str(&arith_text(expr));
-                self.out.push_str(" ))");
+                let text = format!(" {} ", arith_text(expr));
+                let (open, close) = if balanced(&text) { ("$((", "))") } else { ("$[", "]") };
+                self.out.push_str(open);
+                self.out.push_str(&text);
+                self.out.push_str(close);
             }
         }
     }
@@ -602,6 +609,14 @@ impl Printer {
 fn balanced(text: &str) -> bool {
     let closed = format!("{text}))");
     arith_close_in(closed.as_bytes(), 0) == Some(text.len())
+}
+
+/// True when the last pipeline of `list` is a bare `time` or `!` run in
+/// the foreground, which bash ends only at a newline, `;` or `&`.
+fn ends_in_bare_pipeline(list: &List) -> bool {
+    let Some(item) = list.items.last() else { return false };
+    let last = item.and_or.rest.last().map_or(&item.and_or.first, |(_, pipeline)| pipeline);
+    !item.background && matches!(last.commands.as_slice(), [command] if is_empty_command(command))
 }
 
 /// True for the placeholder command of a bare `time`.

@@ -44,6 +44,7 @@ impl Parser<'_> {
     }
 
     /// True when a redirection starts at the read position.
+    #[inline]
     pub(super) fn at_redirect(&self) -> bool {
         match self.cur() {
             Some(b'<' | b'>') => self.peek_at(1) != Some(b'('),

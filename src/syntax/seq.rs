@@ -38,6 +38,7 @@ impl<T> Seq<T> {
     }
 
     /// The items as a slice.
+    #[inline]
     pub fn as_slice(&self) -> &[T] {
         match self {
             Seq::Many(items) => items,
@@ -46,6 +47,7 @@ impl<T> Seq<T> {
     }
 
     /// The items as a mutable slice.
+    #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         match self {
             Seq::Many(items) => items,
@@ -71,12 +73,14 @@ impl<T> Default for Seq<T> {
 impl<T> Deref for Seq<T> {
     type Target = [T];
 
+    #[inline]
     fn deref(&self) -> &[T] {
         self.as_slice()
     }
 }
 
 impl<T> DerefMut for Seq<T> {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
     }

@@ -31,6 +31,7 @@ impl Text {
     }
 
     /// The text as a string slice.
+    #[inline]
     pub fn as_str(&self) -> &str {
         match &self.0 {
             // Inline bytes are only ever copied from whole `&str`s, so this
@@ -41,6 +42,7 @@ impl Text {
     }
 
     /// The text's bytes (without the UTF-8 check `as_str` makes).
+    #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             Repr::Inline(length, bytes) => bytes.get(..usize::from(*length)).unwrap_or(&[]),
@@ -54,6 +56,7 @@ impl Text {
     }
 
     /// True when the text is empty.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.as_bytes().is_empty()
     }
@@ -104,6 +107,7 @@ impl Default for Text {
 impl Deref for Text {
     type Target = str;
 
+    #[inline]
     fn deref(&self) -> &str {
         self.as_str()
     }

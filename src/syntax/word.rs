@@ -8,7 +8,9 @@ use super::lexer::{is_meta, is_name};
 use super::parser::{PResult, Parser};
 
 /// Bytes that never end a word nor start anything special, in any context
-/// (the tail of a [`Parser::literal_run`]); non-ASCII bytes included.
+/// (the tail of a [`Parser::literal_run`]); non-ASCII bytes included. `{`
+/// is not one, so that [`Parser::read_parts`] notes where brace expansion may
+/// be without a second pass over the word.
 const ORDINARY: [bool; 256] = ordinary_table(true);
 
 /// [`ORDINARY`] without `:`, after which a tilde may start in an assignment value.
@@ -21,7 +23,7 @@ const fn ordinary_table(colon: bool) -> [bool; 256] {
     while byte < 256 {
         let b = byte as u8;
         table[byte] = b.is_ascii_alphanumeric()
-            || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b'%' | b'^' | b'[' | b']' | b'{' | b'}')
+            || matches!(b, b'-' | b'.' | b'/' | b',' | b'_' | b'%' | b'^' | b'[' | b']' | b'}')
             || (colon && b == b':')
             || b >= 0x80;
         byte += 1;
@@ -50,25 +52,41 @@ pub(super) enum WordContext {
 pub(super) struct PartsBuilder {
     parts: Seq<WordPart>,
     literal: Text,
+    /// An unquoted `{` was read: the word may hold a brace expansion.
+    brace: bool,
 }
 
 impl PartsBuilder {
     /// Appends unquoted (or, inside double quotes, quoted) literal text.
+    #[inline]
     pub fn text(&mut self, text: &str) {
         self.literal.push_str(text);
     }
 
     /// Appends one literal character.
+    #[inline]
     pub fn char(&mut self, c: char) {
         self.literal.push(c);
     }
 
+    /// Appends parts read elsewhere, merging literal text.
+    pub fn extend(&mut self, parts: Seq<WordPart>) {
+        for part in parts {
+            match part {
+                WordPart::Literal(text) => self.text(&text),
+                other => self.part(other),
+            }
+        }
+    }
+
     /// Appends a part other than literal text.
+    #[inline]
     pub fn part(&mut self, part: WordPart) {
         self.flush();
         self.parts.push(part);
     }
 
+    #[inline]
     fn flush(&mut self) {
         if !self.literal.is_empty() {
             self.parts.push(WordPart::Literal(std::mem::take(&mut self.literal)));
@@ -95,22 +113,32 @@ impl Parser<'_> {
     /// Reads a word in `context`; `None` when no word starts here.
     pub(super) fn read_word(&mut self, context: WordContext) -> PResult<Option<Word>> {
         let start = self.pos;
-        let parts = self.read_parts(context)?;
+        let (parts, brace) = self.read_parts_noting_braces(context)?;
         if self.pos == start {
             return Ok(None);
         }
         self.token()?;
-        let parts = if context == WordContext::Normal { self.brace_expand(parts)? } else { parts };
+        let parts = if brace && context == WordContext::Normal { self.brace_expand(parts)? } else { parts };
         Ok(Some(Word { parts, span: self.span(start, self.pos) }))
     }
 
     /// A span in the original source.
+    #[inline]
     pub(super) fn span(&self, start: usize, end: usize) -> Span {
         Span::new(start + self.base, end + self.base)
     }
 
     /// Reads the parts of one word up to the first byte that ends it.
     pub(super) fn read_parts(&mut self, context: WordContext) -> PResult<Seq<WordPart>> {
+        Ok(self.read_parts_noting_braces(context)?.0)
+    }
+
+    /// [`Parser::read_parts`], also telling whether an unquoted `{` was read.
+    fn read_parts_noting_braces(&mut self, context: WordContext) -> PResult<(Seq<WordPart>, bool)> {
+        if let Some(text) = self.plain_literal_word(context) {
+            self.step()?;
+            return Ok((Seq::One(WordPart::Literal(text)), false));
+        }
         let mut out = PartsBuilder::default();
         let word_start = self.pos;
         let mut paren_depth = 0usize;
@@ -171,6 +199,9 @@ impl Parser<'_> {
                     if self.ends_word(byte, context, &mut paren_depth) {
                         break;
                     }
+                    if byte == b'{' {
+                        out.brace = true;
+                    }
                     if byte == b'=' && !assign_like && context == WordContext::Normal {
                         assign_like = out.all_literal().is_some_and(|text| is_name(text) || text.strip_suffix('+').is_some_and(is_name));
                     }
@@ -178,7 +209,25 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(out.finish())
+        let brace = out.brace;
+        Ok((out.finish(), brace))
+    }
+
+    /// The most common word, `ls` or `-la` or `src/`: ordinary bytes up to a
+    /// metacharacter or the end, read as one literal in a single scan (what
+    /// the general loop would read, without its per-part bookkeeping).
+    fn plain_literal_word(&mut self, context: WordContext) -> Option<Text> {
+        if !matches!(context, WordContext::Normal | WordContext::Pattern) {
+            return None;
+        }
+        let rest = self.rest();
+        let length = rest.iter().position(|b| !ORDINARY[usize::from(*b)]).unwrap_or(rest.len());
+        if length == 0 || !rest.get(length).is_none_or(|b| is_meta(*b)) {
+            return None;
+        }
+        let text = Text::from(self.slice(self.pos, self.pos + length));
+        self.pos += length;
+        Some(text)
     }
 
     /// Whether extglob groups are recognized in `context`.
