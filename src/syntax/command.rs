@@ -421,12 +421,11 @@ impl Parser<'_> {
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);
         }
-        let name_length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
-        if !matches!(rest.get(name_length), Some(b'=' | b'+' | b'[')) {
+        let name = self.name_across_continuations();
+        if !matches!(self.cur(), Some(b'=' | b'+' | b'[')) {
+            self.pos = start;
             return Ok(None);
         }
-        let name = self.slice(start, start + name_length).to_string();
-        self.pos += name_length;
         let mut index = None;
         if self.cur() == Some(b'[') {
             let close = if command_position {

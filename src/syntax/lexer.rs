@@ -192,7 +192,12 @@ impl Parser<'_> {
         if length == 0 {
             return None;
         }
-        match rest.get(length) {
+        // Line continuations after the word are removed before it is read.
+        let mut after = &rest[length..];
+        while let Some(next) = after.strip_prefix(b"\\\n") {
+            after = next;
+        }
+        match after.first() {
             None => {}
             Some(b) if is_meta(*b) => {}
             Some(_) => return None,
@@ -205,7 +210,34 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn at_reserved(&self, word: &str) -> bool {
         let rest = self.rest();
-        rest.starts_with(word.as_bytes()) && rest.get(word.len()).is_none_or(|b| is_meta(*b))
+        if !rest.starts_with(word.as_bytes()) {
+            return false;
+        }
+        // Line continuations after the word are removed before it is read (`in\`, newline, ` x)`).
+        let mut after = &rest[word.len()..];
+        while let Some(next) = after.strip_prefix(b"\\\n") {
+            after = next;
+        }
+        after.first().is_none_or(|b| is_meta(*b))
+    }
+
+    /// Reads a variable name at the read position (which holds a name's
+    /// first byte). A backslash-newline inside the name is a line
+    /// continuation, removed as bash removes it: `$HO\`, newline, `ME` is `$HOME`.
+    pub(super) fn name_across_continuations(&mut self) -> String {
+        let mut name = String::new();
+        loop {
+            let rest = self.rest();
+            let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
+            name.push_str(self.slice(self.pos, self.pos + length));
+            self.pos += length;
+            let rest = self.rest();
+            if rest.starts_with(b"\\\n") && rest.get(2).is_some_and(|b| is_name_byte(*b)) {
+                self.pos += 2;
+                continue;
+            }
+            return name;
+        }
     }
 
     /// True when the byte at the read position may start a reserved word

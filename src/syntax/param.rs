@@ -3,7 +3,7 @@
 
 use super::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
 use super::error::ParseErrorKind;
-use super::lexer::{is_name_byte, is_name_start};
+use super::lexer::is_name_start;
 use super::parser::{Fail, PResult, Parser};
 use super::word::PartsBuilder;
 
@@ -79,10 +79,7 @@ impl Parser<'_> {
             }
             b if is_name_start(b) => {
                 self.pos += 1;
-                let rest = self.rest();
-                let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
-                let name = self.slice(self.pos, self.pos + length).to_string();
-                self.pos += length;
+                let name = self.name_across_continuations();
                 Ok(Some(simple_param(Parameter::Named(name))))
             }
             b if b.is_ascii_digit() => {
@@ -185,10 +182,11 @@ impl Parser<'_> {
     fn param_name(&mut self) -> Option<Parameter> {
         let byte = self.cur()?;
         if is_name_start(byte) {
-            let rest = self.rest();
-            let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
-            let name = self.slice(self.pos, self.pos + length).to_string();
-            self.pos += length;
+            let name = self.name_across_continuations();
+            // Inside `${ }` a line continuation after the name is removed too.
+            while self.looking_at("\\\n") {
+                self.pos += 2;
+            }
             Some(Parameter::Named(name))
         } else if byte.is_ascii_digit() {
             let rest = self.rest();
