@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing, and only that: the wasm32 Rust target,
-# wasm-bindgen-cli of the pinned version, the npm dev dependencies. Then
+# wasm-bindgen-cli of the pinned version, the npm dev dependencies (and in
+# CI cargo-fuzz). Then
 # builds dist/ unless none of its inputs changed since the last build.
 # Called by `npm install` (prepare), `npm start`, `npm test` and .ci/run.
 set -eu
@@ -26,6 +27,13 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (this takes a while, once)" >&2
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# In CI, cargo-fuzz for the parser's one-minute fuzz step (scripts/test.sh);
+# without it that step skips, so a failed install does not stop the setup.
+if [ -n "${CI:-}" ] && ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "setup: installing cargo-fuzz (once)" >&2
+  cargo install cargo-fuzz --locked || echo "setup: cargo-fuzz could not be installed; the fuzz step will skip" >&2
 fi
 
 if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -17,6 +17,12 @@ run() {
 run cargo test --no-fail-fast
 run cargo test --target wasm32-unknown-unknown --test wasm
 run node --test tests/js/
+# The parser's fuzz target for a minute (issue 3): in CI, or with
+# WABASH_FUZZ=1; it skips when cargo-fuzz is not installed. A panic fails
+# the layer; round-trip differences are reported.
+if [ -n "${CI:-}" ] || [ -n "${WABASH_FUZZ:-}" ]; then
+  run env WABASH_FUZZ_ROUND_TRIP=report bash scripts/fuzz.sh 60
+fi
 
 if [ -n "$failed" ]; then
   echo "test: failed:$failed" >&2

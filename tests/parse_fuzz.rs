@@ -203,3 +203,17 @@ fn extglob_group_in_command_position_round_trips() {
         panic!("{arith_with_paren:?}: {message}");
     }
 }
+
+/// A function name with quoted parts keeps its source text, quotes and
+/// all, so it prints back as written (the interpreter then refuses it, as
+/// bash does); stored without its quotes it printed with a bare blank in
+/// the name (cargo-fuzz finding).
+#[test]
+fn quoted_function_names_round_trip() {
+    let found_by_cargo_fuzz = "functi'ou -'\0fe\0\0f() { echo; }";
+    for source in [found_by_cargo_fuzz, "f'o o'() { echo; }", "f\"o\"() { :; }", "f\\ o() { :; }", "plain() { :; }"] {
+        if let Err(message) = round_trip_with(source, &ParseOptions::default()) {
+            panic!("{source:?}: {message}");
+        }
+    }
+}

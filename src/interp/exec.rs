@@ -217,7 +217,8 @@ impl Shell {
                 }
                 Command::FunctionDef(def) => {
                     // A name that needed expansion (`$x-f() {...}`) is refused.
-                    if def.name.contains(['$', '`']) {
+                    if def.name.contains(['$', '`', '\'', '"', '\\']) {
+                        self.current_line = self.source.line_of(def.span.start);
                         self.report_error(&format!("`{}': not a valid identifier", def.name)).await;
                         return Ok(1);
                     }

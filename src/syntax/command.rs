@@ -336,9 +336,9 @@ impl Parser<'_> {
 
     /// The rest of `name() body`, the parentheses next.
     fn function_parens(&mut self, start: usize, name: Word) -> PResult<Command> {
-        // A name with expansions keeps its source text (the interpreter refuses it).
-        let expands =
-            name.parts.iter().any(|part| !matches!(part, WordPart::Literal(_) | WordPart::SingleQuoted(_) | WordPart::Escaped(_)));
+        // A name with quotes or expansions keeps its source text (the
+        // interpreter refuses it, as bash refuses `f'o'() { ...; }`).
+        let expands = name.parts.iter().any(|part| !matches!(part, WordPart::Literal(_)));
         let raw = (name.span.start as usize).checked_sub(self.base).zip((name.span.end as usize).checked_sub(self.base));
         let name = match raw.and_then(|(from, to)| self.text.get(from..to)) {
             Some(text) if expands => text.to_string(),
