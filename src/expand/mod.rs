@@ -118,6 +118,9 @@ pub trait ExpandHost {
     fn check_length(&self, length: usize) -> Result<(), ExpandError>;
     /// Runs `$(body)` in a subshell and returns its standard output.
     async fn command_substitution(&mut self, body: &List) -> Result<Vec<u8>, ExpandError>;
+    /// `` `text` `` whose body did not parse: run as bash runs it, line by
+    /// line, its syntax error reported then. Returns what it wrote.
+    async fn unparsed_substitution(&mut self, text: &str) -> Result<Vec<u8>, ExpandError>;
     /// Starts `<(body)` or `>(body)` and returns the `/dev/fd/N` path.
     async fn process_substitution(&mut self, body: &List, input: bool) -> Result<String, ExpandError>;
     /// Lists a directory: names and whether each is a directory (following

@@ -355,8 +355,12 @@ fn expand_parts_suspending<'a>(
                         expand_parts_in(host, &word.parts, quoted, !quoted, mode, builder).await?;
                     }
                 },
-                WordPart::CommandSub { body, .. } => {
-                    let output = host.command_substitution(body).await?;
+                WordPart::CommandSub { .. } | WordPart::UnparsedBackquote(_) => {
+                    let output = match part {
+                        WordPart::CommandSub { body, .. } => host.command_substitution(body).await?,
+                        WordPart::UnparsedBackquote(text) => host.unparsed_substitution(text).await?,
+                        _ => Vec::new(),
+                    };
                     let mut text = String::from_utf8_lossy(&output).into_owned();
                     if text.contains('\0') {
                         host.warn("warning: command substitution: ignored null byte in input").await;

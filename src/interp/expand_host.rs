@@ -131,15 +131,7 @@ impl ExpandHost for Shell {
     }
 
     async fn command_substitution(&mut self, body: &List) -> Result<Vec<u8>, ExpandError> {
-        if self.subshell_depth >= self.limits.max_substitution_depth {
-            return Err(ExpandError::Limit(format!("substitution depth limit ({}) exceeded", self.limits.max_substitution_depth)));
-        }
-        let capture = Capture::new(self.limits.max_string_bytes, None);
-        let mut sub = self.subshell();
-        if !self.options.inherit_errexit {
-            sub.options.errexit = false;
-        }
-        sub.fds.set(1, Rc::new(Stream::Capture(capture.clone())));
+        let (mut sub, capture) = self.substitution_shell()?;
         let status = match input_file_redirect(body) {
             // `$(< file)` is the file's contents, read without running a command.
             Some(redirect) => match sub.apply_redirects(std::slice::from_ref(redirect)).await {
@@ -152,12 +144,16 @@ impl ExpandHost for Shell {
             },
             None => sub.run_subshell_body(body).await,
         };
-        self.last_substitution_status = Some(status);
-        self.last_status = status;
-        if self.budget.exceeded.get() {
-            return Err(ExpandError::Abort(status));
-        }
-        Ok(capture.take())
+        self.finish_substitution(status, capture)
+    }
+
+    async fn unparsed_substitution(&mut self, text: &str) -> Result<Vec<u8>, ExpandError> {
+        let (mut sub, capture) = self.substitution_shell()?;
+        sub.syntax_prefix = format!("{}: command substitution", self.error_prefix);
+        let line = self.current_line;
+        let outcome = sub.run_text_flow(text, line).await;
+        let status = sub.finish_subshell(outcome).await;
+        self.finish_substitution(status, capture)
     }
 
     async fn process_substitution(&mut self, body: &List, input: bool) -> Result<String, ExpandError> {
@@ -230,4 +226,30 @@ fn input_file_redirect(body: &List) -> Option<&crate::syntax::ast::Redirect> {
     let [redirect] = simple.redirects.as_slice() else { return None };
     let from_stdin = matches!(redirect.fd, None | Some(RedirectFd::Number(0)));
     (simple.words.is_empty() && simple.assignments.is_empty() && redirect.op == RedirectOp::Input && from_stdin).then_some(redirect)
+}
+
+impl Shell {
+    /// The subshell a command substitution runs in, its stdout captured.
+    fn substitution_shell(&mut self) -> Result<(Shell, Rc<Capture>), ExpandError> {
+        if self.subshell_depth >= self.limits.max_substitution_depth {
+            return Err(ExpandError::Limit(format!("substitution depth limit ({}) exceeded", self.limits.max_substitution_depth)));
+        }
+        let capture = Capture::new(self.limits.max_string_bytes, None);
+        let mut sub = self.subshell();
+        if !self.options.inherit_errexit {
+            sub.options.errexit = false;
+        }
+        sub.fds.set(1, Rc::new(Stream::Capture(capture.clone())));
+        Ok((sub, capture))
+    }
+
+    /// Records a command substitution's status and hands back its output.
+    fn finish_substitution(&mut self, status: i32, capture: Rc<Capture>) -> Result<Vec<u8>, ExpandError> {
+        self.last_substitution_status = Some(status);
+        self.last_status = status;
+        if self.budget.exceeded.get() {
+            return Err(ExpandError::Abort(status));
+        }
+        Ok(capture.take())
+    }
 }

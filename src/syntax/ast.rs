@@ -409,6 +409,11 @@ pub enum WordPart {
     /// rejects when expanding (`bash: ${x!}: bad substitution`, status 1).
     /// Holds the whole text as written, `${` and `}` included.
     BadSubstitution(String),
+    /// `` `fi` ``: a backquoted command whose body does not parse. Bash
+    /// parses a backquote's body only when it runs, so the error is
+    /// reported then (`bash: command substitution: line 1: ...`, status 2)
+    /// and the command goes on. Holds the body's text, escapes removed.
+    UnparsedBackquote(String),
 }
 
 /// The bounds of a brace sequence `{start..end..step}`, kept as written.

@@ -462,6 +462,18 @@ impl Printer {
     }
 
     /// Writes one part; `in_dquote` when inside double quotes.
+    /// `` `inner` ``, escaping what the backquote reader unescapes.
+    fn backquoted(&mut self, inner: &str, in_dquote: bool) {
+        self.out.push('`');
+        for c in inner.chars() {
+            if c == '\\' || c == '`' || (in_dquote && c == '"') {
+                self.out.push('\\');
+            }
+            self.out.push(c);
+        }
+        self.out.push('`');
+    }
+
     pub(super) fn part(&mut self, part: &WordPart, in_dquote: bool) {
         match part {
             WordPart::Literal(text) => self.out.push_str(text),
@@ -509,17 +521,8 @@ impl Printer {
                 self.nested(body);
                 self.out.push(')');
             }
-            WordPart::CommandSub { body, backtick: true } => {
-                let inner = print(body);
-                self.out.push('`');
-                for c in inner.chars() {
-                    if c == '\\' || c == '`' || (in_dquote && c == '"') {
-                        self.out.push('\\');
-                    }
-                    self.out.push(c);
-                }
-                self.out.push('`');
-            }
+            WordPart::CommandSub { body, backtick: true } => self.backquoted(&print(body), in_dquote),
+            WordPart::UnparsedBackquote(text) => self.backquoted(text, in_dquote),
             WordPart::Arith(expr) => self.arith_part(expr),
             WordPart::ProcessSub { input, body } => {
                 self.out.push_str(if *input { "<(" } else { ">(" });

@@ -134,8 +134,12 @@ impl Parser<'_> {
         let result = sub.parse_to_end();
         self.absorb(&sub);
         self.leave();
-        let body = result.map_err(|fail| Fail { kind: fail.kind, pos: start })?;
-        Ok(WordPart::CommandSub { body: Box::new(body), backtick: true })
+        match result {
+            Ok(body) => Ok(WordPart::CommandSub { body: Box::new(body), backtick: true }),
+            // Only limits end the parse; bash reports a body's syntax error when it runs.
+            Err(fail) if matches!(fail.kind, ParseErrorKind::LimitExceeded(_)) => Err(Fail { kind: fail.kind, pos: start }),
+            Err(_) => Ok(WordPart::UnparsedBackquote(text)),
+        }
     }
 
     /// Decodes `'...'` after `$` into bytes, applying every escape bash knows.
