@@ -327,23 +327,11 @@ fn expand_parts_suspending<'a>(
 ) -> LocalFuture<'a, Result<(), ExpandError>> {
     Box::pin(async move {
         for part in parts {
+            if expand_part_now(host, part, quoted, split_literals, mode, builder)? {
+                continue;
+            }
             match part {
-                WordPart::Literal(text) => {
-                    if quoted {
-                        builder.push_quoted(text);
-                    } else if split_literals && mode == Mode::Fields {
-                        builder.push_split(text);
-                    } else {
-                        builder.push_literal(text, mode != Mode::String);
-                    }
-                }
-                WordPart::Escaped(c) => builder.push_quoted(&c.to_string()),
-                WordPart::SingleQuoted(text) => builder.push_quoted(text),
-                WordPart::AnsiCQuoted(bytes) => builder.push_quoted(&String::from_utf8_lossy(bytes)),
                 WordPart::DoubleQuoted(inner) | WordPart::LocaleQuoted(inner) => {
-                    if inner.is_empty() {
-                        builder.mark_present();
-                    }
                     expand_parts_in(host, inner, true, false, mode, builder).await?;
                 }
                 WordPart::Param(pe) => match expand_param(host, pe, quoted).await? {
@@ -355,19 +343,13 @@ fn expand_parts_suspending<'a>(
                         expand_parts_in(host, &word.parts, quoted, !quoted, mode, builder).await?;
                     }
                 },
-                WordPart::CommandSub { .. } | WordPart::UnparsedBackquote(_) => {
-                    let output = match part {
-                        WordPart::CommandSub { body, .. } => host.command_substitution(body).await?,
-                        WordPart::UnparsedBackquote(text) => host.unparsed_substitution(text).await?,
-                        _ => Vec::new(),
-                    };
-                    let mut text = String::from_utf8_lossy(&output).into_owned();
-                    if text.contains('\0') {
-                        host.warn("warning: command substitution: ignored null byte in input").await;
-                        text.retain(|c| c != '\0');
-                    }
-                    let trimmed = text.trim_end_matches('\n');
-                    push_text(builder, trimmed, quoted, mode);
+                WordPart::CommandSub { body, .. } => {
+                    let output = host.command_substitution(body).await?;
+                    push_substitution_output(host, builder, output, quoted, mode).await;
+                }
+                WordPart::UnparsedBackquote(text) => {
+                    let output = host.unparsed_substitution(text).await?;
+                    push_substitution_output(host, builder, output, quoted, mode).await;
                 }
                 WordPart::Arith(expr) => {
                     let value = eval_arith(host, expr).await?;
@@ -377,10 +359,6 @@ fn expand_parts_suspending<'a>(
                     let path = host.process_substitution(body, *input).await?;
                     builder.push_literal(&path, false);
                 }
-                WordPart::Tilde(user) => match tilde(host, user) {
-                    Some(home) => builder.push_quoted(&home),
-                    None => builder.push_literal(&format!("~{user}"), false),
-                },
                 WordPart::BraceList(words) => {
                     let mut texts = Vec::new();
                     for word in words {
@@ -388,15 +366,6 @@ fn expand_parts_suspending<'a>(
                     }
                     builder.push_literal(&format!("{{{}}}", texts.join(",")), false);
                 }
-                WordPart::BraceRange(range) => {
-                    let (start, end) = (&range.start, &range.end);
-                    let text = match &range.step {
-                        Some(step) => format!("{{{start}..{end}..{step}}}"),
-                        None => format!("{{{start}..{end}}}"),
-                    };
-                    builder.push_literal(&text, false);
-                }
-                WordPart::BadSubstitution(text) => return Err(ExpandError::BadSubstitution(text.clone())),
                 WordPart::ExtGlob { op, patterns } => {
                     let mut pattern_texts = Vec::new();
                     let mut plain_texts = Vec::new();
@@ -411,10 +380,23 @@ fn expand_parts_suspending<'a>(
                         builder.push_pattern(&text, &format!("{op}({})", pattern_texts.join("|")));
                     }
                 }
+                // Expanded above by `expand_part_now`.
+                _ => {}
             }
         }
         Ok(())
     })
+}
+
+/// A command substitution's output as part of a word: NUL bytes dropped
+/// (with bash's warning), trailing newlines removed.
+async fn push_substitution_output(host: &mut dyn ExpandHost, builder: &mut FieldBuilder<'_>, output: Vec<u8>, quoted: bool, mode: Mode) {
+    let mut text = String::from_utf8_lossy(&output).into_owned();
+    if text.contains('\0') {
+        host.warn("warning: command substitution: ignored null byte in input").await;
+        text.retain(|c| c != '\0');
+    }
+    push_text(builder, text.trim_end_matches('\n'), quoted, mode);
 }
 
 fn tilde(host: &dyn ExpandHost, user: &str) -> Option<String> {

@@ -422,17 +422,14 @@ impl Shell {
         if !is_valid_name(&name) {
             return Err(format!("`{name}': not a valid identifier"));
         }
-        let (attributes, current_len, current_assoc) = match self.vars.get(&name) {
-            Some(var) => {
-                let len = match &var.value {
-                    Some(Value::Indexed(map)) => map.len(),
-                    Some(Value::Assoc(map)) => map.len(),
-                    Some(Value::Scalar(_)) => 1,
-                    None => 0,
-                };
-                (var.attributes, len, matches!(var.value, Some(Value::Assoc(_))))
-            }
-            None => (Attributes::default(), 0, false),
+        let current = self.vars.get(&name);
+        let attributes = current.map(|var| var.attributes).unwrap_or_default();
+        let (current_len, assoc_now) = match current.and_then(|var| var.value.as_ref()) {
+            Some(Value::Indexed(map)) => (map.len(), false),
+            Some(Value::Assoc(map)) => (map.len(), true),
+            Some(Value::Scalar(_)) => (1, false),
+            // `declare -A m` without a value yet makes `m=(...)` associative.
+            None => (0, current.is_some() && attributes.assoc),
         };
         if attributes.readonly {
             return Err(format!("{name}: readonly variable"));
@@ -441,7 +438,7 @@ impl Shell {
             return Err(format!("{name}: array element limit ({}) exceeded", self.limits.max_array_elements));
         }
         let exported = self.options.allexport;
-        let is_assoc = force_assoc || current_assoc || (self.vars.get(&name).is_some_and(|v| v.value.is_none()) && attributes.assoc);
+        let is_assoc = force_assoc || assoc_now;
         if is_assoc {
             // A failed element (an `-i` value that is not arithmetic, the
             // element limit) leaves the array as it was: only when one can
