@@ -217,3 +217,19 @@ fn quoted_function_names_round_trip() {
         }
     }
 }
+
+/// A subscript in command position ends where bash's quote-aware scan ends
+/// it: a backslash inside double quotes passes the next byte and a
+/// backquote inside double quotes runs to its own backquote, so the
+/// printed form (which escapes a `"` inside such a backquote) reads back
+/// the same (CI cargo-fuzz finding).
+#[test]
+fn subscripts_end_where_bash_ends_them() {
+    let found_by_cargo_fuzz = "a[ $a == \"`*\" [ $a == \"`*\" ]]]]";
+    for source in [found_by_cargo_fuzz, "a[ \"x\\\"]\" ]=1", "a[ `echo ]` ]=2", "a[ \"$(echo \"]\")\" ]=4", "x=${a[ \"]\" ]}"] {
+        if let Err(message) = round_trip_with(source, &ParseOptions::default()) {
+            panic!("{source:?}: {message}");
+        }
+        assert!(parse(source, &ParseOptions::default()).is_ok(), "{source:?} parses");
+    }
+}

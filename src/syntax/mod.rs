@@ -10,6 +10,7 @@ mod alias;
 mod arith;
 pub mod ast;
 mod brace;
+mod bracket;
 mod command;
 mod compound;
 mod cond;

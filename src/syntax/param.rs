@@ -2,6 +2,7 @@
 //! `$'...'`, `$"..."`; `$( )`, `$(( ))` and backquotes are in `subst`.
 
 use super::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
+use super::bracket::{bracket_close, BracketScope};
 use super::error::ParseErrorKind;
 use super::lexer::is_name_start;
 use super::parser::{Fail, PResult, Parser};
@@ -10,17 +11,6 @@ use super::word::PartsBuilder;
 /// Special parameters: `$@ $* $# $? $- $$ $! $0`.
 fn is_special(byte: u8) -> bool {
     matches!(byte, b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!' | b'0')
-}
-
-/// How far [`Parser::bracket_close`] looks for the `]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BracketScope {
-    /// To the end of the line.
-    Line,
-    /// Across newlines.
-    AcrossLines,
-    /// To the end of the line and not past the `}` that closes a `${`.
-    InBraces,
 }
 
 /// What ends a word inside `${ }`.
@@ -254,32 +244,9 @@ impl Parser<'_> {
         self.bracket_close(open, BracketScope::AcrossLines)
     }
 
-    /// The offset of the `]` matching the `[` at `open`.
+    /// The offset of the `]` matching the `[` at `open`, read as bash reads it.
     fn bracket_close(&self, open: usize, scope: BracketScope) -> Option<usize> {
-        let bytes = self.text.as_bytes();
-        let mut depth = 0usize;
-        let mut braces = 0usize;
-        let mut index = open;
-        while index < self.end {
-            match bytes.get(index)? {
-                b'{' if scope == BracketScope::InBraces => braces += 1,
-                b'}' if scope == BracketScope::InBraces => braces = braces.checked_sub(1)?,
-                b'[' => depth += 1,
-                b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(index);
-                    }
-                }
-                b'\\' => index += 1,
-                b'\'' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'\'')? + 1,
-                b'"' => index += bytes.get(index + 1..self.end)?.iter().position(|b| *b == b'"')? + 1,
-                b'\n' if scope != BracketScope::AcrossLines => return None,
-                _ => {}
-            }
-            index += 1;
-        }
-        None
+        bracket_close(self.text.as_bytes(), open, self.end, scope)
     }
 
     /// Reads the operator and words after the parameter; `None` for a bad substitution.
