@@ -169,7 +169,7 @@ struct Token {
 
 const OPERATORS: &[&str] = &[
     "<<=", ">>=", "**", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "+",
-    "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")", "[", "]",
+    "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")",
 ];
 
 fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
@@ -209,10 +209,11 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
                     }
                     (depth == 0).then_some(index + offset)
                 });
-                if let Some(close) = close {
-                    tokens.push(Token { kind: Kind::Subscript(text[index + 1..close].to_string()), start: index });
-                    index = close + 1;
-                }
+                let Some(close) = close else {
+                    return Err(ArithError::new(text, format!("bad array subscript (error token is \"{}\")", &text[start..])));
+                };
+                tokens.push(Token { kind: Kind::Subscript(text[index + 1..close].to_string()), start: index });
+                index = close + 1;
             }
             continue;
         }
@@ -222,7 +223,11 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
                 index += op.len();
             }
             None => {
-                return Err(ArithError::new(text, format!("syntax error: operand expected (error token is \"{}\")", &text[start..])));
+                // Bash names the problem by what came before: after an operand the
+                // character is a bad operator, anywhere else a missing operand.
+                let after_operand = tokens.last().is_some_and(|token| !matches!(token.kind, Kind::Op(_)));
+                let problem = if after_operand { "invalid arithmetic operator" } else { "operand expected" };
+                return Err(ArithError::new(text, format!("syntax error: {problem} (error token is \"{}\")", &text[start..])));
             }
         }
     }
@@ -279,14 +284,17 @@ impl TextParser<'_> {
         }
     }
 
-    fn operand_expected(&self) -> ArithError {
-        let rest = self.rest();
-        if rest.is_empty() {
-            // At the end the token bash shows is the last operator.
-            let last = self.tokens.last().map(|t| &self.text[t.start..]).unwrap_or("");
-            return ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{last}\")"));
+    /// The text bash shows as the error token: from the current token on,
+    /// or at the end from the last token on.
+    fn error_token(&self) -> &str {
+        match self.tokens.get(self.position).or(self.tokens.last()) {
+            Some(token) => &self.text[token.start..],
+            None => "",
         }
-        ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{rest}\")"))
+    }
+
+    fn operand_expected(&self) -> ArithError {
+        ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{}\")", self.error_token()))
     }
 
     fn comma(&mut self) -> Result<ArithExpr, ArithError> {
@@ -330,8 +338,10 @@ impl TextParser<'_> {
         self.position += 1;
         let then = self.comma()?;
         if self.peek_op() != Some(":") {
-            let rest = self.rest().to_string();
-            return Err(ArithError::new(self.text, format!("`:' expected for conditional expression (error token is \"{rest}\")")));
+            return Err(ArithError::new(
+                self.text,
+                format!("`:' expected for conditional expression (error token is \"{}\")", self.error_token()),
+            ));
         }
         self.position += 1;
         let otherwise = self.conditional()?;

@@ -18,7 +18,7 @@ pub mod pattern;
 mod word;
 
 pub use error::ExpandError;
-pub use param::{declare_key, declare_quote, element_key, quote_for_reuse, subscript_key, to_lower, to_upper};
+pub use param::{declare_key, declare_quote, declared_element_key, element_key, quote_for_reuse, subscript_key, to_lower, to_upper};
 pub use word::{eval_arith, expand_assignment_value, expand_heredoc, expand_pattern, expand_regex, expand_string, expand_words, HostArith};
 
 use crate::syntax::ast::List;

@@ -5,7 +5,7 @@ use super::arith;
 use super::pattern::{Pattern, PatternOptions};
 use super::word::{expand_pattern, expand_string, HostArith};
 use super::{ElementKey, ExpandError, ExpandHost, VarShape};
-use crate::syntax::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word};
+use crate::syntax::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
 
 /// The value of a parameter before or after an operator.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,12 +270,47 @@ pub async fn subscript_key(host: &mut dyn ExpandHost, name: &str, text: &str) ->
 
 /// Evaluates a subscript: a key for associative arrays, arithmetic otherwise.
 pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<ElementKey, ExpandError> {
+    if host.shape(name) == VarShape::Assoc {
+        return Ok(ElementKey::Key(expand_string(host, word).await?));
+    }
+    // An index is arithmetic, where single quotes are not quotes: bash
+    // reads `a['1']` as the text `'1'` (an error), as in `$(( '1' ))`.
+    let text = match with_single_quotes_kept(word) {
+        Some(kept) => expand_string(host, &kept).await?,
+        None => expand_string(host, word).await?,
+    };
+    let value = arith::eval_text(&text, &mut HostArith(host))?;
+    Ok(ElementKey::Index(value))
+}
+
+/// [`element_key`] for a subscript a declaration builtin received as an
+/// argument (`declare a['1']=5`): quote removal has already happened
+/// there, so single quotes are quotes.
+pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<ElementKey, ExpandError> {
     let text = expand_string(host, word).await?;
     if host.shape(name) == VarShape::Assoc {
         return Ok(ElementKey::Key(text));
     }
-    let value = arith::eval_text(&text, &mut HostArith(host))?;
-    Ok(ElementKey::Index(value))
+    Ok(ElementKey::Index(arith::eval_text(&text, &mut HostArith(host))?))
+}
+
+/// `word` with its single-quoted and `$'...'` parts as literal text,
+/// quotes included; `None` when it has none.
+fn with_single_quotes_kept(word: &Word) -> Option<Word> {
+    let quoted = |part: &WordPart| matches!(part, WordPart::SingleQuoted(_) | WordPart::AnsiCQuoted(_));
+    if !word.parts.iter().any(quoted) {
+        return None;
+    }
+    let parts: Vec<WordPart> = word
+        .parts
+        .iter()
+        .map(|part| match part {
+            WordPart::SingleQuoted(text) => WordPart::Literal(format!("'{}'", text.as_str()).into()),
+            WordPart::AnsiCQuoted(bytes) => WordPart::Literal(format!("'{}'", String::from_utf8_lossy(bytes)).into()),
+            other => other.clone(),
+        })
+        .collect();
+    Some(Word { parts: parts.into(), span: word.span })
 }
 
 /// True when the shell's character type locale is not UTF-8 (`LC_ALL=C`,

@@ -4,7 +4,7 @@
 
 use super::builtins::{self, Arg, DeclAssignment, DeclValue};
 use super::{Flow, Frame, Function, Outcome, Shell};
-use crate::expand::{element_key, expand_assignment_value, expand_words, quote_for_reuse, ExpandError};
+use crate::expand::{declared_element_key, element_key, expand_assignment_value, expand_words, quote_for_reuse, ExpandError};
 use crate::host::LocalFuture;
 use crate::interp::vars::Variable;
 use crate::interp::{Invocation, ShellServices};
@@ -167,7 +167,7 @@ impl Shell {
                     Ok(fields) => args.extend(fields.into_iter().map(Arg::Word)),
                     Err(error) => return self.expansion_failed(error).await,
                 },
-                Argument::Assignment(assignment) => match self.expand_declaration(assignment).await {
+                Argument::Assignment(assignment) => match self.expand_declaration(assignment, true).await {
                     Ok(decl) => args.push(Arg::Assign(decl)),
                     Err(error) => return self.expansion_failed(error).await,
                 },
@@ -230,7 +230,7 @@ impl Shell {
             self.last_status = 1;
             return Ok(false);
         }
-        let decl = match self.expand_declaration(assignment).await {
+        let decl = match self.expand_declaration(assignment, false).await {
             Ok(decl) => self.through_element_nameref(decl).await,
             Err(error) => return self.expansion_failed(error).await.map(|_| false),
         };
@@ -270,12 +270,18 @@ impl Shell {
         Ok(decl)
     }
 
-    /// Expands an assignment's subscript and value(s).
-    pub(super) async fn expand_declaration(&mut self, assignment: &Assignment) -> Result<DeclAssignment, ExpandError> {
+    /// Expands an assignment's subscript and value(s). `builtin_argument`
+    /// is set for an argument of a declaration builtin (`declare a[i]=v`),
+    /// whose subscript has had its quotes removed like any argument.
+    pub(super) async fn expand_declaration(
+        &mut self,
+        assignment: &Assignment,
+        builtin_argument: bool,
+    ) -> Result<DeclAssignment, ExpandError> {
         let index = match &assignment.index {
             Some(word) => {
                 let name = self.resolve_nameref(&assignment.name);
-                Some(element_key(self, &name, word).await?)
+                Some(if builtin_argument { declared_element_key(self, &name, word).await? } else { element_key(self, &name, word).await? })
             }
             None => None,
         };

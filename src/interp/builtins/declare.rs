@@ -322,7 +322,7 @@ async fn array_literal(shell: &mut Shell, word: &str, array_target: bool) -> Opt
     let item = list.items.into_iter().next()?;
     let crate::syntax::ast::Command::Simple(command) = item.and_or.first.commands.into_iter().next()? else { return None };
     let assignment = command.assignments.into_iter().next().filter(|_| command.words.is_empty())?;
-    Some(match shell.expand_declaration(&assignment).await {
+    Some(match shell.expand_declaration(&assignment, true).await {
         Ok(decl) => Ok(decl),
         Err(error) => Err(shell.expansion_failed(error).await),
     })
