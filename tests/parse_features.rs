@@ -129,6 +129,14 @@ fn completeness_tells_when_more_input_is_needed() {
     assert_eq!(completeness("fi"), Completeness::Complete);
     assert_eq!(completeness("echo a \\"), Completeness::Incomplete);
     assert_eq!(completeness("echo a \\\\"), Completeness::Complete);
+    // In `[[ ]]` bash reads on after `&&`, `||` and a complete test, but a
+    // newline where an operator or operand must stand is an error.
+    assert_eq!(completeness("[[ a &&"), Completeness::Incomplete);
+    assert_eq!(completeness("[[ ( a )"), Completeness::Incomplete);
+    assert_eq!(completeness("[[ -n a"), Completeness::Incomplete);
+    assert_eq!(completeness("[[ a"), Completeness::Complete);
+    assert_eq!(completeness("[[ -n"), Completeness::Complete);
+    assert_eq!(completeness("[[ ]]"), Completeness::Complete);
 }
 
 #[test]

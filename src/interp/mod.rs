@@ -59,6 +59,20 @@ pub struct ShellConfig {
     pub limits: Limits,
 }
 
+/// How a syntax error stopped the text being run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SyntaxStop {
+    /// An ordinary syntax error: status 2.
+    Plain,
+    /// An error inside `[[ ]]`: bash's grammar then sees the end of its
+    /// input, so a script stops quietly keeping `$?` (a `-c` string whose
+    /// error came at its very end exits 2).
+    Conditional {
+        /// The error came at the end of the input.
+        at_end: bool,
+    },
+}
+
 /// Source text with its line starts, for LINENO and error messages.
 #[derive(Debug, Clone)]
 pub struct SourceText {
@@ -178,8 +192,9 @@ pub struct Shell {
     in_trap: bool,
     /// The last argument of the running simple command, stored in `$_` after it.
     last_argument: Option<String>,
-    /// Set when the last text run ended on a syntax error (for `eval`).
-    syntax_error_seen: bool,
+    /// Set when the last text run ended on a syntax error (for `eval`,
+    /// `source` and traps, which turn it into status 2).
+    syntax_error: Option<SyntaxStop>,
     /// Depth of `source` calls (where `return` is allowed).
     source_depth: usize,
     /// How many `eval`s are running inside one another.
@@ -249,7 +264,7 @@ impl Shell {
             jobs: jobs::JobTable::default(),
             source_depth: 0,
             eval_depth: 0,
-            syntax_error_seen: false,
+            syntax_error: None,
             last_argument: None,
             in_trap: false,
             assignment_error_is_fatal: false,

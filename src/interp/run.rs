@@ -4,9 +4,9 @@
 use super::fds::FdTable;
 use super::jobs::WithJobs;
 use super::vars::Variable;
-use super::{Flow, Shell, SourceText};
+use super::{Flow, Shell, SourceText, SyntaxStop};
 use crate::io::Fd;
-use crate::syntax::{ParseOptions, Parser};
+use crate::syntax::{ParseErrorKind, ParseOptions, Parser};
 
 impl Shell {
     /// The parse options the shell's state implies (extglob, aliases).
@@ -74,6 +74,13 @@ impl Shell {
     pub(super) async fn run_text(&mut self, text: &str) -> i32 {
         match self.run_text_flow(text, 1).await {
             Ok(status) => status,
+            Err(Flow::Exit(2)) if matches!(self.syntax_error, Some(SyntaxStop::Conditional { .. })) => {
+                let Some(SyntaxStop::Conditional { at_end }) = self.syntax_error.take() else { return 2 };
+                let status = if at_end && self.running_command_string() { 2 } else { self.last_status };
+                self.last_status = status;
+                self.exited = true;
+                status
+            }
             Err(Flow::Exit(status)) => {
                 self.last_status = status;
                 self.exited = true;
@@ -120,13 +127,26 @@ impl Shell {
                         Err(flow) => break Err(flow),
                     }
                 }
-                Err(error) => {
-                    let mut error = error;
-                    error.line += first_line - 1;
+                Err(mut error) => {
+                    error.shift_lines(first_line - 1);
                     let rendered = error.render(&self.syntax_prefix);
                     let _ = self.stderr().write(rendered.as_bytes()).await;
-                    self.last_status = 2;
-                    self.syntax_error_seen = true;
+                    match &error.kind {
+                        // Inside `$( )` bash's reader gives up on the whole shell.
+                        ParseErrorKind::Conditional(conditional) if conditional.in_substitution => {
+                            let status = if self.running_command_string() { 127 } else { 1 };
+                            self.last_status = status;
+                            self.syntax_error = None;
+                            break Err(Flow::Exit(status));
+                        }
+                        ParseErrorKind::Conditional(conditional) => {
+                            self.syntax_error = Some(SyntaxStop::Conditional { at_end: conditional.at_end });
+                        }
+                        _ => {
+                            self.last_status = 2;
+                            self.syntax_error = Some(SyntaxStop::Plain);
+                        }
+                    }
                     break Err(Flow::Exit(2));
                 }
             }
@@ -160,17 +180,14 @@ impl Shell {
         };
         let saved_prefix = std::mem::replace(&mut self.syntax_prefix, format!("{}: {label}", self.error_prefix));
         let saved_line = self.current_line;
-        self.syntax_error_seen = false;
+        self.syntax_error = None;
         // LINENO in the EXIT trap is 1; other traps see the current line.
         let first_line = if name == "EXIT" { 1 } else { saved_line };
         let result = Box::pin(self.run_text_flow(action, first_line)).await;
         self.current_line = saved_line;
         self.syntax_prefix = saved_prefix;
         match result {
-            Err(Flow::Exit(2)) if self.syntax_error_seen => {
-                self.syntax_error_seen = false;
-                Ok(2)
-            }
+            Err(Flow::Exit(2)) if self.syntax_error.take().is_some() => Ok(2),
             other => other,
         }
     }
@@ -186,5 +203,11 @@ impl Shell {
             Err(Flow::Exit(status)) => self.last_status = status,
             _ => self.last_status = saved_status,
         }
+    }
+
+    /// True while the top-level text is a `-c` command string rather than
+    /// a script file (the two end differently on some syntax errors).
+    fn running_command_string(&self) -> bool {
+        self.syntax_prefix.ends_with(": -c")
     }
 }

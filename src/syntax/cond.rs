@@ -1,14 +1,19 @@
 //! `[[ expression ]]`: unary and binary tests, `=~` with its own quoting
 //! rules, `==`/`!=` patterns (extglob always on, as in bash), `!`, `&&`,
 //! `||` and parentheses.
+//!
+//! The expression is read token by token with one token of lookahead, the
+//! way bash's own small recursive parser reads it, because bash's error
+//! messages (and which inputs are errors at all) follow from that order:
+//! `[[ a ) ]]` reads `a` as a whole test and then fails at the `)`, and an
+//! operand missing before `]]` is an error with no message.
 
-use super::ast::{CompoundCommand, CondExpr, Word};
-use super::error::ParseErrorKind;
+use super::ast::{CompoundCommand, CondExpr, Word, WordPart};
+use super::error::{ConditionalError, ParseErrorKind};
+use super::lines::LineIndex;
 use super::parser::{Fail, PResult, Parser};
+use super::seq::Seq;
 use super::word::WordContext;
-
-/// Bash's message for a malformed `[[ ]]` expression.
-const SYNTAX_ERROR: &str = "syntax error in conditional expression";
 
 /// Unary test operators.
 const UNARY: [&str; 26] = [
@@ -17,7 +22,41 @@ const UNARY: [&str; 26] = [
 ];
 
 /// Binary test operators spelled as words.
-const BINARY: [&str; 14] = ["==", "=", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "<"];
+const BINARY: [&str; 13] = ["==", "=", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"];
+
+/// One token of a conditional expression.
+enum CondToken {
+    /// `]]`.
+    End,
+    /// A shell operator: `&&`, `||`, `(`, `)`, `<`, `>`, `;`, `|`...
+    Op(&'static str),
+    /// A newline.
+    Newline,
+    /// The end of the input.
+    Eof,
+    /// A word.
+    Word(Word),
+}
+
+impl CondToken {
+    /// The token as bash names it in messages; `None` for a word, which
+    /// bash 5.2 does not name.
+    fn name(&self) -> Option<&str> {
+        match self {
+            CondToken::End => Some("]]"),
+            CondToken::Op(op) => Some(op),
+            CondToken::Newline => Some("newline"),
+            CondToken::Eof => Some("EOF"),
+            CondToken::Word(_) => None,
+        }
+    }
+}
+
+/// The token after a complete test, and where it starts.
+struct Lookahead {
+    token: CondToken,
+    pos: usize,
+}
 
 impl Parser<'_> {
     /// Reads the rest of `[[ ... ]]`, `[[` already read.
@@ -25,171 +64,260 @@ impl Parser<'_> {
         let saved = self.extglob;
         let saved_cond = std::mem::replace(&mut self.cond_extglob, saved);
         self.extglob = true;
-        let result = self.cond_body();
+        let start = self.pos;
+        self.cond_final_newline_read = false;
+        let result = self.cond_body(start);
         self.extglob = saved;
         self.cond_extglob = saved_cond;
         result
     }
 
-    fn cond_body(&mut self) -> PResult<CompoundCommand> {
-        let expr = self.cond_or()?;
-        self.cond_space()?;
-        if !self.eat_reserved("]]")? {
-            if self.cur().is_none() {
-                return self.fail(ParseErrorKind::Other("unexpected EOF while looking for `]]'".to_string()));
-            }
-            if let Some(op) = self.peek_op() {
-                let message = format!("syntax error in conditional expression: unexpected token `{op}'");
-                return self.fail(ParseErrorKind::Other(message));
-            }
-            return self.cond_unexpected();
-        }
-        Ok(CompoundCommand::Cond(expr))
-    }
-
-    /// Skips blanks and newlines: a complete test may be followed by its
-    /// `&&`, `||`, `)` or `]]` on a later line.
-    fn cond_space(&mut self) -> PResult<()> {
-        self.skip_linebreaks()
-    }
-
-    /// Fails at the token here with bash's conditional-command wording.
-    fn cond_unexpected<T>(&self) -> PResult<T> {
-        match self.token_text() {
-            None => Err(Fail::at_end(ParseErrorKind::Other("unexpected token `EOF' in conditional command".to_string()))),
-            Some(_) => self.fail(ParseErrorKind::Other(SYNTAX_ERROR.to_string())),
-        }
-    }
-
-    /// The token here as bash names it in conditional errors (`newline` at the end).
-    fn cond_token(&self) -> String {
-        self.token_text().unwrap_or_else(|| "newline".to_string())
-    }
-
-    fn cond_or(&mut self) -> PResult<CondExpr> {
-        let mut left = self.cond_and()?;
-        loop {
-            self.cond_space()?;
-            if !self.eat_op("||")? {
-                return Ok(left);
-            }
-            let right = self.cond_and()?;
-            left = CondExpr::Or(Box::new(left), Box::new(right));
-        }
-    }
-
-    fn cond_and(&mut self) -> PResult<CondExpr> {
-        let mut left = self.cond_not()?;
-        loop {
-            self.cond_space()?;
-            if !self.eat_op("&&")? {
-                return Ok(left);
-            }
-            let right = self.cond_not()?;
-            left = CondExpr::And(Box::new(left), Box::new(right));
-        }
-    }
-
-    fn cond_not(&mut self) -> PResult<CondExpr> {
-        self.cond_space()?;
-        self.step()?;
-        let extglob_word = self.cond_extglob && self.looking_at("!(");
-        if !extglob_word && self.eat_reserved("!")? {
-            self.enter()?;
-            let inner = self.cond_not()?;
-            self.leave();
-            return Ok(CondExpr::Not(Box::new(inner)));
-        }
-        self.cond_primary()
-    }
-
-    /// True when the token here cannot be an operand.
-    fn cond_at_end(&self) -> bool {
-        self.cur().is_none()
-            || self.at_reserved("]]")
-            || matches!(self.peek_op(), Some("&&" | "||" | ")" | "("))
-            || self.cur() == Some(b'\n')
-    }
-
-    fn cond_primary(&mut self) -> PResult<CondExpr> {
-        self.cond_space()?;
-        if self.eat_op("(")? {
-            self.enter()?;
-            let inner = match self.cond_or() {
-                // Bash names no token for an operand missing at `]]`; the group reports its `)`.
-                Err(fail) if self.at_reserved("]]") && matches!(&fail.kind, ParseErrorKind::Other(text) if text == SYNTAX_ERROR) => {
-                    return self.fail(ParseErrorKind::Other("expected `)'".to_string()));
-                }
-                result => result?,
-            };
-            self.leave();
-            self.cond_space()?;
-            if !self.eat_op(")")? {
-                return match self.token_text() {
-                    Some(token) if token != "newline" => {
-                        self.fail(ParseErrorKind::Other(format!("unexpected token `{token}', expected `)'")))
-                    }
-                    _ => self.fail(ParseErrorKind::Other("expected `)'".to_string())),
+    fn cond_body(&mut self, start: usize) -> PResult<CompoundCommand> {
+        let (expr, next) = self.cond_or()?;
+        match next.token {
+            CondToken::End => Ok(CompoundCommand::Cond(expr)),
+            CondToken::Eof => Err(self.cond_fail_at(self.line_at(start), "unexpected EOF while looking for `]]'".to_string(), true, true)),
+            token => {
+                let message = match token.name() {
+                    Some(name) => format!("syntax error in conditional expression: unexpected token `{name}'"),
+                    None => "syntax error in conditional expression".to_string(),
                 };
+                Err(self.cond_fail(self.line_at(start), message))
             }
-            return Ok(CondExpr::Group(Box::new(inner)));
         }
-        if self.cond_at_end() {
-            return self.cond_unexpected();
-        }
-        if let Some(op) = self.plain_word().filter(|w| UNARY.contains(w)).map(str::to_string) {
-            let saved = self.pos;
-            self.pos += op.len();
-            self.skip_blanks();
-            if !matches!(self.cur(), None | Some(b'\n')) && !self.at_reserved("]]") && !matches!(self.peek_op(), Some("&&" | "||" | ")")) {
-                let operand = self.cond_word()?;
-                return Ok(CondExpr::Unary(op, operand));
-            }
-            if self.at_reserved("]]") || matches!(self.cur(), None | Some(b'\n')) {
-                let message = format!("unexpected argument `{}' to conditional unary operator", self.cond_token());
-                return self.fail(ParseErrorKind::Other(message));
-            }
-            self.pos = saved;
-        }
-        let left = self.cond_word()?;
-        self.skip_blanks();
-        let op = match self.peek_op() {
-            Some("<") => Some("<".to_string()),
-            Some(">") => Some(">".to_string()),
-            _ => self.plain_word().filter(|w| BINARY.contains(w)).map(str::to_string),
-        };
-        let Some(op) = op else {
-            if matches!(self.cur(), None | Some(b'\n')) {
-                return self.fail(ParseErrorKind::Other("unexpected token `newline', conditional binary operator expected".to_string()));
-            }
-            if self.cond_at_end() {
-                return Ok(CondExpr::Word(left));
-            }
-            return self.fail(ParseErrorKind::Other("conditional binary operator expected".to_string()));
-        };
-        self.pos += op.len();
-        self.token()?;
-        self.skip_blanks();
-        if self.at_reserved("]]") || matches!(self.cur(), None | Some(b'\n')) {
-            let message = format!("unexpected argument `{}' to conditional binary operator", self.cond_token());
-            return self.fail(ParseErrorKind::Other(message));
-        }
-        if op == "=~" {
-            let Some(regex) = self.read_word(WordContext::Regex)? else {
-                return self.cond_unexpected();
-            };
-            return Ok(CondExpr::Regex(left, regex));
-        }
-        let right = self.cond_word()?;
-        Ok(CondExpr::Binary(op, left, right))
     }
 
-    /// One operand word.
-    fn cond_word(&mut self) -> PResult<Word> {
-        self.skip_blanks();
-        match self.read_word(WordContext::Pattern)? {
-            Some(word) => Ok(word),
-            None => self.cond_unexpected(),
+    /// `a || b`: returns the expression and the token after it.
+    fn cond_or(&mut self) -> PResult<(CondExpr, Lookahead)> {
+        let (left, next) = self.cond_and()?;
+        if !matches!(next.token, CondToken::Op("||")) {
+            return Ok((left, next));
         }
+        self.enter()?;
+        let (right, next) = self.cond_or()?;
+        self.leave();
+        Ok((CondExpr::Or(Box::new(left), Box::new(right)), next))
+    }
+
+    /// `a && b`.
+    fn cond_and(&mut self) -> PResult<(CondExpr, Lookahead)> {
+        let (left, next) = self.cond_term()?;
+        if !matches!(next.token, CondToken::Op("&&")) {
+            return Ok((left, next));
+        }
+        self.enter()?;
+        let (right, next) = self.cond_and()?;
+        self.leave();
+        Ok((CondExpr::And(Box::new(left), Box::new(right)), next))
+    }
+
+    /// One test: `( expr )`, `! term`, `-op word`, `word op word` or a
+    /// lone `word`.
+    fn cond_term(&mut self) -> PResult<(CondExpr, Lookahead)> {
+        let Lookahead { token, pos } = self.cond_token_after_newlines()?;
+        match token {
+            // An operand missing before `]]`: bash's parser stops with no message.
+            CondToken::End => Err(self.cond_fail_silently(pos)),
+            CondToken::Op("(") => self.cond_group(pos),
+            CondToken::Word(word) if word_text(&word) == Some("!") => {
+                self.enter()?;
+                let (inner, next) = self.cond_term()?;
+                self.leave();
+                Ok((CondExpr::Not(Box::new(inner)), next))
+            }
+            CondToken::Word(word) => match word_text(&word).filter(|text| UNARY.contains(text)) {
+                Some(op) => {
+                    let op = op.to_string();
+                    self.cond_unary(op)
+                }
+                None => self.cond_binary(word),
+            },
+            token => {
+                let name = token.name().unwrap_or_default();
+                Err(self.token_fail(&token, pos, format!("unexpected token `{name}' in conditional command")))
+            }
+        }
+    }
+
+    /// `( expr )`, the `(` read at `open`.
+    fn cond_group(&mut self, open: usize) -> PResult<(CondExpr, Lookahead)> {
+        self.enter()?;
+        let inner = self.cond_or();
+        self.leave();
+        let (inner, next) = match inner {
+            Ok(result) => result,
+            Err(Fail { kind: ParseErrorKind::Conditional(mut error), pos }) => {
+                error.messages.push((self.line_at(open), "expected `)'".to_string()));
+                return Err(Fail { kind: ParseErrorKind::Conditional(error), pos });
+            }
+            Err(fail) => return Err(fail),
+        };
+        let Lookahead { token, pos } = next;
+        match token {
+            CondToken::Op(")") => {
+                let next = self.cond_token_after_newlines()?;
+                Ok((CondExpr::Group(Box::new(inner)), next))
+            }
+            token => {
+                let message = match token.name() {
+                    Some(name) => format!("unexpected token `{name}', expected `)'"),
+                    None => "expected `)'".to_string(),
+                };
+                Err(self.cond_fail_at(self.line_at(open), message, self.ends_input(&token, pos), matches!(token, CondToken::Eof)))
+            }
+        }
+    }
+
+    /// `-op word`, the operator read.
+    fn cond_unary(&mut self, op: String) -> PResult<(CondExpr, Lookahead)> {
+        let Lookahead { token, pos } = self.cond_token(WordContext::Pattern, false)?;
+        let CondToken::Word(operand) = token else {
+            let message = match token.name() {
+                Some(name) => format!("unexpected argument `{name}' to conditional unary operator"),
+                None => "unexpected argument to conditional unary operator".to_string(),
+            };
+            return Err(self.token_fail(&token, pos, message));
+        };
+        let next = self.cond_token_after_newlines()?;
+        Ok((CondExpr::Unary(op, operand), next))
+    }
+
+    /// `left op right`, or `left` alone (a test of its length, as `-n`)
+    /// when `]]`, `&&`, `||` or `)` follows it.
+    fn cond_binary(&mut self, left: Word) -> PResult<(CondExpr, Lookahead)> {
+        let Lookahead { token, pos } = self.cond_token(WordContext::Pattern, false)?;
+        let op = match token {
+            CondToken::Word(word) => match word_text(&word).filter(|text| BINARY.contains(text)) {
+                Some(op) => op.to_string(),
+                None => return Err(self.cond_fail(self.line_at(pos), "conditional binary operator expected".to_string())),
+            },
+            CondToken::Op(op @ ("<" | ">")) => op.to_string(),
+            CondToken::End | CondToken::Op("&&" | "||" | ")") => return Ok((CondExpr::Word(left), Lookahead { token, pos })),
+            token => {
+                let name = token.name().unwrap_or_default();
+                let message = format!("unexpected token `{name}', conditional binary operator expected");
+                return Err(self.token_fail(&token, pos, message));
+            }
+        };
+        let context = if op == "=~" { WordContext::Regex } else { WordContext::Pattern };
+        let Lookahead { token, pos } = self.cond_token(context, false)?;
+        let CondToken::Word(right) = token else {
+            let message = match token.name() {
+                Some(name) => format!("unexpected argument `{name}' to conditional binary operator"),
+                None => "unexpected argument to conditional binary operator".to_string(),
+            };
+            return Err(self.token_fail(&token, pos, message));
+        };
+        let next = self.cond_token_after_newlines()?;
+        let expr = if op == "=~" { CondExpr::Regex(left, right) } else { CondExpr::Binary(op, left, right) };
+        Ok((expr, next))
+    }
+
+    /// The next token that is not a newline.
+    fn cond_token_after_newlines(&mut self) -> PResult<Lookahead> {
+        loop {
+            let next = self.cond_token(WordContext::Pattern, true)?;
+            if !matches!(next.token, CondToken::Newline) {
+                return Ok(next);
+            }
+        }
+    }
+
+    /// Reads one token, skipping blanks and a comment before it. In a
+    /// regular expression (after `=~`) an operator character other than
+    /// `(` or `|` ends an empty word, as in bash. `term_start`: a test may
+    /// start here, so `!(` is `!` and a group unless extglob is on.
+    fn cond_token(&mut self, context: WordContext, term_start: bool) -> PResult<Lookahead> {
+        self.step()?;
+        self.skip_space();
+        let pos = self.pos;
+        let token = match self.cur() {
+            // Bash reads a newline after the last line when the text has none.
+            None if !self.text.ends_with('\n') && !self.cond_final_newline_read => {
+                self.cond_final_newline_read = true;
+                CondToken::Newline
+            }
+            None => CondToken::Eof,
+            Some(b'\n') => {
+                self.newline()?;
+                CondToken::Newline
+            }
+            Some(_) if self.at_reserved("]]") => {
+                self.pos += 2;
+                self.token()?;
+                CondToken::End
+            }
+            // With the shell's extglob off, `!(` is `!` and a group.
+            Some(b'!') if term_start && !self.cond_extglob && self.looking_at("!(") => {
+                self.pos += 1;
+                self.token()?;
+                CondToken::Word(Word { parts: Seq::from(vec![WordPart::Literal("!".into())]), span: self.span(pos, self.pos) })
+            }
+            Some(byte) => match self.peek_op() {
+                Some(_) if context == WordContext::Regex && !matches!(byte, b'(' | b'|') => {
+                    CondToken::Word(Word { parts: Seq::new(), span: self.span(pos, pos) })
+                }
+                Some(op) if context != WordContext::Regex => {
+                    self.pos += op.len();
+                    self.token()?;
+                    CondToken::Op(op)
+                }
+                _ => match self.read_word(context)? {
+                    Some(word) => CondToken::Word(word),
+                    None => return self.unexpected(),
+                },
+            },
+        };
+        Ok(Lookahead { token, pos })
+    }
+
+    /// A conditional-expression error: `message` on line `line`, failing at
+    /// a token that is not the end of the input.
+    fn cond_fail(&self, line: usize, message: String) -> Fail {
+        self.cond_fail_at(line, message, false, false)
+    }
+
+    /// A conditional-expression error (`at_end`: the token it failed at was
+    /// the input's last; `at_eof`: that token was the end itself).
+    fn cond_fail_at(&self, line: usize, message: String, at_end: bool, at_eof: bool) -> Fail {
+        let error = ConditionalError { messages: vec![(line, message)], at_end, needs_more_input: at_eof, in_substitution: false };
+        Fail { kind: ParseErrorKind::Conditional(error), pos: self.pos }
+    }
+
+    /// A conditional-expression error at `token`, read at `pos`: on the
+    /// token's line (the end of the input is one past the last line).
+    fn token_fail(&self, token: &CondToken, pos: usize, message: String) -> Fail {
+        let at_eof = matches!(token, CondToken::Eof);
+        let line = if at_eof { self.eof_line(&LineIndex::new(&self.text)) } else { self.line_at(pos) };
+        self.cond_fail_at(line, message, self.ends_input(token, pos), at_eof)
+    }
+
+    /// True when `token` (read at `pos`) is the end of the input or the
+    /// newline that ends it.
+    fn ends_input(&self, token: &CondToken, pos: usize) -> bool {
+        match token {
+            CondToken::Eof => true,
+            CondToken::Newline => self.text.get(pos..).is_none_or(|rest| rest.is_empty() || rest == "\n"),
+            _ => false,
+        }
+    }
+
+    /// The error for an operand missing before `]]`: no message.
+    fn cond_fail_silently(&self, pos: usize) -> Fail {
+        let error = ConditionalError { messages: Vec::new(), at_end: false, needs_more_input: false, in_substitution: false };
+        Fail { kind: ParseErrorKind::Conditional(error), pos }
+    }
+
+    /// The 1-based line of byte offset `pos`.
+    fn line_at(&self, pos: usize) -> usize {
+        LineIndex::new(&self.text).line_of(pos)
+    }
+}
+
+/// The text of a word made of one literal part (operators are such words).
+fn word_text(word: &Word) -> Option<&str> {
+    match word.parts.as_slice() {
+        [WordPart::Literal(text)] => Some(text.as_str()),
+        _ => None,
     }
 }

@@ -15,6 +15,11 @@ pub enum ParseErrorKind {
     LimitExceeded(String),
     /// Any other message, verbatim.
     Other(String),
+    /// A malformed `[[ ]]` expression. Bash prints these messages (none for
+    /// an operand missing before `]]`, as in `[[ ]]` or `[[ a && ]]`), and
+    /// its grammar then sees the end of the input: the script stops there
+    /// quietly, keeping `$?`, where other syntax errors exit with status 2.
+    Conditional(ConditionalError),
     /// A message followed by a second line of detail, as bash prints for
     /// `for ((a;b))`: `syntax error: arithmetic expression required`, then
     /// ``syntax error: `((a;b))'``.
@@ -24,6 +29,25 @@ pub enum ParseErrorKind {
         /// The second line's message.
         detail: String,
     },
+}
+
+/// What a malformed `[[ ]]` expression reports (see
+/// [`ParseErrorKind::Conditional`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConditionalError {
+    /// The messages in the order bash prints them, each with the 1-based
+    /// line it names: the error itself, then ``expected `)'`` for each
+    /// group left open around it.
+    pub messages: Vec<(usize, String)>,
+    /// The error came at the very end of the input (its final newline or
+    /// the end itself); `bash -c` then exits with status 2.
+    pub at_end: bool,
+    /// The input ended where the expression needed more (`[[ a &&`): an
+    /// interactive shell would read another line.
+    pub needs_more_input: bool,
+    /// The error is inside `$( )`, `<( )` or `>( )`: bash then ends the
+    /// whole shell (status 127 for `-c`, 1 for a script file).
+    pub in_substitution: bool,
 }
 
 /// A syntax error at a line of the source.
@@ -50,6 +74,7 @@ impl fmt::Display for ParseError {
             ParseErrorKind::LimitExceeded(what) => f.write_str(what),
             ParseErrorKind::Other(message) => f.write_str(message),
             ParseErrorKind::Detailed { message, .. } => f.write_str(message),
+            ParseErrorKind::Conditional(error) => f.write_str(error.messages.first().map_or("", |(_, text)| text.as_str())),
         }
     }
 }
@@ -59,6 +84,9 @@ impl ParseError {
     /// `bash: -c` or `bash: script.sh`: the message line, then (when bash
     /// shows it) the offending source line.
     pub fn render(&self, prefix: &str) -> String {
+        if let ParseErrorKind::Conditional(error) = &self.kind {
+            return error.messages.iter().map(|(line, text)| format!("{prefix}: line {line}: {text}\n")).collect();
+        }
         let mut out = format!("{prefix}: line {}: {self}\n", self.line);
         if let ParseErrorKind::Detailed { detail, .. } = &self.kind {
             out.push_str(&format!("{prefix}: line {}: {detail}\n", self.line));
@@ -67,5 +95,18 @@ impl ParseError {
             out.push_str(&format!("{prefix}: line {}: `{line}'\n", self.line));
         }
         out
+    }
+}
+
+impl ParseError {
+    /// Moves the error's lines by `offset` (text run from a later line of a
+    /// larger source, as `eval` runs its text at the line it stands on).
+    pub fn shift_lines(&mut self, offset: usize) {
+        self.line += offset;
+        if let ParseErrorKind::Conditional(error) = &mut self.kind {
+            for (line, _) in &mut error.messages {
+                *line += offset;
+            }
+        }
     }
 }

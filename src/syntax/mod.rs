@@ -30,7 +30,7 @@ mod text;
 pub mod walk;
 mod word;
 
-pub use error::{ParseError, ParseErrorKind};
+pub use error::{ConditionalError, ParseError, ParseErrorKind};
 pub use lines::{line_number, LineIndex};
 pub use parser::{completeness, parse, Completeness, ParseLimits, ParseOptions, Parser};
 pub use printer::print;

@@ -141,6 +141,9 @@ pub struct Parser<'s> {
     /// Inside `[[ ]]`: the extglob setting outside it (`!(x)` is then a
     /// pattern word, not `!` and a group).
     pub(super) cond_extglob: bool,
+    /// Inside `[[ ]]`: the newline bash reads after a last line that has
+    /// none was already handed out as a token.
+    pub(super) cond_final_newline_read: bool,
     /// The words of the simple commands being read (nested ones above
     /// outer ones), so each command's words end in a `Vec` of their exact
     /// number.
@@ -170,6 +173,7 @@ impl<'s> Parser<'s> {
             stack_base: 0,
             in_assignment_value: false,
             cond_extglob: false,
+            cond_final_newline_read: false,
             word_stack: Vec::new(),
             done: false,
         }
@@ -262,6 +266,7 @@ impl<'s> Parser<'s> {
                 (line, Some(index.line_text(&self.text, line).to_string()))
             }
             ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
+            ParseErrorKind::Conditional(error) => (error.messages.first().map_or_else(|| index.line_of(pos), |(line, _)| *line), None),
             _ => (index.line_of(pos), None),
         };
         ParseError { kind: fail.kind, line, source_line }
@@ -269,7 +274,7 @@ impl<'s> Parser<'s> {
 
     /// The line bash blames for `unexpected end of file`: one past the
     /// last line, as bash has read the final newline it adds.
-    fn eof_line(&self, index: &LineIndex) -> usize {
+    pub(super) fn eof_line(&self, index: &LineIndex) -> usize {
         let lines = index.line_count();
         if self.text.ends_with('\n') {
             lines
@@ -366,6 +371,7 @@ pub fn completeness(source: &str) -> Completeness {
             Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
                 return Completeness::Incomplete;
             }
+            Err(ParseError { kind: ParseErrorKind::Conditional(error), .. }) if error.needs_more_input => return Completeness::Incomplete,
             Err(_) => return Completeness::Complete,
         }
     }

@@ -20,7 +20,14 @@ impl Parser<'_> {
 
     /// Reads a list up to and including its closing `)`.
     pub(super) fn nested_list_until_paren(&mut self) -> PResult<List> {
-        let list = self.compound_list()?;
+        let list = match self.compound_list() {
+            Ok(list) => list,
+            Err(Fail { kind: ParseErrorKind::Conditional(mut error), pos }) => {
+                error.in_substitution = true;
+                return Err(Fail { kind: ParseErrorKind::Conditional(error), pos });
+            }
+            Err(fail) => return Err(fail),
+        };
         if self.cur() == Some(b')') {
             self.pos += 1;
             self.token()?;

@@ -24,17 +24,14 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let line = shell.current_line;
         let saved_prefix = std::mem::replace(&mut shell.syntax_prefix, format!("{}: eval", shell.error_prefix));
-        shell.syntax_error_seen = false;
+        shell.syntax_error = None;
         shell.eval_depth += 1;
         let result = shell.run_text_flow(&text, line).await;
         shell.eval_depth -= 1;
         shell.syntax_prefix = saved_prefix;
         match result {
             // A syntax error in eval'd text fails the eval; the shell goes on.
-            Err(Flow::Exit(2)) if shell.syntax_error_seen => {
-                shell.syntax_error_seen = false;
-                Ok(2)
-            }
+            Err(Flow::Exit(2)) if shell.syntax_error.take().is_some() => Ok(2),
             other => other,
         }
     })
@@ -77,6 +74,7 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         shell.source_depth += 1;
         let saved_prefix = std::mem::replace(&mut shell.error_prefix, std::rc::Rc::from(file.as_str()));
         let saved_syntax = std::mem::replace(&mut shell.syntax_prefix, file.clone());
+        shell.syntax_error = None;
         let result = shell.run_text_flow(&text, 1).await;
         shell.error_prefix = saved_prefix;
         shell.syntax_prefix = saved_syntax;
@@ -86,6 +84,8 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         match result {
             Err(Flow::Return(status)) => Ok(status),
+            // A syntax error in the file fails the `source`; the shell goes on.
+            Err(Flow::Exit(2)) if shell.syntax_error.take().is_some() => Ok(2),
             other => other,
         }
     })
