@@ -101,7 +101,8 @@ impl Shell {
             let warnings_before = parser.warnings().len();
             let next = parser.next_line(&options);
             for warning in parser.warnings().get(warnings_before..).unwrap_or(&[]) {
-                let line = self.source.line_of(parser.offset() as u32);
+                // The line bash had read up to: the one ending before the offset.
+                let line = self.source.line_of(parser.offset().saturating_sub(1) as u32);
                 let text = format!("{}: line {line}: warning: {warning}\n", self.error_prefix);
                 let _ = self.stderr().write(text.as_bytes()).await;
             }

@@ -209,7 +209,7 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "]]" => {
                     return self.unexpected();
                 }
                 "!" if self.at_negation() => return self.unexpected(),
@@ -336,14 +336,7 @@ impl Parser<'_> {
 
     /// The rest of `name() body`, the parentheses next.
     fn function_parens(&mut self, start: usize, name: Word) -> PResult<Command> {
-        // A name with quotes or expansions keeps its source text (the
-        // interpreter refuses it, as bash refuses `f'o'() { ...; }`).
-        let expands = name.parts.iter().any(|part| !matches!(part, WordPart::Literal(_)));
-        let raw = (name.span.start as usize).checked_sub(self.base).zip((name.span.end as usize).checked_sub(self.base));
-        let name = match raw.and_then(|(from, to)| self.text.get(from..to)) {
-            Some(text) if expands => text.to_string(),
-            _ => word_source_text(&name),
-        };
+        let name = self.function_name(&name);
         self.skip_blanks();
         self.pos += 1;
         self.skip_blanks();
@@ -357,15 +350,12 @@ impl Parser<'_> {
         self.pos += "function".len();
         self.token()?;
         self.skip_blanks();
-        let name_start = self.pos;
+        // Any word is a name here, as written; the interpreter refuses the
+        // ones that are not identifiers when the definition runs, as bash does.
         let Some(word) = self.read_word(WordContext::Pattern)? else {
             return self.unexpected_word();
         };
-        if !word.parts.iter().all(|part| matches!(part, WordPart::Literal(_))) {
-            self.pos = name_start;
-            return self.unexpected();
-        }
-        let name = word_source_text(&word);
+        let name = self.function_name(&word);
         if self.at_function_parens() {
             self.skip_blanks();
             self.pos += 1;
@@ -373,6 +363,17 @@ impl Parser<'_> {
             self.pos += 1;
         }
         self.function_body(start, name, true)
+    }
+
+    /// A function's name as written. A name with quotes or expansions
+    /// keeps its source text: the interpreter refuses it, as bash refuses
+    /// `f'o'() { ...; }` and `function a$x { ...; }` when they run.
+    fn function_name(&self, name: &Word) -> String {
+        let raw = (name.span.start as usize).checked_sub(self.base).zip((name.span.end as usize).checked_sub(self.base));
+        match raw.and_then(|(from, to)| self.text.get(from..to)) {
+            Some(text) if name.parts.iter().any(|part| !matches!(part, WordPart::Literal(_))) => text.to_string(),
+            _ => name.parts.iter().filter_map(|part| if let WordPart::Literal(text) = part { Some(text.as_str()) } else { None }).collect(),
+        }
     }
 
     /// The body and redirections of a function definition.
@@ -625,19 +626,6 @@ fn has_unquoted_semicolon(text: &str) -> bool {
         }
     }
     false
-}
-
-/// A word's text with quotes kept out, for names (function names).
-fn word_source_text(word: &Word) -> String {
-    let mut text = String::new();
-    for part in &word.parts {
-        match part {
-            WordPart::Literal(s) | WordPart::SingleQuoted(s) => text.push_str(s),
-            WordPart::Escaped(c) => text.push(*c),
-            _ => {}
-        }
-    }
-    text
 }
 
 /// True when `after`, the text after `coproc NAME`, starts a compound

@@ -36,6 +36,9 @@ enum CondToken {
     Eof,
     /// A word.
     Word(Word),
+    /// A redirection's number (`2` in `2>x`) or `{name}` (in `{fd}>x`): bash
+    /// knows these by their token codes only and prints the code.
+    Numbered(u32),
 }
 
 impl CondToken {
@@ -47,7 +50,7 @@ impl CondToken {
             CondToken::Op(op) => Some(op),
             CondToken::Newline => Some("newline"),
             CondToken::Eof => Some("EOF"),
-            CondToken::Word(_) => None,
+            CondToken::Word(_) | CondToken::Numbered(_) => None,
         }
     }
 }
@@ -132,6 +135,7 @@ impl Parser<'_> {
                 }
                 None => self.cond_binary(word),
             },
+            CondToken::Numbered(code) => Err(self.token_fail(&token, pos, format!("unexpected token {code} in conditional command"))),
             token => {
                 let name = token.name().unwrap_or_default();
                 Err(self.token_fail(&token, pos, format!("unexpected token `{name}' in conditional command")))
@@ -193,6 +197,7 @@ impl Parser<'_> {
             },
             CondToken::Op(op @ ("<" | ">")) => op.to_string(),
             CondToken::End | CondToken::Op("&&" | "||" | ")") => return Ok((CondExpr::Word(left), Lookahead { token, pos })),
+            CondToken::Numbered(_) => return Err(self.cond_fail(self.line_at(pos), "conditional binary operator expected".to_string())),
             token => {
                 let name = token.name().unwrap_or_default();
                 let message = format!("unexpected token `{name}', conditional binary operator expected");
@@ -253,11 +258,16 @@ impl Parser<'_> {
                 self.token()?;
                 CondToken::Word(Word { parts: Seq::from(vec![WordPart::Literal("!".into())]), span: self.span(pos, self.pos) })
             }
-            Some(byte) => match self.peek_op() {
-                Some(_) if context == WordContext::Regex && !matches!(byte, b'(' | b'|') => {
+            Some(byte) => match (self.redirection_number(), self.peek_op()) {
+                (Some((length, code)), _) => {
+                    self.pos += length;
+                    self.token()?;
+                    CondToken::Numbered(code)
+                }
+                (None, Some(_)) if context == WordContext::Regex && !matches!(byte, b'(' | b'|') => {
                     CondToken::Word(Word { parts: Seq::new(), span: self.span(pos, pos) })
                 }
-                Some(op) if context != WordContext::Regex => {
+                (None, Some(op)) if context != WordContext::Regex => {
                     self.pos += op.len();
                     self.token()?;
                     CondToken::Op(op)
@@ -269,6 +279,24 @@ impl Parser<'_> {
             },
         };
         Ok(Lookahead { token, pos })
+    }
+
+    /// At `2>` or `{name}>` (or `<`): the length of the number or braced
+    /// name, and the code bash's grammar gives that token (284 for a
+    /// number, 283 for a braced name).
+    fn redirection_number(&self) -> Option<(usize, u32)> {
+        let rest = self.rest();
+        let (length, code) = if rest.first() == Some(&b'{') {
+            let close = rest.iter().position(|b| *b == b'}')?;
+            let name = std::str::from_utf8(rest.get(1..close)?).ok()?;
+            if !super::lexer::is_name(name) {
+                return None;
+            }
+            (close + 1, 283)
+        } else {
+            (rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len()), 284)
+        };
+        (length > 0 && matches!(rest.get(length), Some(b'<' | b'>'))).then_some((length, code))
     }
 
     /// A conditional-expression error: `message` on line `line`, failing at

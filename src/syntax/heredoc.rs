@@ -13,6 +13,9 @@ impl Parser<'_> {
     pub(super) fn read_heredoc_bodies(&mut self) -> PResult<()> {
         let pending = std::mem::take(&mut self.pending);
         for heredoc in pending {
+            // Bash names the line it had read up to when this body began: the
+            // line holding the operators, or the previous body's last line.
+            let began_after_line = line_number(&self.text, self.pos.saturating_sub(1));
             let mut body = String::new();
             let mut found = false;
             while self.pos < self.end {
@@ -27,11 +30,8 @@ impl Parser<'_> {
                 body.push('\n');
             }
             if !found {
-                self.warnings.push(format!(
-                    "here-document at line {} delimited by end-of-file (wanted `{}')",
-                    line_number(&self.text, heredoc.operator_pos),
-                    heredoc.delimiter
-                ));
+                self.warnings
+                    .push(format!("here-document at line {} delimited by end-of-file (wanted `{}')", began_after_line, heredoc.delimiter));
             }
             let body_start = self.pos.saturating_sub(body.len());
             let word = if heredoc.quoted {

@@ -244,7 +244,7 @@ impl Parser<'_> {
     /// (a cheap test before [`Parser::plain_word`]).
     #[inline]
     pub(super) fn may_be_reserved(&self) -> bool {
-        matches!(self.cur(), Some(b'!' | b'[' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
+        matches!(self.cur(), Some(b'!' | b'[' | b']' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
     }
 
     /// Consumes the reserved word `word` if it is at the read position.
@@ -315,7 +315,8 @@ impl Parser<'_> {
 
     /// Fails where a word must follow: at the end of input bash has read
     /// the final newline, so it names `newline`.
-    pub(super) fn unexpected_word<T>(&self) -> PResult<T> {
+    pub(super) fn unexpected_word<T>(&mut self) -> PResult<T> {
+        self.token_read_error()?;
         match self.token_text() {
             Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
             None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
@@ -323,11 +324,28 @@ impl Parser<'_> {
     }
 
     /// Fails with `syntax error near unexpected token` at the read position
-    /// (or `unexpected end of file` there is nothing left).
-    pub(super) fn unexpected<T>(&self) -> PResult<T> {
+    /// (or `unexpected end of file` there is nothing left). Bash reads the
+    /// offending token before it reports it, so a token that does not end
+    /// (an unclosed quote, `$(` or `${`) reports that instead.
+    pub(super) fn unexpected<T>(&mut self) -> PResult<T> {
+        self.token_read_error()?;
         match self.token_text() {
             Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
             None => self.fail(ParseErrorKind::UnexpectedEof),
         }
+    }
+
+    /// The error reading the word at the read position gives, if any; the
+    /// parser's position and counters are left as they were.
+    fn token_read_error(&mut self) -> PResult<()> {
+        let (pos, tokens, iterations) = (self.pos, self.tokens, self.iterations);
+        let (pending, warnings) = (self.pending.len(), self.warnings.len());
+        let result = self.read_word(super::word::WordContext::Normal);
+        self.pos = pos;
+        self.tokens = tokens;
+        self.iterations = iterations;
+        self.pending.truncate(pending);
+        self.warnings.truncate(warnings);
+        result.map(|_| ())
     }
 }

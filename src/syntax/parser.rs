@@ -99,8 +99,6 @@ pub(super) struct PendingHereDoc {
     pub strip_tabs: bool,
     /// Part of the delimiter was quoted: the body is literal.
     pub quoted: bool,
-    /// Where the operator's delimiter word starts (for the end-of-file warning).
-    pub operator_pos: usize,
 }
 
 /// Reads a script one top-level line at a time.

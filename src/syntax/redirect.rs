@@ -96,7 +96,7 @@ impl Parser<'_> {
         let delimiter = unquote_delimiter(&raw);
         let id = self.heredoc_bodies.len();
         self.heredoc_bodies.push(None);
-        self.pending.push(PendingHereDoc { id, delimiter: delimiter.clone(), strip_tabs, quoted, operator_pos: start });
+        self.pending.push(PendingHereDoc { id, delimiter: delimiter.clone(), strip_tabs, quoted });
         Ok(RedirectTarget::HereDoc(HereDoc {
             delimiter,
             quoted,

@@ -20,12 +20,20 @@ impl Parser<'_> {
 
     /// Reads a list up to and including its closing `)`.
     pub(super) fn nested_list_until_paren(&mut self) -> PResult<List> {
-        let list = match self.compound_list() {
+        // Here-documents started before the `$(` are not read at its inner
+        // newlines: bash reads their bodies after the line the `)` ends.
+        let outer = std::mem::take(&mut self.pending);
+        let list = self.compound_list();
+        let inner = std::mem::replace(&mut self.pending, outer);
+        self.pending.extend(inner);
+        let list = match list {
             Ok(list) => list,
             Err(Fail { kind: ParseErrorKind::Conditional(mut error), pos }) => {
                 error.in_substitution = true;
                 return Err(Fail { kind: ParseErrorKind::Conditional(error), pos });
             }
+            // Bash reads the substitution as text up to its `)` first.
+            Err(Fail { kind: ParseErrorKind::UnexpectedEof, .. }) => return Err(Fail::at_end(ParseErrorKind::UnterminatedQuote(')'))),
             Err(fail) => return Err(fail),
         };
         if self.cur() == Some(b')') {
