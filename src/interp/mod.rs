@@ -195,6 +195,9 @@ pub struct Shell {
     /// Set when the last text run ended on a syntax error (for `eval`,
     /// `source` and traps, which turn it into status 2).
     syntax_error: Option<SyntaxStop>,
+    /// The shell's top-level text is a `-c` string (not a script file or
+    /// standard input): some syntax errors end the two differently.
+    command_string: bool,
     /// Depth of `source` calls (where `return` is allowed).
     source_depth: usize,
     /// How many `eval`s are running inside one another.
@@ -265,6 +268,7 @@ impl Shell {
             source_depth: 0,
             eval_depth: 0,
             syntax_error: None,
+            command_string: true,
             last_argument: None,
             in_trap: false,
             assignment_error_is_fatal: false,

@@ -132,23 +132,35 @@ impl Shell {
                     error.shift_lines(first_line - 1);
                     let rendered = error.render(&self.syntax_prefix);
                     let _ = self.stderr().write(rendered.as_bytes()).await;
-                    match &error.kind {
-                        // Inside `$( )` bash's reader gives up on the whole shell.
-                        ParseErrorKind::Conditional(conditional) if conditional.in_substitution => {
-                            let status = if self.running_command_string() { 127 } else { 1 };
+                    let conditional = match &error.kind {
+                        ParseErrorKind::Conditional(conditional) => Some(conditional.at_end),
+                        _ => None,
+                    };
+                    if error.in_substitution {
+                        // A wrong token inside `$( )` makes bash's reader give up on
+                        // the whole shell, `eval` or not: status 127 for a `-c`
+                        // string; in a script file 2 at its top level, else 1.
+                        let status = match () {
+                            _ if self.running_command_string() => 127,
+                            _ if conditional.is_some() || self.eval_depth > 0 => 1,
+                            _ => 2,
+                        };
+                        self.last_status = status;
+                        self.syntax_error = None;
+                        break Err(Flow::Exit(status));
+                    }
+                    match conditional {
+                        Some(at_end) => {
+                            self.syntax_error = Some(SyntaxStop::Conditional { at_end });
+                            break Err(Flow::Exit(2));
+                        }
+                        None => {
+                            let status = if error.kind == ParseErrorKind::UnterminatedArray { 1 } else { 2 };
                             self.last_status = status;
-                            self.syntax_error = None;
+                            self.syntax_error = Some(SyntaxStop::Plain);
                             break Err(Flow::Exit(status));
                         }
-                        ParseErrorKind::Conditional(conditional) => {
-                            self.syntax_error = Some(SyntaxStop::Conditional { at_end: conditional.at_end });
-                        }
-                        _ => {
-                            self.last_status = 2;
-                            self.syntax_error = Some(SyntaxStop::Plain);
-                        }
                     }
-                    break Err(Flow::Exit(2));
                 }
             }
         };
@@ -188,7 +200,7 @@ impl Shell {
         self.current_line = saved_line;
         self.syntax_prefix = saved_prefix;
         match result {
-            Err(Flow::Exit(2)) if self.syntax_error.take().is_some() => Ok(2),
+            Err(Flow::Exit(status)) if self.syntax_error.take().is_some() => Ok(status),
             other => other,
         }
     }
@@ -206,9 +218,9 @@ impl Shell {
         }
     }
 
-    /// True while the top-level text is a `-c` command string rather than
+    /// True when the top-level text is a `-c` command string rather than
     /// a script file (the two end differently on some syntax errors).
     fn running_command_string(&self) -> bool {
-        self.syntax_prefix.ends_with(": -c")
+        self.command_string
     }
 }

@@ -498,6 +498,7 @@ impl Shell {
     pub(super) async fn run_as_process(&mut self, text: &str, error_prefix: String, syntax_prefix: String) -> i32 {
         self.sync_option_variables();
         self.error_prefix = Rc::from(error_prefix);
+        self.command_string = syntax_prefix.ends_with(": -c");
         self.syntax_prefix = syntax_prefix;
         let status = self.run_text(text).await;
         self.last_status = status;

@@ -209,7 +209,7 @@ impl Parser<'_> {
         let start = self.pos;
         if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
             match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "]]" => {
+                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "]]" | "in" => {
                     return self.unexpected();
                 }
                 "!" if self.at_negation() => return self.unexpected(),
@@ -554,7 +554,7 @@ impl Parser<'_> {
         loop {
             self.skip_linebreaks()?;
             match self.cur() {
-                None => return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: open }),
+                None => return Err(Fail { kind: ParseErrorKind::UnterminatedArray, pos: open }),
                 Some(b')') => {
                     self.pos += 1;
                     return Ok(elements);

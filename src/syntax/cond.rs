@@ -308,7 +308,7 @@ impl Parser<'_> {
     /// A conditional-expression error (`at_end`: the token it failed at was
     /// the input's last; `at_eof`: that token was the end itself).
     fn cond_fail_at(&self, line: usize, message: String, at_end: bool, at_eof: bool) -> Fail {
-        let error = ConditionalError { messages: vec![(line, message)], at_end, needs_more_input: at_eof, in_substitution: false };
+        let error = ConditionalError { messages: vec![(line, message)], at_end, needs_more_input: at_eof };
         Fail { kind: ParseErrorKind::Conditional(error), pos: self.pos }
     }
 
@@ -332,7 +332,7 @@ impl Parser<'_> {
 
     /// The error for an operand missing before `]]`: no message.
     fn cond_fail_silently(&self, pos: usize) -> Fail {
-        let error = ConditionalError { messages: Vec::new(), at_end: false, needs_more_input: false, in_substitution: false };
+        let error = ConditionalError { messages: Vec::new(), at_end: false, needs_more_input: false };
         Fail { kind: ParseErrorKind::Conditional(error), pos }
     }
 

@@ -11,6 +11,9 @@ pub enum ParseErrorKind {
     UnexpectedEof,
     /// `unexpected EOF while looking for matching `"'`.
     UnterminatedQuote(char),
+    /// `a=(1 2` at the end of the input: bash's message for an unclosed
+    /// quote, but the shell exits with status 1, not 2.
+    UnterminatedArray,
     /// A configured parse limit was exceeded (names the limit and its value).
     LimitExceeded(String),
     /// Any other message, verbatim.
@@ -45,9 +48,6 @@ pub struct ConditionalError {
     /// The input ended where the expression needed more (`[[ a &&`): an
     /// interactive shell would read another line.
     pub needs_more_input: bool,
-    /// The error is inside `$( )`, `<( )` or `>( )`: bash then ends the
-    /// whole shell (status 127 for `-c`, 1 for a script file).
-    pub in_substitution: bool,
 }
 
 /// A syntax error at a line of the source.
@@ -59,6 +59,10 @@ pub struct ParseError {
     pub line: usize,
     /// The source line bash echoes after the message (`bash: -c: line 1: `if'`), if any.
     pub source_line: Option<String>,
+    /// The error is a wrong token inside `$( )`, `<( )` or `>( )`: bash's
+    /// reader then gives up on the whole shell (status 127 for a `-c`
+    /// string), where an end of input inside one is an ordinary error.
+    pub in_substitution: bool,
 }
 
 impl fmt::Display for ParseError {
@@ -71,6 +75,7 @@ impl fmt::Display for ParseError {
             ParseErrorKind::UnterminatedQuote(quote) => {
                 write!(f, "unexpected EOF while looking for matching `{quote}'")
             }
+            ParseErrorKind::UnterminatedArray => f.write_str("unexpected EOF while looking for matching `)'"),
             ParseErrorKind::LimitExceeded(what) => f.write_str(what),
             ParseErrorKind::Other(message) => f.write_str(message),
             ParseErrorKind::Detailed { message, .. } => f.write_str(message),

@@ -142,6 +142,9 @@ pub struct Parser<'s> {
     /// Inside `[[ ]]`: the newline bash reads after a last line that has
     /// none was already handed out as a token.
     pub(super) cond_final_newline_read: bool,
+    /// The failure being returned came from inside a command or process
+    /// substitution's commands.
+    pub(super) failed_in_substitution: bool,
     /// The words of the simple commands being read (nested ones above
     /// outer ones), so each command's words end in a `Vec` of their exact
     /// number.
@@ -172,6 +175,7 @@ impl<'s> Parser<'s> {
             in_assignment_value: false,
             cond_extglob: false,
             cond_final_newline_read: false,
+            failed_in_substitution: false,
             word_stack: Vec::new(),
             done: false,
         }
@@ -256,7 +260,12 @@ impl<'s> Parser<'s> {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
         if fail.pos == usize::MAX {
-            return ParseError { line: self.eof_line(&index), kind: fail.kind, source_line: None };
+            return ParseError {
+                line: self.eof_line(&index),
+                kind: fail.kind,
+                source_line: None,
+                in_substitution: self.failed_in_substitution,
+            };
         }
         let (line, source_line) = match &fail.kind {
             ParseErrorKind::UnexpectedToken(_) => {
@@ -267,7 +276,7 @@ impl<'s> Parser<'s> {
             ParseErrorKind::Conditional(error) => (error.messages.first().map_or_else(|| index.line_of(pos), |(line, _)| *line), None),
             _ => (index.line_of(pos), None),
         };
-        ParseError { kind: fail.kind, line, source_line }
+        ParseError { kind: fail.kind, line, source_line, in_substitution: self.failed_in_substitution }
     }
 
     /// The line bash blames for `unexpected end of file`: one past the
@@ -366,7 +375,10 @@ pub fn completeness(source: &str) -> Completeness {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
+            Err(ParseError {
+                kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::UnterminatedArray,
+                ..
+            }) => {
                 return Completeness::Incomplete;
             }
             Err(ParseError { kind: ParseErrorKind::Conditional(error), .. }) if error.needs_more_input => return Completeness::Incomplete,

@@ -28,13 +28,9 @@ impl Parser<'_> {
         self.pending.extend(inner);
         let list = match list {
             Ok(list) => list,
-            Err(Fail { kind: ParseErrorKind::Conditional(mut error), pos }) => {
-                error.in_substitution = true;
-                return Err(Fail { kind: ParseErrorKind::Conditional(error), pos });
-            }
             // Bash reads the substitution as text up to its `)` first.
             Err(Fail { kind: ParseErrorKind::UnexpectedEof, .. }) => return Err(Fail::at_end(ParseErrorKind::UnterminatedQuote(')'))),
-            Err(fail) => return Err(fail),
+            Err(fail) => return Err(self.inside_substitution(fail)),
         };
         if self.cur() == Some(b')') {
             self.pos += 1;
@@ -43,8 +39,18 @@ impl Parser<'_> {
         } else if self.cur().is_none() {
             Err(Fail::at_end(ParseErrorKind::UnterminatedQuote(')')))
         } else {
-            self.unexpected()
+            self.unexpected().map_err(|fail| self.inside_substitution(fail))
         }
+    }
+
+    /// Notes that `fail`, a wrong token (not an end of input), happened
+    /// inside a substitution's commands.
+    fn inside_substitution(&mut self, fail: Fail) -> Fail {
+        if !matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::UnterminatedArray | ParseErrorKind::LimitExceeded(_))
+        {
+            self.failed_in_substitution = true;
+        }
+        fail
     }
 
     /// Reads `$(( expr ))`, or `$( (list) )` when the parentheses do not

@@ -31,7 +31,7 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         shell.syntax_prefix = saved_prefix;
         match result {
             // A syntax error in eval'd text fails the eval; the shell goes on.
-            Err(Flow::Exit(2)) if shell.syntax_error.take().is_some() => Ok(2),
+            Err(Flow::Exit(status)) if shell.syntax_error.take().is_some() => Ok(status),
             other => other,
         }
     })
@@ -85,7 +85,7 @@ pub fn source(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         match result {
             Err(Flow::Return(status)) => Ok(status),
             // A syntax error in the file fails the `source`; the shell goes on.
-            Err(Flow::Exit(2)) if shell.syntax_error.take().is_some() => Ok(2),
+            Err(Flow::Exit(status)) if shell.syntax_error.take().is_some() => Ok(status),
             other => other,
         }
     })
