@@ -233,3 +233,16 @@ fn subscripts_end_where_bash_ends_them() {
         assert!(parse(source, &ParseOptions::default()).is_ok(), "{source:?} parses");
     }
 }
+
+/// A here-document body that does not parse as words (an unclosed
+/// backquote or `${`) is kept for the run, as bash expands bodies only
+/// then, and prints back as written.
+#[test]
+fn unparsable_heredoc_bodies_round_trip() {
+    for source in ["cat <<EOF\nline `x\nEOF\n", "cat <<EOF\nline ${x\nEOF\necho after\n", "cat <<EOF\na `echo b` `c\nEOF\n"] {
+        assert!(parse(source, &ParseOptions::default()).is_ok(), "{source:?} parses");
+        if let Err(message) = parse_support::round_trip(source) {
+            panic!("{source:?}: {message}");
+        }
+    }
+}

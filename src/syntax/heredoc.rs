@@ -2,8 +2,9 @@
 //! line holding their `<<` operators, in the order the operators appeared.
 
 use super::ast::{List, Seq, Word, WordPart};
+use super::error::ParseErrorKind;
 use super::lines::line_number;
-use super::parser::{PResult, Parser};
+use super::parser::{Fail, PResult, Parser};
 use super::walk::{walk_list, walk_word, VisitMut};
 use super::word::PartsBuilder;
 
@@ -16,6 +17,7 @@ impl Parser<'_> {
             // Bash names the line it had read up to when this body began: the
             // line holding the operators, or the previous body's last line.
             let began_after_line = line_number(&self.text, self.pos.saturating_sub(1));
+            let body_start = self.pos;
             let mut body = String::new();
             let mut found = false;
             while self.pos < self.end {
@@ -33,7 +35,6 @@ impl Parser<'_> {
                 self.warnings
                     .push(format!("here-document at line {} delimited by end-of-file (wanted `{}')", began_after_line, heredoc.delimiter));
             }
-            let body_start = self.pos.saturating_sub(body.len());
             let word = if heredoc.quoted {
                 let parts = if body.is_empty() { Seq::new() } else { Seq::One(WordPart::Literal(body.into())) };
                 Word { parts, span: self.span(body_start, self.pos) }
@@ -41,7 +42,11 @@ impl Parser<'_> {
                 let mut sub = self.sub_parser(&body, body_start + self.base);
                 let result = sub.heredoc_word();
                 self.absorb(&sub);
-                let mut word = result?;
+                // A failure inside the body is placed in the whole text.
+                let mut word = result.map_err(|fail| match fail.pos {
+                    usize::MAX => fail,
+                    pos => Fail { pos: pos + body_start, ..fail },
+                })?;
                 // Here-documents inside the body's command substitutions.
                 if !sub.heredoc_bodies.is_empty() {
                     walk_word(&mut Filler { bodies: &mut sub.heredoc_bodies }, &mut word);
@@ -104,17 +109,29 @@ impl Parser<'_> {
                         out.char('\\');
                     }
                 },
-                b'$' => match self.dollar(true)? {
-                    Some(part) => out.part(part),
-                    None => {
+                b'$' => match self.dollar(true) {
+                    Ok(Some(part)) => out.part(part),
+                    Ok(None) => {
                         self.pos += 1;
                         out.char('$');
                     }
+                    // Bash expands a body only when it runs: an unclosed `${`
+                    // fails then, naming the whole body.
+                    Err(Fail { kind: ParseErrorKind::UnterminatedQuote('}'), .. }) => {
+                        let body = self.slice(0, self.end).to_string();
+                        self.pos = self.end;
+                        return Ok(Word { parts: Seq::One(WordPart::BadSubstitution(body)), span: self.span(0, self.pos) });
+                    }
+                    Err(fail) => return Err(fail),
                 },
-                b'`' => {
-                    let part = self.backquote(false)?;
-                    out.part(part);
-                }
+                b'`' => match self.backquote(false) {
+                    Ok(part) => out.part(part),
+                    Err(Fail { kind: ParseErrorKind::UnterminatedQuote('`'), pos }) => {
+                        out.part(WordPart::UnclosedBackquote(self.slice(pos, self.end).to_string()));
+                        self.pos = self.end;
+                    }
+                    Err(fail) => return Err(fail),
+                },
                 _ => {
                     let rest = self.rest();
                     let length = rest.iter().position(|b| matches!(b, b'\\' | b'$' | b'`')).unwrap_or(rest.len());
