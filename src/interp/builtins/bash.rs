@@ -14,6 +14,20 @@ enum Source {
     File,
 }
 
+/// What bash prints after an invalid option of its own.
+const USAGE: &str = "Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...\n\
+GNU long options:\n\t--debug\n\t--debugger\n\t--dump-po-strings\n\t--dump-strings\n\t--help\n\t--init-file\n\t--login\n\
+\t--noediting\n\t--noprofile\n\t--norc\n\t--posix\n\t--pretty-print\n\t--rcfile\n\t--restricted\n\t--verbose\n\t--version\n\
+Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n\t-abefhkmnptuvxBCEHPT or -o option\n";
+
+/// Reports an invalid option of bash itself (`-9`, `+9`, `--bogus`) with
+/// the usage text after it; status 2.
+async fn invalid_option(shell: &Shell, option: &str) -> Outcome {
+    shell.report_plain(&format!("{option}: invalid option")).await;
+    let _ = shell.stderr().write(USAGE.as_bytes()).await;
+    Ok(2)
+}
+
 /// `bash [options] [-c text | file] [args]`.
 pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
@@ -38,6 +52,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     index += 1;
                     continue;
                 }
+                long if long.starts_with("--") && long != "--help" && long != "--version" => return invalid_option(shell, long).await,
                 _ => {}
             }
             let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
@@ -71,10 +86,7 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                         Some(option) => {
                             options.set_set_option(option, on);
                         }
-                        None => {
-                            shell.report_plain(&format!("-{other}: invalid option")).await;
-                            return Ok(2);
-                        }
+                        None => return invalid_option(shell, &format!("{}{other}", if on { '-' } else { '+' })).await,
                     },
                 }
             }
