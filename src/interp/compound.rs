@@ -52,6 +52,9 @@ impl Shell {
             CompoundCommand::While { condition, body } => self.run_while(condition, body, false).await,
             CompoundCommand::Until { condition, body } => self.run_while(condition, body, true).await,
             CompoundCommand::For { name, words, body } => {
+                if !self.loop_name_valid(name).await {
+                    return Ok(1);
+                }
                 let items = match words {
                     Some(words) => match expand_words(self, words).await {
                         Ok(items) => items,
@@ -100,6 +103,9 @@ impl Shell {
                 Ok(status)
             }
             CompoundCommand::Select { name, words, body } => {
+                if !self.loop_name_valid(name).await {
+                    return Ok(1);
+                }
                 let items = match words {
                     Some(words) => match expand_words(self, words).await {
                         Ok(items) => items,
@@ -319,5 +325,17 @@ impl Shell {
         } else {
             self.report_error(&format!("((: {error}")).await;
         }
+    }
+}
+
+impl Shell {
+    /// Checks a `for`/`select` variable name before the loop runs, as bash
+    /// does (``for a-b; do ...`` fails even with nothing to loop over).
+    async fn loop_name_valid(&mut self, name: &str) -> bool {
+        if super::variables::is_valid_name(name) {
+            return true;
+        }
+        self.report_error(&format!("`{name}': not a valid identifier")).await;
+        false
     }
 }

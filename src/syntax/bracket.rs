@@ -21,29 +21,45 @@ pub(super) enum BracketScope {
 /// The offset of the `]` matching the `[` at `open` in `bytes` (read no
 /// further than `end`), or `None` when it is not closed within `scope`.
 pub(super) fn bracket_close(bytes: &[u8], open: usize, end: usize, scope: BracketScope) -> Option<usize> {
-    let bytes = bytes.get(..end)?;
+    bracket_scan(bytes, open, end, scope).ok()
+}
+
+/// What a subscript that does not close was waiting for at the end of the
+/// input: `]`, or the quote or `)` / `}` of an inner run still open (bash
+/// reports that one). `None` when the subscript closes or stops at its scope.
+pub(super) fn unclosed_in_bracket(bytes: &[u8], open: usize, end: usize) -> Option<u8> {
+    match bracket_scan(bytes, open, end, BracketScope::AcrossLines) {
+        Err(sought) if sought != 0 => Some(sought),
+        _ => None,
+    }
+}
+
+/// [`bracket_close`], failing with the byte sought when the input ended
+/// (0 when the scope stopped the scan).
+fn bracket_scan(bytes: &[u8], open: usize, end: usize, scope: BracketScope) -> Result<usize, u8> {
+    let bytes = bytes.get(..end).ok_or(0)?;
     let mut depth = 0usize;
     let mut braces = 0usize;
     let mut after_dollar = false;
     let mut after_angle = false;
     let mut index = open;
     loop {
-        let byte = *bytes.get(index)?;
+        let Some(&byte) = bytes.get(index) else { return Err(b']') };
         match byte {
             b'{' if scope == BracketScope::InBraces && !after_dollar => braces += 1,
-            b'}' if scope == BracketScope::InBraces => braces = braces.checked_sub(1)?,
+            b'}' if scope == BracketScope::InBraces => braces = braces.checked_sub(1).ok_or(0)?,
             b'[' if !after_dollar => depth += 1,
             b']' => {
-                depth = depth.checked_sub(1)?;
+                depth = depth.checked_sub(1).ok_or(0)?;
                 if depth == 0 {
-                    return Some(index);
+                    return Ok(index);
                 }
             }
             b'\\' => index += 1,
             b'\'' if after_dollar => index = quoted_close(bytes, index + 1, b'\'', true)?,
             b'\'' | b'"' | b'`' => index = quoted_close(bytes, index + 1, byte, false)?,
             b'(' | b'{' | b'[' if after_dollar || (byte == b'(' && after_angle) => index = nested_close(bytes, index + 1, byte)?,
-            b'\n' if scope != BracketScope::AcrossLines => return None,
+            b'\n' if scope != BracketScope::AcrossLines => return Err(0),
             _ => {}
         }
         after_dollar = byte == b'$' && !after_dollar;
@@ -56,12 +72,12 @@ pub(super) fn bracket_close(bytes: &[u8], open: usize, end: usize, scope: Bracke
 /// Single quotes take every byte literally (unless `escapes`, for `$'...'`);
 /// in double quotes and backquotes a backslash passes the next byte, and in
 /// double quotes a backquote and `$( )`, `${ }`, `$[ ]` nest.
-fn quoted_close(bytes: &[u8], mut index: usize, quote: u8, escapes: bool) -> Option<usize> {
+fn quoted_close(bytes: &[u8], mut index: usize, quote: u8, escapes: bool) -> Result<usize, u8> {
     let mut after_dollar = false;
     loop {
-        let byte = *bytes.get(index)?;
+        let Some(&byte) = bytes.get(index) else { return Err(quote) };
         if byte == quote {
-            return Some(index);
+            return Ok(index);
         }
         if quote != b'\'' || escapes {
             match byte {
@@ -79,7 +95,7 @@ fn quoted_close(bytes: &[u8], mut index: usize, quote: u8, escapes: bool) -> Opt
 /// The offset of the bracket closing the `$(`, `${` or `$[` whose `open`
 /// byte was just read (`index` is after it), with quotes and inner groups
 /// skipped.
-fn nested_close(bytes: &[u8], mut index: usize, open: u8) -> Option<usize> {
+fn nested_close(bytes: &[u8], mut index: usize, open: u8) -> Result<usize, u8> {
     let close = match open {
         b'(' => b')',
         b'{' => b'}',
@@ -88,11 +104,11 @@ fn nested_close(bytes: &[u8], mut index: usize, open: u8) -> Option<usize> {
     let mut depth = 1usize;
     let mut after_dollar = false;
     loop {
-        let byte = *bytes.get(index)?;
+        let Some(&byte) = bytes.get(index) else { return Err(close) };
         if byte == close {
             depth -= 1;
             if depth == 0 {
-                return Some(index);
+                return Ok(index);
             }
         } else if byte == open {
             depth += 1;
@@ -141,5 +157,14 @@ mod tests {
         assert_eq!(close("[{1}]", BracketScope::InBraces), Some(4));
         assert_eq!(close("[1", BracketScope::AcrossLines), None);
         assert_eq!(close("[ \"x ]", BracketScope::AcrossLines), None);
+    }
+
+    #[test]
+    fn an_unclosed_inner_run_is_what_the_subscript_waits_for() {
+        let unclosed = |text: &str| super::unclosed_in_bracket(text.as_bytes(), 0, text.len());
+        assert_eq!(unclosed("[1\"  #]=3 b"), Some(b'"'));
+        assert_eq!(unclosed("[ $(x ]=1"), Some(b')'));
+        assert_eq!(unclosed("[ 1 "), Some(b']'));
+        assert_eq!(unclosed("[ 1 ]"), None);
     }
 }

@@ -312,7 +312,8 @@ impl Parser<'_> {
                 self.skip_blanks();
                 return self.unexpected_word();
             }
-            return self.unexpected();
+            // Past the command's start `((` is no arithmetic command: bash names the `(`.
+            return self.fail(ParseErrorKind::UnexpectedToken("(".to_string()));
         }
         Ok(Command::Simple(SimpleCommand { assignments, words, redirects, span: self.span(start, self.pos) }))
     }
@@ -527,7 +528,11 @@ impl Parser<'_> {
     fn bracketed_word(&mut self, open: usize) -> PResult<Word> {
         let start = self.pos;
         let Some(close) = self.matching_bracket_across_lines(open) else {
-            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
+            // Bash names what it was still looking for: `]`, or an inner quote or `)`.
+            let sought = super::bracket::unclosed_in_bracket(self.text.as_bytes(), open, self.end).unwrap_or(b']');
+            let kind = ParseErrorKind::UnterminatedQuote(char::from(sought));
+            // An unclosed `$(` is blamed on the end, as elsewhere.
+            return Err(if sought == b')' { Fail::at_end(kind) } else { Fail { kind, pos: start } });
         };
         let mut out = PartsBuilder::default();
         out.text(self.slice(start, open + 1));

@@ -132,11 +132,22 @@ impl Parser<'_> {
         if !select && self.looking_at("((") {
             return self.arith_for();
         }
-        let Some(name) = self.plain_word().map(str::to_string) else {
-            return self.unexpected_word();
+        // Any word is a name here, kept as written; the interpreter refuses
+        // one that is not an identifier when the loop runs, as bash does.
+        let name = match self.plain_word().map(str::to_string) {
+            Some(name) => {
+                self.pos += name.len();
+                self.token()?;
+                name
+            }
+            None => {
+                let start = self.pos;
+                if self.read_word(WordContext::Normal)?.is_none() {
+                    return self.unexpected_word();
+                }
+                self.slice(start, self.pos).to_string()
+            }
         };
-        self.pos += name.len();
-        self.token()?;
         self.skip_space();
         let mut words = None;
         if self.eat_op(";")? {
