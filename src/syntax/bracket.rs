@@ -16,6 +16,9 @@ pub(super) enum BracketScope {
     AcrossLines,
     /// To the end of the line and not past the `}` that closes a `${`.
     InBraces,
+    /// Within one word: not past an unquoted blank, newline or `;` `&` `|`
+    /// `<` `>` (a word after `declare`, where bash reads no subscript).
+    Word,
 }
 
 /// The offset of the `]` matching the `[` at `open` in `bytes` (read no
@@ -60,6 +63,7 @@ fn bracket_scan(bytes: &[u8], open: usize, end: usize, scope: BracketScope) -> R
             b'\'' | b'"' | b'`' => index = quoted_close(bytes, index + 1, byte, false)?,
             b'(' | b'{' | b'[' if after_dollar || (byte == b'(' && after_angle) => index = nested_close(bytes, index + 1, byte)?,
             b'\n' if scope != BracketScope::AcrossLines => return Err(0),
+            b' ' | b'\t' | b';' | b'&' | b'|' | b'<' | b'>' if scope == BracketScope::Word => return Err(0),
             _ => {}
         }
         after_dollar = byte == b'$' && !after_dollar;
@@ -157,6 +161,10 @@ mod tests {
         assert_eq!(close("[{1}]", BracketScope::InBraces), Some(4));
         assert_eq!(close("[1", BracketScope::AcrossLines), None);
         assert_eq!(close("[ \"x ]", BracketScope::AcrossLines), None);
+        assert_eq!(close("[1 2]", BracketScope::Word), None);
+        assert_eq!(close("[1;2]", BracketScope::Word), None);
+        assert_eq!(close("[\"1 2\"]", BracketScope::Word), Some(6));
+        assert_eq!(close("[$(echo 1 2)]", BracketScope::Word), Some(12));
     }
 
     #[test]

@@ -416,7 +416,7 @@ impl Parser<'_> {
     /// Reads `name=value`, `name+=value`, `name[i]=value` or `name=(...)`
     /// when one starts here. In command position a subscript reads up to
     /// its `]` across blanks, newlines and `;`, as bash reads it there;
-    /// after a declaration builtin it ends at a newline or `;`.
+    /// after a declaration builtin it ends with the word, at a blank.
     pub(super) fn assignment(&mut self, command_position: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
         let rest = self.rest();
@@ -433,8 +433,8 @@ impl Parser<'_> {
             let close = if command_position {
                 self.matching_bracket_across_lines(self.pos)
             } else {
-                // A subscript ends at a newline, so also at the `;` the printer writes for one.
-                self.matching_bracket(self.pos).filter(|close| !has_unquoted_semicolon(self.slice(self.pos, *close)))
+                // After a declaration builtin the word, subscript and all, ends at a blank.
+                self.matching_bracket_in_word(self.pos)
             };
             let Some(close) = close else {
                 self.pos = start;
@@ -613,24 +613,6 @@ fn push_one<T>(items: &mut Vec<T>, item: T) {
         items.reserve_exact(1);
     }
     items.push(item);
-}
-
-/// True when `text` holds a `;` outside quotes and escapes.
-fn has_unquoted_semicolon(text: &str) -> bool {
-    let mut quote = None;
-    let mut escaped = false;
-    for byte in text.bytes() {
-        match (quote, byte) {
-            _ if escaped => escaped = false,
-            (Some(q), b) if b == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'\\') => escaped = true,
-            (None, b'\'' | b'"') => quote = Some(byte),
-            (None, b';') => return true,
-            (None, _) => {}
-        }
-    }
-    false
 }
 
 /// True when `after`, the text after `coproc NAME`, starts a compound

@@ -238,6 +238,12 @@ impl Parser<'_> {
         self.bracket_close(open, BracketScope::Line)
     }
 
+    /// [`Parser::matching_bracket`] within one word (after `declare`, a
+    /// blank ends the word, subscript or not).
+    pub(super) fn matching_bracket_in_word(&self, open: usize) -> Option<usize> {
+        self.bracket_close(open, BracketScope::Word)
+    }
+
     /// [`Parser::matching_bracket`] across newlines, as bash reads the
     /// subscript of a word in command position.
     pub(super) fn matching_bracket_across_lines(&self, open: usize) -> Option<usize> {
