@@ -26,6 +26,10 @@ pub enum ExpandError {
     },
     /// An arithmetic error (status 1).
     Arith(ArithError),
+    /// An arithmetic error in an array subscript (`a[1 2]=x`, `${a[1 2]}`):
+    /// bash exits the shell with status 1, where an error in `$(( ))` only
+    /// abandons the line.
+    Subscript(ArithError),
     /// `no match: pattern` under failglob (status 1).
     NoMatch(String),
     /// `x: readonly variable` (status 1).
@@ -59,7 +63,7 @@ impl fmt::Display for ExpandError {
             ExpandError::BadSubstitution(text) => write!(f, "{text}: bad substitution"),
             ExpandError::UnclosedBackquote(text) => write!(f, "bad substitution: no closing \"`\" in {text}"),
             ExpandError::NullOrUnset { name, message } => write!(f, "{name}: {message}"),
-            ExpandError::Arith(error) => write!(f, "{error}"),
+            ExpandError::Arith(error) | ExpandError::Subscript(error) => write!(f, "{error}"),
             ExpandError::NoMatch(pattern) => write!(f, "no match: {pattern}"),
             ExpandError::Readonly(name) => write!(f, "{name}: readonly variable"),
             ExpandError::Assign(message) => f.write_str(message),

@@ -279,8 +279,7 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
         Some(kept) => expand_string(host, &kept).await?,
         None => expand_string(host, word).await?,
     };
-    let value = arith::eval_text(&text, &mut HostArith(host))?;
-    Ok(ElementKey::Index(value))
+    index_value(host, &text)
 }
 
 /// [`element_key`] for a subscript a declaration builtin received as an
@@ -291,7 +290,17 @@ pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &
     if host.shape(name) == VarShape::Assoc {
         return Ok(ElementKey::Key(text));
     }
-    Ok(ElementKey::Index(arith::eval_text(&text, &mut HostArith(host))?))
+    index_value(host, &text)
+}
+
+/// An indexed array's subscript text evaluated as arithmetic; an error
+/// there is [`ExpandError::Subscript`] (bash exits on it).
+fn index_value(host: &mut dyn ExpandHost, text: &str) -> Result<ElementKey, ExpandError> {
+    match arith::eval_text(text, &mut HostArith(host)) {
+        Ok(value) => Ok(ElementKey::Index(value)),
+        Err(error) if !error.is_variable_error() => Err(ExpandError::Subscript(error)),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// `word` with its single-quoted and `$'...'` parts as literal text,

@@ -131,6 +131,7 @@ impl Shell {
             ExpandError::Arith(arith) if arith.message == "unbound variable" => {
                 Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { 127 }))
             }
+            ExpandError::Subscript(_) => Err(Flow::Exit(1)),
             _ => Err(Flow::Abort(1)),
         }
     }
