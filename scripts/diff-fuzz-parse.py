@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Differential fuzzing of the parser against real bash (not a test).
 
-Mutates the sources of tests/parse/cases.txt (drops, inserts, swaps tokens,
-truncates), runs each result through `bash -n -c SOURCE` and through the
+Mutates the sources of tests/parse/cases.txt and the scripts of the recorded
+interpreter cases (drops, inserts, swaps tokens, truncates), runs each result through `bash -n -c SOURCE` and through the
 sandbox's own `bash -n -c SOURCE`, and prints every distinct difference in
 messages or exit status (grouped by bash's first line, so one finding is
 shown once). Needs GNU bash 5.2 as `bash` and the native CLI built
@@ -31,13 +31,23 @@ TOKENS = [
 
 
 def sources():
-    """The sources of the parse case table."""
+    """The sources of the parse case table and the scripts of the recorded
+    interpreter cases (whole programs, closer to what agents write)."""
     text = open(os.path.join(ROOT, "tests", "parse", "cases.txt"), encoding="utf-8").read()
     found = []
     for block in text.split("===\n")[1:]:
         source = block.partition("\n---\n")[0]
         if source.strip():
             found.append(source)
+    cases = os.path.join(ROOT, "tests", "cases", "interp")
+    for name in sorted(os.listdir(cases)):
+        if not name.endswith(".cases"):
+            continue
+        for block in open(os.path.join(cases, name), encoding="utf-8", errors="replace").read().split("\n=== ")[1:]:
+            script = block.partition("--- script")[2]
+            script = re.split(r"^--- ", script, flags=re.M)[0].strip("\n %")
+            if script.strip():
+                found.append(script)
     return found
 
 

@@ -155,7 +155,7 @@ impl Shell {
                             break Err(Flow::Exit(2));
                         }
                         None => {
-                            let status = if error.kind == ParseErrorKind::UnterminatedArray { 1 } else { 2 };
+                            let status = if error.in_array_literal { 1 } else { 2 };
                             self.last_status = status;
                             self.syntax_error = Some(SyntaxStop::Plain);
                             break Err(Flow::Exit(status));

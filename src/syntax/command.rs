@@ -551,15 +551,24 @@ impl Parser<'_> {
         Ok(Word { parts, span: self.span(start, self.pos) })
     }
 
-    /// Reads `(a b [k]=v)`.
+    /// Reads `(a b [k]=v)`, noting a failure inside it.
     fn array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
+        let result = self.array_elements();
+        if result.as_ref().is_err_and(|fail| !matches!(fail.kind, ParseErrorKind::LimitExceeded(_))) {
+            self.failed_in_array = true;
+        }
+        result
+    }
+
+    /// The elements of `(a b [k]=v)`.
+    fn array_elements(&mut self) -> PResult<Vec<ArrayElement>> {
         let open = self.pos;
         self.pos += 1;
         let mut elements = Vec::new();
         loop {
             self.skip_linebreaks()?;
             match self.cur() {
-                None => return Err(Fail { kind: ParseErrorKind::UnterminatedArray, pos: open }),
+                None => return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: open }),
                 Some(b')') => {
                     self.pos += 1;
                     return Ok(elements);

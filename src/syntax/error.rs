@@ -11,9 +11,6 @@ pub enum ParseErrorKind {
     UnexpectedEof,
     /// `unexpected EOF while looking for matching `"'`.
     UnterminatedQuote(char),
-    /// `a=(1 2` at the end of the input: bash's message for an unclosed
-    /// quote, but the shell exits with status 1, not 2.
-    UnterminatedArray,
     /// A configured parse limit was exceeded (names the limit and its value).
     LimitExceeded(String),
     /// Any other message, verbatim.
@@ -63,6 +60,9 @@ pub struct ParseError {
     /// reader then gives up on the whole shell (status 127 for a `-c`
     /// string), where an end of input inside one is an ordinary error.
     pub in_substitution: bool,
+    /// The error is inside an array assignment's `( )` (`a=(1 2`,
+    /// `a=(1 ; )`): bash exits with status 1 rather than 2.
+    pub in_array_literal: bool,
 }
 
 impl fmt::Display for ParseError {
@@ -75,7 +75,6 @@ impl fmt::Display for ParseError {
             ParseErrorKind::UnterminatedQuote(quote) => {
                 write!(f, "unexpected EOF while looking for matching `{quote}'")
             }
-            ParseErrorKind::UnterminatedArray => f.write_str("unexpected EOF while looking for matching `)'"),
             ParseErrorKind::LimitExceeded(what) => f.write_str(what),
             ParseErrorKind::Other(message) => f.write_str(message),
             ParseErrorKind::Detailed { message, .. } => f.write_str(message),

@@ -145,6 +145,8 @@ pub struct Parser<'s> {
     /// The failure being returned came from inside a command or process
     /// substitution's commands.
     pub(super) failed_in_substitution: bool,
+    /// The failure being returned came from inside an array assignment.
+    pub(super) failed_in_array: bool,
     /// The words of the simple commands being read (nested ones above
     /// outer ones), so each command's words end in a `Vec` of their exact
     /// number.
@@ -176,6 +178,7 @@ impl<'s> Parser<'s> {
             cond_extglob: false,
             cond_final_newline_read: false,
             failed_in_substitution: false,
+            failed_in_array: false,
             word_stack: Vec::new(),
             done: false,
         }
@@ -265,6 +268,7 @@ impl<'s> Parser<'s> {
                 kind: fail.kind,
                 source_line: None,
                 in_substitution: self.failed_in_substitution,
+                in_array_literal: self.failed_in_array,
             };
         }
         let (line, source_line) = match &fail.kind {
@@ -276,7 +280,13 @@ impl<'s> Parser<'s> {
             ParseErrorKind::Conditional(error) => (error.messages.first().map_or_else(|| index.line_of(pos), |(line, _)| *line), None),
             _ => (index.line_of(pos), None),
         };
-        ParseError { kind: fail.kind, line, source_line, in_substitution: self.failed_in_substitution }
+        ParseError {
+            kind: fail.kind,
+            line,
+            source_line,
+            in_substitution: self.failed_in_substitution,
+            in_array_literal: self.failed_in_array,
+        }
     }
 
     /// The line bash blames for `unexpected end of file`: one past the
@@ -375,10 +385,7 @@ pub fn completeness(source: &str) -> Completeness {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
             Ok(None) => break,
-            Err(ParseError {
-                kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::UnterminatedArray,
-                ..
-            }) => {
+            Err(ParseError { kind: ParseErrorKind::UnexpectedEof | ParseErrorKind::UnterminatedQuote(_), .. }) => {
                 return Completeness::Incomplete;
             }
             Err(ParseError { kind: ParseErrorKind::Conditional(error), .. }) if error.needs_more_input => return Completeness::Incomplete,

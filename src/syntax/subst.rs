@@ -46,8 +46,7 @@ impl Parser<'_> {
     /// Notes that `fail`, a wrong token (not an end of input), happened
     /// inside a substitution's commands.
     fn inside_substitution(&mut self, fail: Fail) -> Fail {
-        if !matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::UnterminatedArray | ParseErrorKind::LimitExceeded(_))
-        {
+        if !matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::LimitExceeded(_)) {
             self.failed_in_substitution = true;
         }
         fail
