@@ -65,8 +65,8 @@ pub(crate) enum SyntaxStop {
     /// An ordinary syntax error: status 2.
     Plain,
     /// An error inside `[[ ]]`: bash's grammar then sees the end of its
-    /// input, so a script stops quietly keeping `$?` (a `-c` string whose
-    /// error came at its very end exits 2).
+    /// input, so a script stops quietly keeping `$?` (2 instead of a `$?`
+    /// of 0 when the error reached the end of the input).
     Conditional {
         /// The error came at the end of the input.
         at_end: bool,

@@ -76,7 +76,7 @@ impl Shell {
             Ok(status) => status,
             Err(Flow::Exit(2)) if matches!(self.syntax_error, Some(SyntaxStop::Conditional { .. })) => {
                 let Some(SyntaxStop::Conditional { at_end }) = self.syntax_error.take() else { return 2 };
-                let status = if at_end && self.running_command_string() { 2 } else { self.last_status };
+                let status = if at_end && self.last_status == 0 { 2 } else { self.last_status };
                 self.last_status = status;
                 self.exited = true;
                 status

@@ -553,9 +553,17 @@ impl Parser<'_> {
 
     /// Reads `(a b [k]=v)`, noting a failure inside it.
     fn array_literal(&mut self) -> PResult<Vec<ArrayElement>> {
+        let open = self.pos;
         let result = self.array_elements();
-        if result.as_ref().is_err_and(|fail| !matches!(fail.kind, ParseErrorKind::LimitExceeded(_))) {
-            self.failed_in_array = true;
+        if let Err(fail) = &result {
+            if !matches!(fail.kind, ParseErrorKind::LimitExceeded(_)) {
+                self.failed_in_array = true;
+            }
+            // An element left open (not the list's own `)`): bash then also
+            // reports the end of the file.
+            if matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_)) && fail.pos != open {
+                self.array_element_unclosed = true;
+            }
         }
         result
     }

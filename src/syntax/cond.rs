@@ -72,7 +72,45 @@ impl Parser<'_> {
         let result = self.cond_body(start);
         self.extglob = saved;
         self.cond_extglob = saved_cond;
-        result
+        result.map_err(|fail| self.cond_recovery(fail))
+    }
+
+    /// After a `[[ ]]` error bash's parser discards tokens up to the end of
+    /// the line, still reading them: a quote, `${` or `$(` left open there
+    /// is reported too (and a wrong token inside `$( )` ends the shell).
+    fn cond_recovery(&mut self, mut fail: Fail) -> Fail {
+        let ParseErrorKind::Conditional(error) = &mut fail.kind else { return fail };
+        if error.at_end {
+            return fail;
+        }
+        loop {
+            self.skip_space();
+            match self.cur() {
+                None | Some(b'\n') => break,
+                Some(_) => {}
+            }
+            let process_substitution = self.looking_at("<(") || self.looking_at(">(");
+            if let Some(op) = self.peek_op().filter(|_| !process_substitution) {
+                self.pos += op.len();
+                continue;
+            }
+            let before = self.pos;
+            match self.read_word(WordContext::Normal) {
+                Ok(Some(_)) => {}
+                Ok(None) => self.pos = before + self.cur_char().map_or(1, char::len_utf8),
+                Err(inner) => {
+                    let inner = self.to_error(inner);
+                    // Such a token runs to the end of the input.
+                    error.at_end = true;
+                    error.messages.push((inner.line, inner.to_string()));
+                    if let Some(line) = &inner.source_line {
+                        error.messages.push((inner.line, format!("`{line}'")));
+                    }
+                    break;
+                }
+            }
+        }
+        fail
     }
 
     fn cond_body(&mut self, start: usize) -> PResult<CompoundCommand> {

@@ -39,8 +39,8 @@ pub struct ConditionalError {
     /// line it names: the error itself, then ``expected `)'`` for each
     /// group left open around it.
     pub messages: Vec<(usize, String)>,
-    /// The error came at the very end of the input (its final newline or
-    /// the end itself); `bash -c` then exits with status 2.
+    /// The error reached the very end of the input (its final newline or
+    /// the end itself); bash then exits with status 2 where `$?` was 0.
     pub at_end: bool,
     /// The input ended where the expression needed more (`[[ a &&`): an
     /// interactive shell would read another line.
@@ -63,6 +63,10 @@ pub struct ParseError {
     /// The error is inside an array assignment's `( )` (`a=(1 2`,
     /// `a=(1 ; )`): bash exits with status 1 rather than 2.
     pub in_array_literal: bool,
+    /// Further messages bash prints after this error's own, each with the
+    /// line it names (after an array element left open: `syntax error:
+    /// unexpected end of file`).
+    pub also: Vec<(usize, String)>,
 }
 
 impl fmt::Display for ParseError {
@@ -98,6 +102,9 @@ impl ParseError {
         if let Some(line) = &self.source_line {
             out.push_str(&format!("{prefix}: line {}: `{line}'\n", self.line));
         }
+        for (line, text) in &self.also {
+            out.push_str(&format!("{prefix}: line {line}: {text}\n"));
+        }
         out
     }
 }
@@ -107,6 +114,9 @@ impl ParseError {
     /// larger source, as `eval` runs its text at the line it stands on).
     pub fn shift_lines(&mut self, offset: usize) {
         self.line += offset;
+        for (line, _) in &mut self.also {
+            *line += offset;
+        }
         if let ParseErrorKind::Conditional(error) = &mut self.kind {
             for (line, _) in &mut error.messages {
                 *line += offset;

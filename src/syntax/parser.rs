@@ -147,6 +147,8 @@ pub struct Parser<'s> {
     pub(super) failed_in_substitution: bool,
     /// The failure being returned came from inside an array assignment.
     pub(super) failed_in_array: bool,
+    /// ... and it was an array element left open at the end of the input.
+    pub(super) array_element_unclosed: bool,
     /// The words of the simple commands being read (nested ones above
     /// outer ones), so each command's words end in a `Vec` of their exact
     /// number.
@@ -179,6 +181,7 @@ impl<'s> Parser<'s> {
             cond_final_newline_read: false,
             failed_in_substitution: false,
             failed_in_array: false,
+            array_element_unclosed: false,
             word_stack: Vec::new(),
             done: false,
         }
@@ -259,7 +262,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Turns an internal failure into the error bash prints.
-    fn to_error(&self, fail: Fail) -> ParseError {
+    pub(super) fn to_error(&self, fail: Fail) -> ParseError {
         let index = LineIndex::new(&self.text);
         let pos = fail.pos.min(self.text.len());
         if fail.pos == usize::MAX {
@@ -269,6 +272,7 @@ impl<'s> Parser<'s> {
                 source_line: None,
                 in_substitution: self.failed_in_substitution,
                 in_array_literal: self.failed_in_array,
+                also: self.trailing_messages(&index),
             };
         }
         let (line, source_line) = match &fail.kind {
@@ -286,6 +290,16 @@ impl<'s> Parser<'s> {
             source_line,
             in_substitution: self.failed_in_substitution,
             in_array_literal: self.failed_in_array,
+            also: self.trailing_messages(&index),
+        }
+    }
+
+    /// What bash prints after the error's own lines.
+    fn trailing_messages(&self, index: &LineIndex) -> Vec<(usize, String)> {
+        if self.array_element_unclosed {
+            vec![(self.eof_line(index), "syntax error: unexpected end of file".to_string())]
+        } else {
+            Vec::new()
         }
     }
 
