@@ -295,7 +295,7 @@ impl Parser<'_> {
             if no_words {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
                     if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
-                let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_str() == "let");
+                let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_bytes() == b"let");
                 if assignments.is_empty() && redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
@@ -421,11 +421,12 @@ impl Parser<'_> {
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);
         }
-        let name = self.name_across_continuations();
-        if !matches!(self.cur(), Some(b'=' | b'+' | b'[')) {
-            self.pos = start;
+        // Most words in command position are no assignment: look before allocating the name.
+        let (name_end, _) = self.name_extent();
+        if !matches!(self.text.as_bytes().get(name_end).filter(|_| name_end < self.end), Some(b'=' | b'+' | b'[')) {
             return Ok(None);
         }
+        let name = self.name_across_continuations();
         let mut index = None;
         if self.cur() == Some(b'[') {
             let close = if command_position {

@@ -225,18 +225,42 @@ impl Parser<'_> {
     /// first byte). A backslash-newline inside the name is a line
     /// continuation, removed as bash removes it: `$HO\`, newline, `ME` is `$HOME`.
     pub(super) fn name_across_continuations(&mut self) -> String {
+        let (end, continued) = self.name_extent();
+        if !continued {
+            let name = self.slice(self.pos, end).to_string();
+            self.pos = end;
+            return name;
+        }
         let mut name = String::new();
-        loop {
-            let rest = self.rest();
+        while self.pos < end {
+            let rest = self.text.as_bytes().get(self.pos..end).unwrap_or(&[]);
             let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
             name.push_str(self.slice(self.pos, self.pos + length));
-            self.pos += length;
-            let rest = self.rest();
-            if rest.starts_with(b"\\\n") && rest.get(2).is_some_and(|b| is_name_byte(*b)) {
-                self.pos += 2;
+            // Past the name bytes stands a continuation (or the end).
+            self.pos += length + if self.pos + length < end { 2 } else { 0 };
+        }
+        self.pos = end;
+        name
+    }
+
+    /// Where the name at the read position ends (see
+    /// [`Parser::name_across_continuations`]), and whether a line
+    /// continuation stands inside it; reads nothing and allocates nothing.
+    #[inline]
+    pub(super) fn name_extent(&self) -> (usize, bool) {
+        let bytes = self.text.as_bytes().get(..self.end).unwrap_or(&[]);
+        let mut at = self.pos;
+        let mut continued = false;
+        loop {
+            while bytes.get(at).is_some_and(|b| is_name_byte(*b)) {
+                at += 1;
+            }
+            if bytes.get(at..at + 2) == Some(b"\\\n".as_slice()) && bytes.get(at + 2).is_some_and(|b| is_name_byte(*b)) {
+                at += 2;
+                continued = true;
                 continue;
             }
-            return name;
+            return (at, continued);
         }
     }
 
