@@ -82,7 +82,7 @@ impl Parser<'_> {
         match self.cur() {
             None | Some(b')') => true,
             Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
-            Some(_) => self.may_be_reserved() && self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
+            Some(_) => self.reserved_word_here().is_some_and(|word| LIST_ENDS.contains(&word)),
         }
     }
 
@@ -147,7 +147,7 @@ impl Parser<'_> {
         let start = self.pos;
         let mut negated = false;
         let mut timed = None;
-        loop {
+        while matches!(self.cur(), Some(b'!' | b't')) {
             if self.at_negation() {
                 self.eat_reserved("!")?;
                 negated = !negated;
@@ -184,7 +184,11 @@ impl Parser<'_> {
             } else {
                 break;
             };
-            pipe_stderr.push(stderr);
+            if stderr || !pipe_stderr.is_empty() {
+                // Filled only once a `|&` appears: most pipelines have none.
+                pipe_stderr.resize(commands.len() - 1, false);
+                pipe_stderr.push(stderr);
+            }
             self.skip_linebreaks()?;
             commands.push(self.command()?);
         }
@@ -207,19 +211,15 @@ impl Parser<'_> {
         self.skip_space();
         self.step()?;
         let start = self.pos;
-        if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
-            match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" => {
-                    return self.unexpected();
-                }
-                "!" if self.at_negation() => return self.unexpected(),
-                "function" => return self.function_keyword(start),
-                "coproc" => return self.coproc(start),
-                _ => {}
-            }
-            if !self.aliases.is_empty() && self.expand_alias()? {
-                return self.command();
-            }
+        match self.reserved_word_here() {
+            Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}") => return self.unexpected(),
+            Some("!") if self.at_negation() => return self.unexpected(),
+            Some("function") => return self.function_keyword(start),
+            Some("coproc") => return self.coproc(start),
+            _ => {}
+        }
+        if !self.aliases.is_empty() && self.plain_word().is_some() && self.expand_alias()? {
+            return self.command();
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;

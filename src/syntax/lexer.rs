@@ -264,11 +264,42 @@ impl Parser<'_> {
         }
     }
 
-    /// True when the byte at the read position may start a reserved word
-    /// (a cheap test before [`Parser::plain_word`]).
+    /// The reserved word at the read position, if one stands there whole
+    /// (followed by a metacharacter or the end): found from at most nine
+    /// bytes, without reading the rest of an ordinary word.
     #[inline]
-    pub(super) fn may_be_reserved(&self) -> bool {
-        matches!(self.cur(), Some(b'!' | b'[' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
+    pub(super) fn reserved_word_here(&self) -> Option<&'static str> {
+        let rest = self.rest();
+        // The longest reserved word has eight bytes, all lowercase letters or `!{}[]`.
+        let head = rest.get(..rest.len().min(9)).unwrap_or(rest);
+        let length =
+            head.iter().position(|b| !(b.is_ascii_lowercase() || matches!(b, b'!' | b'{' | b'}' | b'[' | b']'))).unwrap_or(head.len());
+        let word = match head.get(..length)? {
+            b"!" => "!",
+            b"[[" => "[[",
+            b"]]" => "]]",
+            b"{" => "{",
+            b"}" => "}",
+            b"case" => "case",
+            b"coproc" => "coproc",
+            b"do" => "do",
+            b"done" => "done",
+            b"elif" => "elif",
+            b"else" => "else",
+            b"esac" => "esac",
+            b"fi" => "fi",
+            b"for" => "for",
+            b"function" => "function",
+            b"if" => "if",
+            b"in" => "in",
+            b"select" => "select",
+            b"then" => "then",
+            b"time" => "time",
+            b"until" => "until",
+            b"while" => "while",
+            _ => return None,
+        };
+        self.at_reserved(word).then_some(word)
     }
 
     /// Consumes the reserved word `word` if it is at the read position.
