@@ -448,8 +448,8 @@ pub struct ParamExpansion {
 /// The parameter of an expansion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parameter {
-    /// A variable name: `x`, `PATH`.
-    Named(String),
+    /// A variable name: `x`, `PATH` (short names are stored inline).
+    Named(Text),
     /// `$1`, `${10}`.
     Positional(u32),
     /// `$@ $* $# $? $- $$ $! $0`.

@@ -17,13 +17,13 @@ const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export"
 const LIST_ENDS: [&str; 8] = ["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
 impl Parser<'_> {
-    /// Reads one top-level line: and-or lists up to a newline or the end.
-    pub(super) fn top_line(&mut self) -> PResult<Option<List>> {
+    /// Reads one top-level line (and-or lists up to a newline or the end)
+    /// onto `items`; false at the end of input.
+    pub(super) fn top_line_into(&mut self, items: &mut Vec<ListItem>) -> PResult<bool> {
         self.skip_linebreaks()?;
         if self.cur().is_none() {
-            return Ok(None);
+            return Ok(false);
         }
-        let mut list = List::default();
         loop {
             let start = self.pos;
             let and_or = self.and_or()?;
@@ -38,21 +38,21 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    push_one(&mut list.items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
-                    return self.end_top_line(list);
+                    push_one(items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    return self.end_top_line();
                 }
             };
-            push_one(&mut list.items, ListItem { and_or, background, span: self.span(start, self.pos) });
+            push_one(items, ListItem { and_or, background, span: self.span(start, self.pos) });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
-                return self.end_top_line(list);
+                return self.end_top_line();
             }
         }
     }
 
     /// Finishes a top-level line at its newline (reading here-documents)
     /// or at the end of input.
-    fn end_top_line(&mut self, list: List) -> PResult<Option<List>> {
+    fn end_top_line(&mut self) -> PResult<bool> {
         match self.cur() {
             Some(b'\n') => {
                 self.newline()?;
@@ -64,16 +64,14 @@ impl Parser<'_> {
             }
             Some(_) => return self.unexpected(),
         }
-        Ok(Some(list))
+        Ok(true)
     }
 
     /// Parses the whole remaining input (a backquoted or extracted script).
     pub(super) fn parse_to_end(&mut self) -> PResult<List> {
         let mut list = List::default();
-        while let Some(line) = self.top_line()? {
-            list.items.extend(line.items);
-        }
-        self.fill_heredocs(&mut list);
+        while self.top_line_into(&mut list.items)? {}
+        self.fill_heredocs(&mut list.items);
         Ok(list)
     }
 
@@ -426,7 +424,7 @@ impl Parser<'_> {
         if !matches!(self.text.as_bytes().get(name_end).filter(|_| name_end < self.end), Some(b'=' | b'+' | b'[')) {
             return Ok(None);
         }
-        let name = self.name_across_continuations();
+        let name = self.name_across_continuations().into_string();
         let mut index = None;
         if self.cur() == Some(b'[') {
             let close = if command_position {

@@ -2,6 +2,7 @@
 //! and reserved words. Bash's lexing depends on where the parser is, so
 //! these are small helpers the grammar rules call, not a separate pass.
 
+use super::ast::Text;
 use super::error::ParseErrorKind;
 use super::parser::{PResult, Parser};
 
@@ -224,10 +225,10 @@ impl Parser<'_> {
     /// Reads a variable name at the read position (which holds a name's
     /// first byte). A backslash-newline inside the name is a line
     /// continuation, removed as bash removes it: `$HO\`, newline, `ME` is `$HOME`.
-    pub(super) fn name_across_continuations(&mut self) -> String {
+    pub(super) fn name_across_continuations(&mut self) -> Text {
         let (end, continued) = self.name_extent();
         if !continued {
-            let name = self.slice(self.pos, end).to_string();
+            let name = Text::from(self.slice(self.pos, end));
             self.pos = end;
             return name;
         }
@@ -240,7 +241,7 @@ impl Parser<'_> {
             self.pos += length + if self.pos + length < end { 2 } else { 0 };
         }
         self.pos = end;
-        name
+        Text::from(name)
     }
 
     /// Where the name at the read position ends (see
