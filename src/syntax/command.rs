@@ -127,6 +127,9 @@ impl Parser<'_> {
         let mut rest = Vec::new();
         loop {
             self.skip_space();
+            if !matches!(self.cur(), Some(b'&' | b'|')) {
+                return Ok(AndOr { first, rest });
+            }
             let op = if self.eat_op("&&")? {
                 AndOrOp::And
             } else if self.eat_op("||")? {
@@ -175,6 +178,9 @@ impl Parser<'_> {
         commands.push(self.command()?);
         loop {
             self.skip_space();
+            if self.cur() != Some(b'|') {
+                break;
+            }
             let stderr = if self.eat_op("|")? {
                 false
             } else if self.eat_op("|&")? {
@@ -209,7 +215,8 @@ impl Parser<'_> {
         self.skip_space();
         self.step()?;
         let start = self.pos;
-        match self.reserved_word_here() {
+        let reserved = self.reserved_word_here();
+        match reserved {
             Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}") => return self.unexpected(),
             Some("!") if self.at_negation() => return self.unexpected(),
             Some("function") => return self.function_keyword(start),
@@ -218,6 +225,10 @@ impl Parser<'_> {
         }
         if !self.aliases.is_empty() && self.plain_word().is_some() && self.expand_alias()? {
             return self.command();
+        }
+        // A compound command starts with a reserved word or `(`.
+        if reserved.is_none() && self.cur() != Some(b'(') {
+            return self.simple_command(start);
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
@@ -271,7 +282,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            if no_words || declaration {
+            if (no_words || declaration) && self.at_name_before_assignment_byte() {
                 if let Some(assignment) = self.assignment(no_words)? {
                     if no_words {
                         push_one(&mut assignments, assignment);
@@ -280,11 +291,11 @@ impl Parser<'_> {
                     }
                     continue;
                 }
-            }
-            if no_words {
-                if let Some(word) = self.subscripted_word()? {
-                    self.word_stack.push(Argument::Word(word));
-                    continue;
+                if no_words {
+                    if let Some(word) = self.subscripted_word()? {
+                        self.word_stack.push(Argument::Word(word));
+                        continue;
+                    }
                 }
             }
             let Some(word) = self.read_word(WordContext::Normal)? else {
@@ -313,6 +324,17 @@ impl Parser<'_> {
             return self.unexpected();
         }
         Ok(Command::Simple(SimpleCommand { assignments, words, redirects, span: self.span(start, self.pos) }))
+    }
+
+    /// True when a name stands at the read position followed by `=`, `+`
+    /// or `[`: only there can an assignment or a subscripted word start.
+    #[inline]
+    fn at_name_before_assignment_byte(&self) -> bool {
+        if !self.cur().is_some_and(is_name_start) {
+            return false;
+        }
+        let (end, _) = self.name_extent();
+        matches!(self.text.as_bytes().get(end).filter(|_| end < self.end), Some(b'=' | b'+' | b'['))
     }
 
     /// True at `( )` after a function name.
@@ -415,13 +437,8 @@ impl Parser<'_> {
     /// after a declaration builtin it ends at a newline or `;`.
     pub(super) fn assignment(&mut self, command_position: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
-        let rest = self.rest();
-        if !rest.first().is_some_and(|b| is_name_start(*b)) {
-            return Ok(None);
-        }
         // Most words in command position are no assignment: look before allocating the name.
-        let (name_end, _) = self.name_extent();
-        if !matches!(self.text.as_bytes().get(name_end).filter(|_| name_end < self.end), Some(b'=' | b'+' | b'[')) {
+        if !self.at_name_before_assignment_byte() {
             return Ok(None);
         }
         let name = self.name_across_continuations().into_string();
