@@ -211,7 +211,8 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn at_reserved(&self, word: &str) -> bool {
         let rest = self.rest();
-        if !rest.starts_with(word.as_bytes()) {
+        // Compared byte by byte: these words are too short for a call to `memcmp` to pay.
+        if rest.len() < word.len() || !word.bytes().zip(rest).all(|(expected, byte)| expected == *byte) {
             return false;
         }
         // Line continuations after the word are removed before it is read (`in\`, newline, ` x)`).
@@ -266,38 +267,34 @@ impl Parser<'_> {
     }
 
     /// The reserved word at the read position, if one stands there whole
-    /// (followed by a metacharacter or the end): found from at most nine
-    /// bytes, without reading the rest of an ordinary word.
+    /// (followed by a metacharacter or the end): picked by its first bytes,
+    /// without reading the rest of an ordinary word.
     #[inline]
     pub(super) fn reserved_word_here(&self) -> Option<&'static str> {
         let rest = self.rest();
-        // The longest reserved word has eight bytes, all lowercase letters or `!{}[]`.
-        let head = rest.get(..rest.len().min(9)).unwrap_or(rest);
-        let length =
-            head.iter().position(|b| !(b.is_ascii_lowercase() || matches!(b, b'!' | b'{' | b'}' | b'[' | b']'))).unwrap_or(head.len());
-        let word = match head.get(..length)? {
-            b"!" => "!",
-            b"[[" => "[[",
-            b"]]" => "]]",
-            b"{" => "{",
-            b"}" => "}",
-            b"case" => "case",
-            b"coproc" => "coproc",
-            b"do" => "do",
-            b"done" => "done",
-            b"elif" => "elif",
-            b"else" => "else",
-            b"esac" => "esac",
-            b"fi" => "fi",
-            b"for" => "for",
-            b"function" => "function",
-            b"if" => "if",
-            b"in" => "in",
-            b"select" => "select",
-            b"then" => "then",
-            b"time" => "time",
-            b"until" => "until",
-            b"while" => "while",
+        let word = match (rest.first()?, rest.get(1)) {
+            (b'!', _) => "!",
+            (b'[', _) => "[[",
+            (b']', _) => "]]",
+            (b'{', _) => "{",
+            (b'}', _) => "}",
+            (b'c', Some(b'a')) => "case",
+            (b'c', Some(b'o')) => "coproc",
+            (b'd', Some(b'o')) if rest.get(2) == Some(&b'n') => "done",
+            (b'd', Some(b'o')) => "do",
+            (b'e', Some(b'l')) if rest.get(3) == Some(&b'f') => "elif",
+            (b'e', Some(b'l')) => "else",
+            (b'e', Some(b's')) => "esac",
+            (b'f', Some(b'i')) => "fi",
+            (b'f', Some(b'o')) => "for",
+            (b'f', Some(b'u')) => "function",
+            (b'i', Some(b'f')) => "if",
+            (b'i', Some(b'n')) => "in",
+            (b's', Some(b'e')) => "select",
+            (b't', Some(b'h')) => "then",
+            (b't', Some(b'i')) => "time",
+            (b'u', Some(b'n')) => "until",
+            (b'w', Some(b'h')) => "while",
             _ => return None,
         };
         self.at_reserved(word).then_some(word)
