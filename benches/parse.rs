@@ -1,6 +1,7 @@
 //! Parse throughput on a ~1 MB script of typical agent commands (not a
 //! test). Run: `cargo bench --bench parse` (or with `--profile bench-native`).
-//! `BENCH_ROUNDS=n` sets how many times each measure runs (default 15).
+//! `BENCH_ROUNDS=n` sets how many times each measure runs (default 15); the
+//! best and the median round are reported, so the spread shows.
 
 use std::time::Instant;
 use wabash::syntax::{parse, ParseLimits, ParseOptions, Parser};
@@ -47,24 +48,18 @@ fn main() {
         limits: ParseLimits { max_tokens: usize::MAX, max_iterations: usize::MAX, max_input_bytes: usize::MAX, ..ParseLimits::default() },
         ..ParseOptions::default()
     };
-    let rounds = std::env::var("BENCH_ROUNDS").ok().and_then(|text| text.parse().ok()).unwrap_or(15usize);
-    let mut best = f64::MAX;
+    let rounds = std::env::var("BENCH_ROUNDS").ok().and_then(|text| text.parse().ok()).unwrap_or(15usize).max(1);
+    let megabytes = script.len() as f64 / 1e6;
+    let mut whole = Vec::with_capacity(rounds);
     let mut commands = 0;
     for _ in 0..rounds {
         let start = Instant::now();
         let list = parse(&script, &options).expect("the benchmark script parses");
-        let seconds = start.elapsed().as_secs_f64();
+        whole.push(start.elapsed().as_secs_f64());
         commands = list.items.len();
-        best = best.min(seconds);
     }
-    let megabytes = script.len() as f64 / 1e6;
-    println!(
-        "parse (whole tree): {:.2} MB script, {commands} top-level commands, best {:.2} ms, {:.1} MB/s",
-        megabytes,
-        best * 1e3,
-        megabytes / best
-    );
-    let mut best_streaming = f64::MAX;
+    println!("parse (whole tree): {megabytes:.2} MB script, {commands} top-level commands, {}", summary(&mut whole, megabytes));
+    let mut streaming = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         let start = Instant::now();
         let mut parser = Parser::new(&script);
@@ -72,8 +67,23 @@ fn main() {
         while let Some(line) = parser.next_line(&options).expect("the benchmark script parses") {
             lines += line.items.len();
         }
-        best_streaming = best_streaming.min(start.elapsed().as_secs_f64());
+        streaming.push(start.elapsed().as_secs_f64());
         assert_eq!(lines, commands);
     }
-    println!("parse (line by line, as the interpreter reads): best {:.2} ms, {:.1} MB/s", best_streaming * 1e3, megabytes / best_streaming);
+    println!("parse (line by line, as the interpreter reads): {}", summary(&mut streaming, megabytes));
+}
+
+/// The best and the median of the rounds' times, in ms and MB/s.
+fn summary(seconds: &mut [f64], megabytes: f64) -> String {
+    seconds.sort_by(f64::total_cmp);
+    let best = seconds.first().copied().unwrap_or(f64::NAN);
+    let median = seconds.get(seconds.len() / 2).copied().unwrap_or(f64::NAN);
+    format!(
+        "best {:.2} ms ({:.1} MB/s), median {:.2} ms ({:.1} MB/s) of {} rounds",
+        best * 1e3,
+        megabytes / best,
+        median * 1e3,
+        megabytes / median,
+        seconds.len()
+    )
 }

@@ -3,8 +3,8 @@
 // the npm package's engine (release profile: opt-level "s", LTO; the simd128
 // target feature; then wasm-opt -Oz with the same features) and runs it under
 // Node's WASI. It parses the same ~1 MB script of typical agent commands and
-// prints the best time. The package itself cannot be timed on that script:
-// its default parse limits stop at 100,000 tokens.
+// prints the best and median times. The package itself cannot be timed on
+// that script: its default parse limits stop at 100,000 tokens.
 // A benchmark, not a test; it skips (status 0) when the wasm32-wasip1 target
 // cannot be installed, and says so when wasm-opt is missing (no `npm ci`).
 //
@@ -71,7 +71,7 @@ if (existsSync(wasmOpt)) {
 const wasi = new WASI({ version: "preview1", args: ["parse"], env: { BENCH_ROUNDS: rounds } });
 const module = await WebAssembly.compile(await readFile(benchPath));
 const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
-console.log(`wasm (${TARGET}, release profile, simd128, ${pass}) under node ${process.version}, best of ${rounds}:`);
+console.log(`wasm (${TARGET}, release profile, simd128, ${pass}) under node ${process.version}, ${rounds} rounds:`);
 wasi.start(instance);
 if (benchPath !== wasmPath) {
   await rm(benchPath, { force: true });

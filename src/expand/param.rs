@@ -5,7 +5,7 @@ use super::arith;
 use super::pattern::{Pattern, PatternOptions};
 use super::word::{expand_pattern, expand_string, HostArith};
 use super::{ElementKey, ExpandError, ExpandHost, VarShape};
-use crate::syntax::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Word, WordPart};
+use crate::syntax::ast::{CaseMode, ParamExpansion, ParamOp, Parameter, ReplaceMode, Subscript, Text, Word, WordPart};
 
 /// The value of a parameter before or after an operator.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,7 @@ impl Value {
 /// The text bash shows in `bad substitution` for a braced expansion.
 fn source_text(pe: &ParamExpansion) -> String {
     let name = match &pe.param {
-        Parameter::Named(n) => n.clone(),
+        Parameter::Named(n) => n.to_string(),
         Parameter::Positional(n) => n.to_string(),
         Parameter::Special(c) => c.to_string(),
     };
@@ -67,7 +67,7 @@ fn source_text(pe: &ParamExpansion) -> String {
 
 fn display_name(param: &Parameter) -> String {
     match param {
-        Parameter::Named(n) => n.clone(),
+        Parameter::Named(n) => n.to_string(),
         Parameter::Positional(n) => n.to_string(),
         Parameter::Special(c) => c.to_string(),
     }
@@ -118,7 +118,7 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
             Value::Many(values, _) if !values.is_empty() => values.join(" "),
             // A declared variable without a value (`declare -A m; ${!m}`) names nothing.
             Value::Unset if matches!(&param, Parameter::Named(name) if host.shape(&host.resolve_name(name)) != VarShape::Unset) => {
-                let nothing = ParamExpansion { param: Parameter::Named(String::new()), index: None, ..pe.clone() };
+                let nothing = ParamExpansion { param: Parameter::Named(Text::new()), index: None, ..pe.clone() };
                 return apply_length_and_op(host, &nothing, Value::Unset, quoted).await;
             }
             _ => {
@@ -189,7 +189,7 @@ fn parse_indirect_target(target: &str) -> Option<(Parameter, Option<Subscript>)>
     };
     let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    valid.then(|| (Parameter::Named(name.to_string()), subscript))
+    valid.then(|| (Parameter::Named(name.into()), subscript))
 }
 
 async fn lookup(
@@ -355,7 +355,7 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
                 // `${#a[@]}` of an array without a value is an error under `set -u`.
                 if let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&pe.param, &pe.index) {
                     if host.options().nounset && host.shape(&host.resolve_name(name)) == VarShape::Unset {
-                        return Err(ExpandError::UnboundArray(name.clone()));
+                        return Err(ExpandError::UnboundArray(name.to_string()));
                     }
                 }
                 values.len().to_string()

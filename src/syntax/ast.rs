@@ -75,7 +75,8 @@ pub struct Pipeline {
     /// The commands, at least one (a single one is stored inline).
     pub commands: Seq<Command>,
     /// For each `|` between commands (so `commands.len() - 1` entries):
-    /// true when it was `|&`, which also pipes stderr.
+    /// true when it was `|&`, which also pipes stderr. Empty when the
+    /// pipeline has no `|&` (most have none; empty allocates nothing).
     pub pipe_stderr: Vec<bool>,
     /// The source range.
     pub span: Span,
@@ -452,8 +453,8 @@ pub struct ParamExpansion {
 /// The parameter of an expansion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parameter {
-    /// A variable name: `x`, `PATH`.
-    Named(String),
+    /// A variable name: `x`, `PATH` (short names are stored inline).
+    Named(Text),
     /// `$1`, `${10}`.
     Positional(u32),
     /// `$@ $* $# $? $- $$ $! $0`.

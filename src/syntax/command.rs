@@ -17,13 +17,13 @@ const DECLARATION_BUILTINS: [&str; 6] = ["declare", "typeset", "local", "export"
 const LIST_ENDS: [&str; 8] = ["then", "elif", "else", "fi", "do", "done", "esac", "}"];
 
 impl Parser<'_> {
-    /// Reads one top-level line: and-or lists up to a newline or the end.
-    pub(super) fn top_line(&mut self) -> PResult<Option<List>> {
+    /// Reads one top-level line (and-or lists up to a newline or the end)
+    /// onto `items`; false at the end of input.
+    pub(super) fn top_line_into(&mut self, items: &mut Vec<ListItem>) -> PResult<bool> {
         self.skip_linebreaks()?;
         if self.cur().is_none() {
-            return Ok(None);
+            return Ok(false);
         }
-        let mut list = List::default();
         loop {
             let start = self.pos;
             let and_or = self.and_or()?;
@@ -38,21 +38,21 @@ impl Parser<'_> {
                     true
                 }
                 _ => {
-                    push_one(&mut list.items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
-                    return self.end_top_line(list);
+                    push_one(items, ListItem { and_or, background: false, span: self.span(start, self.pos) });
+                    return self.end_top_line();
                 }
             };
-            push_one(&mut list.items, ListItem { and_or, background, span: self.span(start, self.pos) });
+            push_one(items, ListItem { and_or, background, span: self.span(start, self.pos) });
             self.skip_space();
             if matches!(self.cur(), None | Some(b'\n')) {
-                return self.end_top_line(list);
+                return self.end_top_line();
             }
         }
     }
 
     /// Finishes a top-level line at its newline (reading here-documents)
     /// or at the end of input.
-    fn end_top_line(&mut self, list: List) -> PResult<Option<List>> {
+    fn end_top_line(&mut self) -> PResult<bool> {
         match self.cur() {
             Some(b'\n') => {
                 self.newline()?;
@@ -64,16 +64,14 @@ impl Parser<'_> {
             }
             Some(_) => return self.unexpected(),
         }
-        Ok(Some(list))
+        Ok(true)
     }
 
     /// Parses the whole remaining input (a backquoted or extracted script).
     pub(super) fn parse_to_end(&mut self) -> PResult<List> {
         let mut list = List::default();
-        while let Some(line) = self.top_line()? {
-            list.items.extend(line.items);
-        }
-        self.fill_heredocs(&mut list);
+        while self.top_line_into(&mut list.items)? {}
+        self.fill_heredocs(&mut list.items);
         Ok(list)
     }
 
@@ -82,7 +80,7 @@ impl Parser<'_> {
         match self.cur() {
             None | Some(b')') => true,
             Some(b';') => matches!(self.peek_op(), Some(";;" | ";&" | ";;&")),
-            Some(_) => self.may_be_reserved() && self.plain_word().is_some_and(|word| LIST_ENDS.contains(&word)),
+            Some(_) => self.reserved_word_here().is_some_and(|word| LIST_ENDS.contains(&word)),
         }
     }
 
@@ -129,6 +127,9 @@ impl Parser<'_> {
         let mut rest = Vec::new();
         loop {
             self.skip_space();
+            if !matches!(self.cur(), Some(b'&' | b'|')) {
+                return Ok(AndOr { first, rest });
+            }
             let op = if self.eat_op("&&")? {
                 AndOrOp::And
             } else if self.eat_op("||")? {
@@ -147,7 +148,7 @@ impl Parser<'_> {
         let start = self.pos;
         let mut negated = false;
         let mut timed = None;
-        loop {
+        while matches!(self.cur(), Some(b'!' | b't')) {
             if self.at_negation() {
                 self.eat_reserved("!")?;
                 negated = !negated;
@@ -177,6 +178,9 @@ impl Parser<'_> {
         commands.push(self.command()?);
         loop {
             self.skip_space();
+            if self.cur() != Some(b'|') {
+                break;
+            }
             let stderr = if self.eat_op("|")? {
                 false
             } else if self.eat_op("|&")? {
@@ -184,7 +188,11 @@ impl Parser<'_> {
             } else {
                 break;
             };
-            pipe_stderr.push(stderr);
+            if stderr || !pipe_stderr.is_empty() {
+                // Filled only once a `|&` appears: most pipelines have none.
+                pipe_stderr.resize(commands.len() - 1, false);
+                pipe_stderr.push(stderr);
+            }
             self.skip_linebreaks()?;
             commands.push(self.command()?);
         }
@@ -207,19 +215,20 @@ impl Parser<'_> {
         self.skip_space();
         self.step()?;
         let start = self.pos;
-        if let Some(word) = self.plain_word().filter(|_| self.may_be_reserved() || !self.aliases.is_empty()) {
-            match word {
-                "then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "]]" | "in" => {
-                    return self.unexpected();
-                }
-                "!" if self.at_negation() => return self.unexpected(),
-                "function" => return self.function_keyword(start),
-                "coproc" => return self.coproc(start),
-                _ => {}
-            }
-            if !self.aliases.is_empty() && self.expand_alias()? {
-                return self.command();
-            }
+        let reserved = self.reserved_word_here();
+        match reserved {
+            Some("then" | "elif" | "else" | "fi" | "do" | "done" | "esac" | "}" | "]]" | "in") => return self.unexpected(),
+            Some("!") if self.at_negation() => return self.unexpected(),
+            Some("function") => return self.function_keyword(start),
+            Some("coproc") => return self.coproc(start),
+            _ => {}
+        }
+        if !self.aliases.is_empty() && self.plain_word().is_some() && self.expand_alias()? {
+            return self.command();
+        }
+        // A compound command starts with a reserved word or `(`.
+        if reserved.is_none() && self.cur() != Some(b'(') {
+            return self.simple_command(start);
         }
         if let Some(compound) = self.compound_command()? {
             let redirects = self.trailing_redirects()?;
@@ -273,7 +282,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            if no_words || declaration {
+            if (no_words || declaration) && self.at_name_before_assignment_byte() {
                 if let Some(assignment) = self.assignment(no_words)? {
                     if no_words {
                         push_one(&mut assignments, assignment);
@@ -282,11 +291,11 @@ impl Parser<'_> {
                     }
                     continue;
                 }
-            }
-            if no_words {
-                if let Some(word) = self.subscripted_word()? {
-                    self.word_stack.push(Argument::Word(word));
-                    continue;
+                if no_words {
+                    if let Some(word) = self.subscripted_word()? {
+                        self.word_stack.push(Argument::Word(word));
+                        continue;
+                    }
                 }
             }
             let Some(word) = self.read_word(WordContext::Normal)? else {
@@ -295,7 +304,7 @@ impl Parser<'_> {
             if no_words {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]
                     if DECLARATION_BUILTINS.iter().any(|builtin| builtin.as_bytes() == text.as_bytes()));
-                let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_str() == "let");
+                let_command = matches!(word.parts.as_slice(), [WordPart::Literal(text)] if text.as_bytes() == b"let");
                 if assignments.is_empty() && redirects.is_empty() && self.at_function_parens() {
                     return self.function_parens(start, word);
                 }
@@ -316,6 +325,17 @@ impl Parser<'_> {
             return self.fail(ParseErrorKind::UnexpectedToken("(".to_string()));
         }
         Ok(Command::Simple(SimpleCommand { assignments, words, redirects, span: self.span(start, self.pos) }))
+    }
+
+    /// True when a name stands at the read position followed by `=`, `+`
+    /// or `[`: only there can an assignment or a subscripted word start.
+    #[inline]
+    fn at_name_before_assignment_byte(&self) -> bool {
+        if !self.cur().is_some_and(is_name_start) {
+            return false;
+        }
+        let (end, _) = self.name_extent();
+        matches!(self.text.as_bytes().get(end).filter(|_| end < self.end), Some(b'=' | b'+' | b'['))
     }
 
     /// True at `( )` after a function name.
@@ -419,15 +439,11 @@ impl Parser<'_> {
     /// after a declaration builtin it ends with the word, at a blank.
     pub(super) fn assignment(&mut self, command_position: bool) -> PResult<Option<Assignment>> {
         let start = self.pos;
-        let rest = self.rest();
-        if !rest.first().is_some_and(|b| is_name_start(*b)) {
+        // Most words in command position are no assignment: look before allocating the name.
+        if !self.at_name_before_assignment_byte() {
             return Ok(None);
         }
-        let name = self.name_across_continuations();
-        if !matches!(self.cur(), Some(b'=' | b'+' | b'[')) {
-            self.pos = start;
-            return Ok(None);
-        }
+        let name = self.name_across_continuations().into_string();
         let mut index = None;
         if self.cur() == Some(b'[') {
             let close = if command_position {

@@ -1,11 +1,11 @@
 //! Here-document bodies: read line by line after the newline that ends the
 //! line holding their `<<` operators, in the order the operators appeared.
 
-use super::ast::{List, Seq, Word, WordPart};
+use super::ast::{ListItem, Seq, Word, WordPart};
 use super::error::ParseErrorKind;
 use super::lines::line_number;
 use super::parser::{Fail, PResult, Parser};
-use super::walk::{walk_list, walk_word, VisitMut};
+use super::walk::{walk_items, walk_word, VisitMut};
 use super::word::PartsBuilder;
 
 impl Parser<'_> {
@@ -145,12 +145,12 @@ impl Parser<'_> {
     }
 
     /// Puts the bodies read into the here-documents of `list`.
-    pub(super) fn fill_heredocs(&mut self, list: &mut List) {
+    pub(super) fn fill_heredocs(&mut self, items: &mut [ListItem]) {
         if self.heredoc_bodies.is_empty() {
             return;
         }
         let mut filler = Filler { bodies: &mut self.heredoc_bodies };
-        walk_list(&mut filler, list);
+        walk_items(&mut filler, items);
     }
 }
 

@@ -2,6 +2,7 @@
 //! and reserved words. Bash's lexing depends on where the parser is, so
 //! these are small helpers the grammar rules call, not a separate pass.
 
+use super::ast::Text;
 use super::error::ParseErrorKind;
 use super::parser::{PResult, Parser};
 
@@ -210,7 +211,8 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn at_reserved(&self, word: &str) -> bool {
         let rest = self.rest();
-        if !rest.starts_with(word.as_bytes()) {
+        // Compared byte by byte: these words are too short for a call to `memcmp` to pay.
+        if rest.len() < word.len() || !word.bytes().zip(rest).all(|(expected, byte)| expected == *byte) {
             return false;
         }
         // Line continuations after the word are removed before it is read (`in\`, newline, ` x)`).
@@ -224,27 +226,78 @@ impl Parser<'_> {
     /// Reads a variable name at the read position (which holds a name's
     /// first byte). A backslash-newline inside the name is a line
     /// continuation, removed as bash removes it: `$HO\`, newline, `ME` is `$HOME`.
-    pub(super) fn name_across_continuations(&mut self) -> String {
+    pub(super) fn name_across_continuations(&mut self) -> Text {
+        let (end, continued) = self.name_extent();
+        if !continued {
+            let name = Text::from(self.slice(self.pos, end));
+            self.pos = end;
+            return name;
+        }
         let mut name = String::new();
-        loop {
-            let rest = self.rest();
+        while self.pos < end {
+            let rest = self.text.as_bytes().get(self.pos..end).unwrap_or(&[]);
             let length = rest.iter().position(|b| !is_name_byte(*b)).unwrap_or(rest.len());
             name.push_str(self.slice(self.pos, self.pos + length));
-            self.pos += length;
-            let rest = self.rest();
-            if rest.starts_with(b"\\\n") && rest.get(2).is_some_and(|b| is_name_byte(*b)) {
-                self.pos += 2;
+            // Past the name bytes stands a continuation (or the end).
+            self.pos += length + if self.pos + length < end { 2 } else { 0 };
+        }
+        self.pos = end;
+        Text::from(name)
+    }
+
+    /// Where the name at the read position ends (see
+    /// [`Parser::name_across_continuations`]), and whether a line
+    /// continuation stands inside it; reads nothing and allocates nothing.
+    #[inline]
+    pub(super) fn name_extent(&self) -> (usize, bool) {
+        let bytes = self.text.as_bytes().get(..self.end).unwrap_or(&[]);
+        let mut at = self.pos;
+        let mut continued = false;
+        loop {
+            while bytes.get(at).is_some_and(|b| is_name_byte(*b)) {
+                at += 1;
+            }
+            if bytes.get(at..at + 2) == Some(b"\\\n".as_slice()) && bytes.get(at + 2).is_some_and(|b| is_name_byte(*b)) {
+                at += 2;
+                continued = true;
                 continue;
             }
-            return name;
+            return (at, continued);
         }
     }
 
-    /// True when the byte at the read position may start a reserved word
-    /// (a cheap test before [`Parser::plain_word`]).
+    /// The reserved word at the read position, if one stands there whole
+    /// (followed by a metacharacter or the end): picked by its first bytes,
+    /// without reading the rest of an ordinary word.
     #[inline]
-    pub(super) fn may_be_reserved(&self) -> bool {
-        matches!(self.cur(), Some(b'!' | b'[' | b']' | b'{' | b'}' | b'c' | b'd' | b'e' | b'f' | b'i' | b's' | b't' | b'u' | b'w'))
+    pub(super) fn reserved_word_here(&self) -> Option<&'static str> {
+        let rest = self.rest();
+        let word = match (rest.first()?, rest.get(1)) {
+            (b'!', _) => "!",
+            (b'[', _) => "[[",
+            (b']', _) => "]]",
+            (b'{', _) => "{",
+            (b'}', _) => "}",
+            (b'c', Some(b'a')) => "case",
+            (b'c', Some(b'o')) => "coproc",
+            (b'd', Some(b'o')) if rest.get(2) == Some(&b'n') => "done",
+            (b'd', Some(b'o')) => "do",
+            (b'e', Some(b'l')) if rest.get(3) == Some(&b'f') => "elif",
+            (b'e', Some(b'l')) => "else",
+            (b'e', Some(b's')) => "esac",
+            (b'f', Some(b'i')) => "fi",
+            (b'f', Some(b'o')) => "for",
+            (b'f', Some(b'u')) => "function",
+            (b'i', Some(b'f')) => "if",
+            (b'i', Some(b'n')) => "in",
+            (b's', Some(b'e')) => "select",
+            (b't', Some(b'h')) => "then",
+            (b't', Some(b'i')) => "time",
+            (b'u', Some(b'n')) => "until",
+            (b'w', Some(b'h')) => "while",
+            _ => return None,
+        };
+        self.at_reserved(word).then_some(word)
     }
 
     /// Consumes the reserved word `word` if it is at the read position.

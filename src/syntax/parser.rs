@@ -6,7 +6,7 @@
 //! simple commands), `compound`, `redirect`, `heredoc`, `word`, `param`,
 //! `arith` and `cond`.
 
-use super::ast::{Argument, List, Word};
+use super::ast::{Argument, List, ListItem, Word};
 use super::error::{ParseError, ParseErrorKind};
 use super::lines::LineIndex;
 use std::borrow::Cow;
@@ -190,8 +190,15 @@ impl<'s> Parser<'s> {
     /// Parses the next top-level line (with every compound command and
     /// here-document it opens); `None` at end of input.
     pub fn next_line(&mut self, options: &ParseOptions) -> Result<Option<List>, ParseError> {
+        let mut list = List::default();
+        Ok(self.next_line_into(options, &mut list.items)?.then_some(list))
+    }
+
+    /// [`Parser::next_line`], its and-or lists pushed onto `items`; false
+    /// at end of input.
+    fn next_line_into(&mut self, options: &ParseOptions, items: &mut Vec<ListItem>) -> Result<bool, ParseError> {
         if self.done {
-            return Ok(None);
+            return Ok(false);
         }
         self.extglob = options.extglob;
         self.limits = options.limits.clone();
@@ -211,16 +218,17 @@ impl<'s> Parser<'s> {
             }));
         }
         let heredocs_before = self.heredoc_bodies.len();
-        match self.top_line() {
-            Ok(Some(mut list)) => {
+        let items_before = items.len();
+        match self.top_line_into(items) {
+            Ok(true) => {
                 if self.heredoc_bodies.len() > heredocs_before {
-                    self.fill_heredocs(&mut list);
+                    self.fill_heredocs(items.get_mut(items_before..).unwrap_or_default());
                 }
-                Ok(Some(list))
+                Ok(true)
             }
-            Ok(None) => {
+            Ok(false) => {
                 self.done = true;
-                Ok(None)
+                Ok(false)
             }
             Err(fail) => {
                 self.done = true;
@@ -381,9 +389,7 @@ impl<'s> Parser<'s> {
 pub fn parse(source: &str, options: &ParseOptions) -> Result<List, ParseError> {
     let mut parser = Parser::new(source);
     let mut list = List::default();
-    while let Some(line) = parser.next_line(options)? {
-        list.items.extend(line.items);
-    }
+    while parser.next_line_into(options, &mut list.items)? {}
     Ok(list)
 }
 

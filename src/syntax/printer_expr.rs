@@ -8,7 +8,7 @@ impl Printer {
     /// Writes `$x` or `${...}`.
     pub(super) fn param(&mut self, param: &ParamExpansion, _in_dquote: bool) {
         let name = match &param.param {
-            Parameter::Named(name) => name.clone(),
+            Parameter::Named(name) => name.to_string(),
             Parameter::Positional(n) => n.to_string(),
             Parameter::Special(c) => c.to_string(),
         };

@@ -3,8 +3,8 @@
 //! trees are compared.
 
 use super::ast::{
-    Argument, ArithExpr, AssignValue, Assignment, Command, CompoundCommand, CondExpr, List, ParamOp, Redirect, RedirectTarget, Span,
-    Subscript, Word, WordPart,
+    Argument, ArithExpr, AssignValue, Assignment, Command, CompoundCommand, CondExpr, List, ListItem, ParamOp, Redirect, RedirectTarget,
+    Span, Subscript, Word, WordPart,
 };
 
 /// What a walk does at the nodes it visits; every method defaults to nothing.
@@ -17,7 +17,12 @@ pub trait VisitMut {
 
 /// Walks a list.
 pub fn walk_list<V: VisitMut>(visitor: &mut V, list: &mut List) {
-    for item in &mut list.items {
+    walk_items(visitor, &mut list.items);
+}
+
+/// Walks the items of a list.
+pub fn walk_items<V: VisitMut>(visitor: &mut V, items: &mut [ListItem]) {
+    for item in items {
         visitor.span(&mut item.span);
         let and_or = &mut item.and_or;
         let pipelines = std::iter::once(&mut and_or.first).chain(and_or.rest.iter_mut().map(|(_, p)| p));

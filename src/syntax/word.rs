@@ -113,7 +113,12 @@ impl Parser<'_> {
     /// Reads a word in `context`; `None` when no word starts here.
     pub(super) fn read_word(&mut self, context: WordContext) -> PResult<Option<Word>> {
         let start = self.pos;
-        let (parts, brace) = self.read_parts_noting_braces(context)?;
+        if let Some(text) = self.plain_literal_word(context) {
+            self.step()?;
+            self.token()?;
+            return Ok(Some(Word { parts: Seq::One(WordPart::Literal(text)), span: self.span(start, self.pos) }));
+        }
+        let (parts, brace) = self.read_parts_part_by_part(context)?;
         if self.pos == start {
             return Ok(None);
         }
@@ -139,6 +144,11 @@ impl Parser<'_> {
             self.step()?;
             return Ok((Seq::One(WordPart::Literal(text)), false));
         }
+        self.read_parts_part_by_part(context)
+    }
+
+    /// [`Parser::read_parts_noting_braces`] without its plain-word shortcut.
+    fn read_parts_part_by_part(&mut self, context: WordContext) -> PResult<(Seq<WordPart>, bool)> {
         let mut out = PartsBuilder::default();
         let word_start = self.pos;
         let mut paren_depth = 0usize;
@@ -216,6 +226,7 @@ impl Parser<'_> {
     /// The most common word, `ls` or `-la` or `src/`: ordinary bytes up to a
     /// metacharacter or the end, read as one literal in a single scan (what
     /// the general loop would read, without its per-part bookkeeping).
+    #[inline]
     fn plain_literal_word(&mut self, context: WordContext) -> Option<Text> {
         if !matches!(context, WordContext::Normal | WordContext::Pattern) {
             return None;
