@@ -246,3 +246,19 @@ fn unparsable_heredoc_bodies_round_trip() {
         }
     }
 }
+
+/// A group in a regular expression after `=~` reads on across lines to
+/// its `)`, as bash reads it, so an unclosed one is an error rather than
+/// a word that ends at the newline (and prints back differently; CI
+/// cargo-fuzz finding).
+#[test]
+fn regex_groups_read_across_lines() {
+    let found_by_cargo_fuzz = "[[ $x =~ (a b)([\n]]";
+    assert!(parse(found_by_cargo_fuzz, &ParseOptions::default()).is_err());
+    for source in ["[[ $x =~ (a\nb) ]]", "[[ $x =~ (a|b) ]]"] {
+        assert!(parse(source, &ParseOptions::default()).is_ok(), "{source:?} parses");
+        if let Err(message) = parse_support::round_trip(source) {
+            panic!("{source:?}: {message}");
+        }
+    }
+}

@@ -68,11 +68,14 @@ impl Parser<'_> {
         let saved_cond = std::mem::replace(&mut self.cond_extglob, saved);
         self.extglob = true;
         let start = self.pos;
+        let saved_start = std::mem::replace(&mut self.cond_start, start);
         self.cond_final_newline_read = false;
         let result = self.cond_body(start);
         self.extglob = saved;
         self.cond_extglob = saved_cond;
-        result.map_err(|fail| self.cond_recovery(fail))
+        let result = result.map_err(|fail| self.cond_recovery(fail));
+        self.cond_start = saved_start;
+        result
     }
 
     /// After a `[[ ]]` error bash's parser discards tokens up to the end of
@@ -155,7 +158,7 @@ impl Parser<'_> {
     /// One test: `( expr )`, `! term`, `-op word`, `word op word` or a
     /// lone `word`.
     fn cond_term(&mut self) -> PResult<(CondExpr, Lookahead)> {
-        let Lookahead { token, pos } = self.cond_token_after_newlines()?;
+        let Lookahead { token, pos } = self.cond_token_after_newlines().map_err(|fail| self.cond_lexing_failure(fail, None))?;
         match token {
             // An operand missing before `]]`: bash's parser stops with no message.
             CondToken::End => Err(self.cond_fail_silently(pos)),
@@ -197,7 +200,7 @@ impl Parser<'_> {
         let Lookahead { token, pos } = next;
         match token {
             CondToken::Op(")") => {
-                let next = self.cond_token_after_newlines()?;
+                let next = self.cond_lookahead()?;
                 Ok((CondExpr::Group(Box::new(inner)), next))
             }
             token => {
@@ -212,7 +215,7 @@ impl Parser<'_> {
 
     /// `-op word`, the operator read.
     fn cond_unary(&mut self, op: String) -> PResult<(CondExpr, Lookahead)> {
-        let Lookahead { token, pos } = self.cond_token(WordContext::Pattern, false)?;
+        let Lookahead { token, pos } = self.cond_operand(WordContext::Pattern, "unexpected argument to conditional unary operator")?;
         let CondToken::Word(operand) = token else {
             let message = match token.name() {
                 Some(name) => format!("unexpected argument `{name}' to conditional unary operator"),
@@ -220,14 +223,14 @@ impl Parser<'_> {
             };
             return Err(self.token_fail(&token, pos, message));
         };
-        let next = self.cond_token_after_newlines()?;
+        let next = self.cond_lookahead()?;
         Ok((CondExpr::Unary(op, operand), next))
     }
 
     /// `left op right`, or `left` alone (a test of its length, as `-n`)
     /// when `]]`, `&&`, `||` or `)` follows it.
     fn cond_binary(&mut self, left: Word) -> PResult<(CondExpr, Lookahead)> {
-        let Lookahead { token, pos } = self.cond_token(WordContext::Pattern, false)?;
+        let Lookahead { token, pos } = self.cond_operand(WordContext::Pattern, "conditional binary operator expected")?;
         let op = match token {
             CondToken::Word(word) => match word_text(&word).filter(|text| BINARY.contains(text)) {
                 Some(op) => op.to_string(),
@@ -243,7 +246,7 @@ impl Parser<'_> {
             }
         };
         let context = if op == "=~" { WordContext::Regex } else { WordContext::Pattern };
-        let Lookahead { token, pos } = self.cond_token(context, false)?;
+        let Lookahead { token, pos } = self.cond_operand(context, "unexpected argument to conditional binary operator")?;
         let CondToken::Word(right) = token else {
             let message = match token.name() {
                 Some(name) => format!("unexpected argument `{name}' to conditional binary operator"),
@@ -251,9 +254,42 @@ impl Parser<'_> {
             };
             return Err(self.token_fail(&token, pos, message));
         };
-        let next = self.cond_token_after_newlines()?;
+        let next = self.cond_lookahead()?;
         let expr = if op == "=~" { CondExpr::Regex(left, right) } else { CondExpr::Binary(op, left, right) };
         Ok((expr, next))
+    }
+
+    /// The token after a complete test (newlines skipped). A token that
+    /// does not end (an unclosed quote) runs to the end of the input, and
+    /// bash then also reports the `]]` it never found.
+    fn cond_lookahead(&mut self) -> PResult<Lookahead> {
+        self.cond_token_after_newlines().map_err(|fail| {
+            let line = self.line_at(self.cond_start);
+            self.cond_lexing_failure(fail, Some((line, "unexpected EOF while looking for `]]'")))
+        })
+    }
+
+    /// An operand or operator after the first word of a test; a token that
+    /// does not end is followed by bash's `missing` message for the place.
+    fn cond_operand(&mut self, context: WordContext, missing: &'static str) -> PResult<Lookahead> {
+        self.cond_token(context, false).map_err(|fail| {
+            let line = self.eof_line(&LineIndex::new(&self.text));
+            self.cond_lexing_failure(fail, Some((line, missing)))
+        })
+    }
+
+    /// An unclosed quote (or `$(`, `${`) met while reading a token of the
+    /// expression, as a conditional error: its message, then `then`'s.
+    fn cond_lexing_failure(&self, fail: Fail, then: Option<(usize, &str)>) -> Fail {
+        if !matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_)) {
+            return fail;
+        }
+        let pos = fail.pos;
+        let inner = self.to_error(fail);
+        let mut messages = vec![(inner.line, inner.to_string())];
+        messages.extend(then.map(|(line, text)| (line, text.to_string())));
+        let error = ConditionalError { messages, at_end: true, needs_more_input: true };
+        Fail { kind: ParseErrorKind::Conditional(error), pos }
     }
 
     /// The next token that is not a newline.

@@ -142,6 +142,8 @@ pub struct Parser<'s> {
     /// Inside `[[ ]]`: the newline bash reads after a last line that has
     /// none was already handed out as a token.
     pub(super) cond_final_newline_read: bool,
+    /// Inside `[[ ]]`: where the expression began (bash names its line).
+    pub(super) cond_start: usize,
     /// The failure being returned came from inside a command or process
     /// substitution's commands.
     pub(super) failed_in_substitution: bool,
@@ -179,6 +181,7 @@ impl<'s> Parser<'s> {
             in_assignment_value: false,
             cond_extglob: false,
             cond_final_newline_read: false,
+            cond_start: 0,
             failed_in_substitution: false,
             failed_in_array: false,
             array_element_unclosed: false,

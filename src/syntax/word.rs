@@ -5,7 +5,7 @@
 use super::ast::{Seq, Span, Text, Word, WordPart};
 use super::error::ParseErrorKind;
 use super::lexer::{is_meta, is_name};
-use super::parser::{PResult, Parser};
+use super::parser::{Fail, PResult, Parser};
 
 /// Bytes that never end a word nor start anything special, in any context
 /// (the tail of a [`Parser::literal_run`]); non-ASCII bytes included. `{`
@@ -219,6 +219,10 @@ impl Parser<'_> {
                 }
             }
         }
+        if paren_depth > 0 {
+            // A group in a regular expression reads on to its `)`, across lines.
+            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos: word_start });
+        }
         let brace = out.brace;
         Ok((out.finish(), brace))
     }
@@ -264,7 +268,7 @@ impl Parser<'_> {
                 }
                 b'|' | b'<' | b'>' | b'&' | b';' if *paren_depth > 0 => false,
                 b'|' => self.peek_at(1) == Some(b'|'),
-                b' ' | b'\t' if *paren_depth > 0 => false,
+                b' ' | b'\t' | b'\n' if *paren_depth > 0 => false,
                 _ => is_meta(byte),
             },
             WordContext::ExtGlob => matches!(byte, b'|' | b')'),
