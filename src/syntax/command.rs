@@ -544,11 +544,7 @@ impl Parser<'_> {
     fn bracketed_word(&mut self, open: usize) -> PResult<Word> {
         let start = self.pos;
         let Some(close) = self.matching_bracket_across_lines(open) else {
-            // Bash names what it was still looking for: `]`, or an inner quote or `)`.
-            let sought = super::bracket::unclosed_in_bracket(self.text.as_bytes(), open, self.end).unwrap_or(b']');
-            let kind = ParseErrorKind::UnterminatedQuote(char::from(sought));
-            // An unclosed `$(` is blamed on the end, as elsewhere.
-            return Err(if sought == b')' { Fail::at_end(kind) } else { Fail { kind, pos: start } });
+            return self.unclosed_bracket(open, start);
         };
         let mut out = PartsBuilder::default();
         out.text(self.slice(start, open + 1));
@@ -614,6 +610,15 @@ impl Parser<'_> {
         }
     }
 
+    /// The error for a subscript opened at `open` that never closes, blamed
+    /// on `blame`: bash names what it was still looking for, `]` or an inner
+    /// quote or `)` (an unclosed `$(` is blamed on the end, as elsewhere).
+    fn unclosed_bracket<T>(&self, open: usize, blame: usize) -> PResult<T> {
+        let sought = super::bracket::unclosed_in_bracket(self.text.as_bytes(), open, self.end).unwrap_or(b']');
+        let kind = ParseErrorKind::UnterminatedQuote(char::from(sought));
+        Err(if sought == b')' { Fail::at_end(kind) } else { Fail { kind, pos: blame } })
+    }
+
     /// Reads `[key]=` or `[key]+=` before an array element, if there.
     fn element_key(&mut self) -> PResult<(Option<Word>, bool)> {
         if self.cur() != Some(b'[') {
@@ -621,7 +626,7 @@ impl Parser<'_> {
         }
         let start = self.pos;
         let Some(close) = self.matching_bracket_across_lines(start) else {
-            return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
+            return self.unclosed_bracket(start, start);
         };
         let after = self.text.as_bytes().get(close + 1..self.end).unwrap_or(&[]);
         let append = after.starts_with(b"+=");

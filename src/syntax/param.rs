@@ -506,16 +506,26 @@ impl Parser<'_> {
     /// Skips to just past the `}` closing the `${` at `start` (for a bad substitution).
     fn skip_to_brace(&mut self, start: usize) -> PResult<()> {
         let mut depth = 1usize;
+        // Bash reads the `${` to its first `}` (inner braces do not nest);
+        // its message shows the balanced text when there is one.
+        let mut first_close = None;
         loop {
             self.step()?;
             match self.cur() {
-                None => return self.unclosed_brace(start),
+                None => match first_close {
+                    Some(end) => {
+                        self.pos = end;
+                        return Ok(());
+                    }
+                    None => return self.unclosed_brace(start),
+                },
                 Some(b'{') => {
                     depth += 1;
                     self.pos += 1;
                 }
                 Some(b'}') => {
                     self.pos += 1;
+                    first_close.get_or_insert(self.pos);
                     depth -= 1;
                     if depth == 0 {
                         return Ok(());
