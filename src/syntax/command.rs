@@ -316,7 +316,9 @@ impl Parser<'_> {
             return self.unexpected();
         }
         if self.cur() == Some(b'(') {
-            if words.len() == 1 {
+            // `name (` reads on as a function definition, unless a redirection
+            // or assignment came first.
+            if words.len() == 1 && redirects.is_empty() && assignments.is_empty() {
                 self.pos += 1;
                 self.skip_blanks();
                 return self.unexpected_word();

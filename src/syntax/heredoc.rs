@@ -60,6 +60,27 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Before it reports a wrong token on a line whose here-documents are
+    /// pending, bash reads their bodies (printing any end-of-file warning
+    /// first) and names the last line read; the source line it prints is
+    /// still the error's. Right after `|`, `&&` or `||`, where a command
+    /// must follow, its grammar fails at once instead. Returns the line
+    /// named when bodies were read.
+    pub(super) fn bodies_before_error(&mut self, fail: &Fail) -> Option<usize> {
+        if self.pending.is_empty() || !matches!(fail.kind, ParseErrorKind::UnexpectedToken(_)) {
+            return None;
+        }
+        let before = self.text.get(..fail.pos.min(self.text.len())).unwrap_or_default().trim_end_matches([' ', '\t']);
+        if before.ends_with('|') || before.ends_with("&&") || before.ends_with("|&") {
+            return None;
+        }
+        let from = fail.pos.min(self.end);
+        let rest = self.text.as_bytes().get(from..self.end).unwrap_or_default();
+        self.pos = rest.iter().position(|b| *b == b'\n').map_or(self.end, |at| from + at + 1);
+        let _ = self.read_heredoc_bodies();
+        Some(line_number(&self.text, self.pos.saturating_sub(1)))
+    }
+
     /// Reads one line of a here-document body: its text as written, and
     /// the line compared with the delimiter. In an unquoted body a line
     /// ending in an odd number of backslashes joins the next one, as bash

@@ -235,7 +235,12 @@ impl<'s> Parser<'s> {
             }
             Err(fail) => {
                 self.done = true;
-                Err(self.to_error(fail))
+                let read_to_line = self.bodies_before_error(&fail);
+                let mut error = self.to_error(fail);
+                if let Some(line) = read_to_line {
+                    error.line = line;
+                }
+                Err(error)
             }
         }
     }
