@@ -63,15 +63,23 @@ impl Parser<'_> {
     /// Before it reports a wrong token on a line whose here-documents are
     /// pending, bash reads their bodies (printing any end-of-file warning
     /// first) and names the last line read; the source line it prints is
-    /// still the error's. Right after `|`, `&&` or `||`, where a command
-    /// must follow, its grammar fails at once instead. Returns the line
-    /// named when bodies were read.
+    /// still the error's. Where something must follow (after `|`, `&&`,
+    /// `||` or `name (`) its grammar fails at once instead, unless the wrong
+    /// token is the newline itself. At the end of the input the bodies are
+    /// read too (their warnings come first). Returns the line named when it
+    /// changes.
     pub(super) fn bodies_before_error(&mut self, fail: &Fail) -> Option<usize> {
-        if self.pending.is_empty() || !matches!(fail.kind, ParseErrorKind::UnexpectedToken(_)) {
+        if self.pending.is_empty() {
             return None;
         }
+        if fail.kind == ParseErrorKind::UnexpectedEof {
+            self.pos = self.end;
+            let _ = self.read_heredoc_bodies();
+            return None;
+        }
+        let ParseErrorKind::UnexpectedToken(token) = &fail.kind else { return None };
         let before = self.text.get(..fail.pos.min(self.text.len())).unwrap_or_default().trim_end_matches([' ', '\t']);
-        if before.ends_with('|') || before.ends_with("&&") || before.ends_with("|&") {
+        if token != "newline" && (before.ends_with('|') || before.ends_with("&&") || before.ends_with('(')) {
             return None;
         }
         let from = fail.pos.min(self.end);
