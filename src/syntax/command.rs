@@ -528,7 +528,7 @@ impl Parser<'_> {
     /// assignment) reads up to the subscript's `]` across blanks, newlines
     /// and `;`, then on as a word: bash reads `a[1 2]` as one word there,
     /// and reports an unclosed `a[1` as an unexpected end of file.
-    fn subscripted_word(&mut self) -> PResult<Option<Word>> {
+    pub(super) fn subscripted_word(&mut self) -> PResult<Option<Word>> {
         let rest = self.rest();
         if !rest.first().is_some_and(|b| is_name_start(*b)) {
             return Ok(None);

@@ -134,6 +134,7 @@ impl Parser<'_> {
         }
         // Any word is a name here, kept as written; the interpreter refuses
         // one that is not an identifier when the loop runs, as bash does.
+        self.refuse_fd_number()?;
         let name = match self.plain_word().map(str::to_string) {
             Some(name) => {
                 self.pos += name.len();

@@ -86,6 +86,8 @@ impl Parser<'_> {
         if error.at_end {
             return fail;
         }
+        // Where a command may start, `name[` reads to its `]` there too.
+        let mut command_position = false;
         loop {
             self.skip_space();
             match self.cur() {
@@ -95,10 +97,17 @@ impl Parser<'_> {
             let process_substitution = self.looking_at("<(") || self.looking_at(">(");
             if let Some(op) = self.peek_op().filter(|_| !process_substitution) {
                 self.pos += op.len();
+                command_position = matches!(op, ";" | "&" | "&&" | "||" | "|" | "|&" | "(");
                 continue;
             }
             let before = self.pos;
-            match self.read_word(WordContext::Normal) {
+            let word = if command_position { self.subscripted_word() } else { Ok(None) };
+            let word = match word {
+                Ok(None) => self.read_word(WordContext::Normal),
+                other => other,
+            };
+            command_position = false;
+            match word {
                 Ok(Some(_)) => {}
                 Ok(None) => self.pos = before + self.cur_char().map_or(1, char::len_utf8),
                 Err(inner) => {
@@ -338,6 +347,11 @@ impl Parser<'_> {
                     self.token()?;
                     CondToken::Numbered(code)
                 }
+                // `<(list)` and `>(list)` are words here too.
+                (None, Some("<" | ">")) if self.peek_at(1) == Some(b'(') => match self.read_word(WordContext::Normal)? {
+                    Some(word) => CondToken::Word(word),
+                    None => return self.unexpected(),
+                },
                 (None, Some(_)) if context == WordContext::Regex && !matches!(byte, b'(' | b'|') => {
                     CondToken::Word(Word { parts: Seq::new(), span: self.span(pos, pos) })
                 }
@@ -359,18 +373,8 @@ impl Parser<'_> {
     /// name, and the code bash's grammar gives that token (284 for a
     /// number, 283 for a braced name).
     fn redirection_number(&self) -> Option<(usize, u32)> {
-        let rest = self.rest();
-        let (length, code) = if rest.first() == Some(&b'{') {
-            let close = rest.iter().position(|b| *b == b'}')?;
-            let name = std::str::from_utf8(rest.get(1..close)?).ok()?;
-            if !super::lexer::is_name(name) {
-                return None;
-            }
-            (close + 1, 283)
-        } else {
-            (rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len()), 284)
-        };
-        (length > 0 && matches!(rest.get(length), Some(b'<' | b'>'))).then_some((length, code))
+        let length = self.fd_prefix_length()?;
+        Some((length, if self.cur() == Some(b'{') { 283 } else { 284 }))
     }
 
     /// A conditional-expression error: `message` on line `line`, failing at

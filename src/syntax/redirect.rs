@@ -2,6 +2,7 @@
 //! `<<DELIM` operators whose bodies `heredoc` reads at the next newline.
 
 use super::ast::{HereDoc, Redirect, RedirectFd, RedirectOp, RedirectTarget, Seq, Span, Word};
+use super::error::ParseErrorKind;
 use super::lexer::{is_name, is_name_byte};
 use super::parser::{PResult, Parser, PendingHereDoc};
 use super::word::WordContext;
@@ -24,7 +25,7 @@ const REDIRECT_OPS: [(&str, RedirectOp); 12] = [
 
 impl Parser<'_> {
     /// Length of an fd prefix (`2` or `{name}`) directly followed by `<` or `>`.
-    fn fd_prefix_length(&self) -> Option<usize> {
+    pub(super) fn fd_prefix_length(&self) -> Option<usize> {
         let rest = self.rest();
         let length = match rest.first()? {
             b'0'..=b'9' => rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len()),
@@ -40,6 +41,18 @@ impl Parser<'_> {
         match rest.get(length) {
             Some(b'<' | b'>') if rest.get(length + 1) != Some(&b'(') => Some(length),
             _ => None,
+        }
+    }
+
+    /// Fails when a file descriptor number (`2` in `2>&1`) stands where a
+    /// word must: bash's lexer reads those digits as a number token, never a
+    /// word, so `cat < 2>&1` and `for 2>x` fail at the `2`.
+    pub(super) fn refuse_fd_number(&self) -> PResult<()> {
+        match self.fd_prefix_length() {
+            Some(length) if self.cur().is_some_and(|byte| byte.is_ascii_digit()) => {
+                self.fail(ParseErrorKind::UnexpectedToken(self.slice(self.pos, self.pos + length).to_string()))
+            }
+            _ => Ok(()),
         }
     }
 
@@ -74,6 +87,7 @@ impl Parser<'_> {
         self.pos += text.len();
         self.token()?;
         self.skip_blanks();
+        self.refuse_fd_number()?;
         if matches!(op, RedirectOp::HereDoc | RedirectOp::HereDocStrip) {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;
             return Ok(Redirect { fd, op, target, span: self.span(start, self.pos) });

@@ -394,10 +394,17 @@ impl Parser<'_> {
 
     /// Reads `<(list)` or `>(list)`.
     fn process_substitution(&mut self) -> PResult<WordPart> {
+        let start = self.pos;
         let input = self.cur() == Some(b'<');
         self.pos += 2;
         self.enter()?;
-        let body = self.nested_list_until_paren()?;
+        // `<((` is first tried as arithmetic, as `$((` is: an end of input
+        // inside it is blamed on its first line.
+        let double = self.cur() == Some(b'(');
+        let body = self.nested_list_until_paren().map_err(|fail| match fail.kind {
+            ParseErrorKind::UnterminatedQuote(')') if double && fail.pos == usize::MAX => Fail { pos: start, ..fail },
+            _ => fail,
+        })?;
         self.leave();
         Ok(WordPart::ProcessSub { input, body: Box::new(body) })
     }
