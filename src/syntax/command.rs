@@ -659,5 +659,11 @@ fn push_one<T>(items: &mut Vec<T>, item: T) {
 /// command (after blanks): then bash reads NAME as the coprocess's name.
 pub(super) fn starts_compound(after: &[u8]) -> bool {
     let after = after.iter().position(|b| !matches!(b, b' ' | b'\t')).and_then(|at| after.get(at..)).unwrap_or_default();
-    ["{", "(", "while", "until", "if", "for", "case", "[[", "select"].iter().any(|start| after.starts_with(start.as_bytes()))
+    if after.first() == Some(&b'(') {
+        return true;
+    }
+    // A reserved word only as a whole word: `{fd}>&-` is no `{`.
+    ["{", "while", "until", "if", "for", "case", "[[", "select"]
+        .iter()
+        .any(|word| after.strip_prefix(word.as_bytes()).is_some_and(|rest| rest.first().is_none_or(|byte| is_meta(*byte))))
 }

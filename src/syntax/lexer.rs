@@ -369,8 +369,8 @@ impl Parser<'_> {
     /// Fails where a word must follow: at the end of input bash has read
     /// the final newline, so it names `newline`.
     pub(super) fn unexpected_word<T>(&mut self) -> PResult<T> {
-        self.token_read_error()?;
-        match self.token_text() {
+        let word = self.token_read()?;
+        match word.or_else(|| self.token_text()) {
             Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
             None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
         }
@@ -381,24 +381,27 @@ impl Parser<'_> {
     /// offending token before it reports it, so a token that does not end
     /// (an unclosed quote, `$(` or `${`) reports that instead.
     pub(super) fn unexpected<T>(&mut self) -> PResult<T> {
-        self.token_read_error()?;
-        match self.token_text() {
+        let word = self.token_read()?;
+        match word.or_else(|| self.token_text()) {
             Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
             None => self.fail(ParseErrorKind::UnexpectedEof),
         }
     }
 
-    /// The error reading the word at the read position gives, if any; the
-    /// parser's position and counters are left as they were.
-    fn token_read_error(&mut self) -> PResult<()> {
+    /// Reads the word at the read position as bash's lexer would before it
+    /// reports it: its text as written, `None` when no word starts here, or
+    /// the error reading it gives. The parser's position and counters are
+    /// left as they were.
+    fn token_read(&mut self) -> PResult<Option<String>> {
         let (pos, tokens, iterations) = (self.pos, self.tokens, self.iterations);
         let (pending, warnings) = (self.pending.len(), self.warnings.len());
         let result = self.read_word(super::word::WordContext::Normal);
+        let end = self.pos;
         self.pos = pos;
         self.tokens = tokens;
         self.iterations = iterations;
         self.pending.truncate(pending);
         self.warnings.truncate(warnings);
-        result.map(|_| ())
+        Ok(result?.and(self.text.get(pos..end)).map(str::to_string))
     }
 }
