@@ -170,6 +170,10 @@ impl Parser<'_> {
                 words = Some(list);
             }
         }
+        if self.cur() == Some(b'(') {
+            // After the name `((` is no arithmetic command: bash names the `(`.
+            return self.fail(ParseErrorKind::UnexpectedToken("(".to_string()));
+        }
         let body = self.do_group()?;
         Ok(if select { CompoundCommand::Select { name, words, body } } else { CompoundCommand::For { name, words, body } })
     }

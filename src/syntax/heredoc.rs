@@ -72,7 +72,7 @@ impl Parser<'_> {
         if self.pending.is_empty() {
             return None;
         }
-        if fail.kind == ParseErrorKind::UnexpectedEof || fail.pos == usize::MAX {
+        if fail.kind == ParseErrorKind::UnexpectedEof {
             self.pos = self.end;
             let _ = self.read_heredoc_bodies();
             return None;

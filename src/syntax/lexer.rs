@@ -369,6 +369,10 @@ impl Parser<'_> {
     /// Fails where a word must follow: at the end of input bash has read
     /// the final newline, so it names `newline`.
     pub(super) fn unexpected_word<T>(&mut self) -> PResult<T> {
+        // Where a word must stand `((` is no arithmetic command: bash names the `(`.
+        if self.cur() == Some(b'(') {
+            return self.fail(ParseErrorKind::UnexpectedToken("(".to_string()));
+        }
         let word = self.token_read()?;
         match word.or_else(|| self.token_text()) {
             Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),

@@ -506,9 +506,10 @@ impl Parser<'_> {
     /// Skips to just past the `}` closing the `${` at `start` (for a bad substitution).
     fn skip_to_brace(&mut self, start: usize) -> PResult<()> {
         let mut depth = 1usize;
-        // Bash reads the `${` to its first `}` (inner braces do not nest);
-        // its message shows the balanced text when there is one.
+        // Bash reads the `${` to its first `}` (inner braces do not nest,
+        // inner `${` do); its message shows the balanced text when there is one.
         let mut first_close = None;
+        let mut open_dollar_braces = Vec::new();
         loop {
             self.step()?;
             match self.cur() {
@@ -521,11 +522,18 @@ impl Parser<'_> {
                 },
                 Some(b'{') => {
                     depth += 1;
+                    if self.text.as_bytes().get(self.pos.wrapping_sub(1)) == Some(&b'$') {
+                        open_dollar_braces.push(depth);
+                    }
                     self.pos += 1;
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    first_close.get_or_insert(self.pos);
+                    if open_dollar_braces.last() == Some(&depth) {
+                        open_dollar_braces.pop();
+                    } else if open_dollar_braces.is_empty() {
+                        first_close.get_or_insert(self.pos);
+                    }
                     depth -= 1;
                     if depth == 0 {
                         return Ok(());

@@ -86,7 +86,8 @@ impl Parser<'_> {
         };
         self.pos += text.len();
         self.token()?;
-        self.skip_blanks();
+        // A `#` starting the target begins a comment, as anywhere a word starts.
+        self.skip_space();
         self.refuse_fd_number()?;
         if matches!(op, RedirectOp::HereDoc | RedirectOp::HereDocStrip) {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;

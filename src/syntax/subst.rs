@@ -24,6 +24,11 @@ impl Parser<'_> {
         // newlines: bash reads their bodies after the line the `)` ends.
         let outer = std::mem::take(&mut self.pending);
         let list = self.compound_list();
+        if self.cur().is_none() && !self.pending.is_empty() {
+            // At the end of the input the bodies begun inside are read (and
+            // warned about) before the missing `)` is reported.
+            let _ = self.read_heredoc_bodies();
+        }
         let inner = std::mem::replace(&mut self.pending, outer);
         self.pending.extend(inner);
         let list = match list {
@@ -46,7 +51,12 @@ impl Parser<'_> {
     /// Notes that `fail`, a wrong token (not an end of input), happened
     /// inside a substitution's commands.
     fn inside_substitution(&mut self, fail: Fail) -> Fail {
-        if !matches!(fail.kind, ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::LimitExceeded(_)) {
+        let end_of_input = match &fail.kind {
+            ParseErrorKind::UnterminatedQuote(_) | ParseErrorKind::LimitExceeded(_) => true,
+            ParseErrorKind::Conditional(error) => error.needs_more_input,
+            _ => false,
+        };
+        if !end_of_input {
             self.failed_in_substitution = true;
         }
         fail
