@@ -1,6 +1,6 @@
 //! `[[ expression ]]`: unary and binary tests, `=~` with its own quoting
-//! rules, `==`/`!=` patterns (extglob always on, as in bash), `!`, `&&`,
-//! `||` and parentheses.
+//! rules, `==`/`!=` patterns (extglob always on for their right side, as in
+//! bash), `!`, `&&`, `||` and parentheses.
 //!
 //! The expression is read token by token with one token of lookahead, the
 //! way bash's own small recursive parser reads it, because bash's error
@@ -66,7 +66,6 @@ impl Parser<'_> {
     pub(super) fn cond_command(&mut self) -> PResult<CompoundCommand> {
         let saved = self.extglob;
         let saved_cond = std::mem::replace(&mut self.cond_extglob, saved);
-        self.extglob = true;
         let start = self.pos;
         let saved_start = std::mem::replace(&mut self.cond_start, start);
         self.cond_final_newline_read = false;
@@ -255,7 +254,14 @@ impl Parser<'_> {
             }
         };
         let context = if op == "=~" { WordContext::Regex } else { WordContext::Pattern };
-        let Lookahead { token, pos } = self.cond_operand(context, "unexpected argument to conditional binary operator")?;
+        // The right side of `==`, `=` and `!=` is a pattern with extglob on,
+        // whatever the shell's setting (the other operands follow it).
+        let pattern = matches!(op.as_str(), "==" | "=" | "!=");
+        let extglob = self.extglob || pattern;
+        let saved = std::mem::replace(&mut self.extglob, extglob);
+        let right = self.cond_operand(context, "unexpected argument to conditional binary operator");
+        self.extglob = saved;
+        let Lookahead { token, pos } = right?;
         let CondToken::Word(right) = token else {
             let message = match token.name() {
                 Some(name) => format!("unexpected argument `{name}' to conditional binary operator"),

@@ -72,6 +72,9 @@ pub struct ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
+            ParseErrorKind::UnexpectedToken(token) if token.chars().any(char::is_control) => {
+                write!(f, "syntax error near unexpected token `{}'", ansi_c_quoted(token))
+            }
             ParseErrorKind::UnexpectedToken(token) => {
                 write!(f, "syntax error near unexpected token `{token}'")
             }
@@ -123,4 +126,34 @@ impl ParseError {
             }
         }
     }
+}
+
+/// `text` as bash shows a token holding control characters: `$'...'` with
+/// C escapes (`\n`, `\t`, `\E`...), `\\` and `\'`, other controls in octal.
+fn ansi_c_quoted(text: &str) -> String {
+    let mut out = String::from("$'");
+    for c in text.chars() {
+        let escape = match c {
+            '\x1b' => Some('E'),
+            '\x07' => Some('a'),
+            '\x0b' => Some('v'),
+            '\x08' => Some('b'),
+            '\x0c' => Some('f'),
+            '\n' => Some('n'),
+            '\r' => Some('r'),
+            '\t' => Some('t'),
+            '\\' | '\'' => Some(c),
+            _ => None,
+        };
+        match escape {
+            Some(letter) => {
+                out.push('\\');
+                out.push(letter);
+            }
+            None if c.is_control() => out.push_str(&format!("\\{:03o}", u32::from(c) & 0o377)),
+            None => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }

@@ -64,8 +64,8 @@ impl Parser<'_> {
     /// pending, bash reads their bodies (printing any end-of-file warning
     /// first) and names the last line read; the source line it prints is
     /// still the error's. Where something must follow (after `|`, `&&`,
-    /// `||` or `name (`) its grammar fails at once instead, unless the wrong
-    /// token is the newline itself. At the end of the input the bodies are
+    /// `||` or `name (`, or inside a compound command) its grammar fails at
+    /// once instead, unless the wrong token is the newline itself. At the end of the input the bodies are
     /// read too (their warnings come first). Returns the line named when it
     /// changes.
     pub(super) fn bodies_before_error(&mut self, fail: &Fail) -> Option<usize> {
@@ -79,7 +79,10 @@ impl Parser<'_> {
         }
         let ParseErrorKind::UnexpectedToken(token) = &fail.kind else { return None };
         let before = self.text.get(..fail.pos.min(self.text.len())).unwrap_or_default().trim_end_matches([' ', '\t']);
-        if token != "newline" && (before.ends_with('|') || before.ends_with("&&") || before.ends_with('(')) {
+        // Inside a compound command the grammar is never waiting on a
+        // complete command either.
+        let must_follow = before.ends_with('|') || before.ends_with("&&") || before.ends_with('(');
+        if token != "newline" && (must_follow || self.depth_at_failure.get() > 0) {
             return None;
         }
         let from = fail.pos.min(self.end);

@@ -121,6 +121,9 @@ pub struct Parser<'s> {
     pub(super) limits: ParseLimits,
     /// Current nesting depth.
     pub(super) depth: usize,
+    /// The nesting depth where the last [`Parser::fail`] happened (the
+    /// rules leave their depth on the way out).
+    pub(super) depth_at_failure: std::cell::Cell<usize>,
     /// Tokens read so far.
     pub(super) tokens: usize,
     /// Steps taken so far.
@@ -172,6 +175,7 @@ impl<'s> Parser<'s> {
             alias_guard: Vec::new(),
             limits: ParseLimits::default(),
             depth: 0,
+            depth_at_failure: std::cell::Cell::new(0),
             tokens: 0,
             iterations: 0,
             pending: Vec::new(),
@@ -292,8 +296,9 @@ impl<'s> Parser<'s> {
             };
         }
         let (line, source_line) = match &fail.kind {
-            ParseErrorKind::UnexpectedToken(_) => {
-                let line = index.line_of(pos);
+            ParseErrorKind::UnexpectedToken(token) => {
+                // Bash has read the whole token: one across lines names its last line.
+                let line = index.line_of(pos + token.rfind('\n').map_or(0, |at| at + 1));
                 (line, Some(index.line_text(&self.text, line).to_string()))
             }
             ParseErrorKind::UnexpectedEof => (self.eof_line(&index), None),
@@ -332,6 +337,7 @@ impl<'s> Parser<'s> {
 
     /// A failure at the current position.
     pub(super) fn fail<T>(&self, kind: ParseErrorKind) -> PResult<T> {
+        self.depth_at_failure.set(self.depth);
         Err(Fail { kind, pos: self.pos })
     }
 
