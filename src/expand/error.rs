@@ -14,8 +14,14 @@ pub enum ExpandError {
     UnboundArray(String),
     /// `${x!}: bad substitution` (status 1).
     BadSubstitution(String),
-    /// ``bad substitution: no closing "`" in `x`` (status 1).
-    UnclosedBackquote(String),
+    /// ``bad substitution: no closing "`" in `x`` or `` no closing `)' ``
+    /// (status 1).
+    UnclosedSubstitution {
+        /// `` ` `` or `)`.
+        closer: char,
+        /// The text named.
+        text: String,
+    },
     /// `x: message` from `${x:?message}` (status 127).
     NullOrUnset {
         /// The parameter's name.
@@ -61,7 +67,8 @@ impl fmt::Display for ExpandError {
         match self {
             ExpandError::Unbound(name) | ExpandError::UnboundArray(name) => write!(f, "{name}: unbound variable"),
             ExpandError::BadSubstitution(text) => write!(f, "{text}: bad substitution"),
-            ExpandError::UnclosedBackquote(text) => write!(f, "bad substitution: no closing \"`\" in {text}"),
+            ExpandError::UnclosedSubstitution { closer: '`', text } => write!(f, "bad substitution: no closing \"`\" in {text}"),
+            ExpandError::UnclosedSubstitution { closer, text } => write!(f, "bad substitution: no closing `{closer}' in {text}"),
             ExpandError::NullOrUnset { name, message } => write!(f, "{name}: {message}"),
             ExpandError::Arith(error) | ExpandError::Subscript(error) => write!(f, "{error}"),
             ExpandError::NoMatch(pattern) => write!(f, "no match: {pattern}"),

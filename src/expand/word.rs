@@ -249,7 +249,7 @@ fn is_immediate(host: &dyn ExpandHost, part: &WordPart) -> bool {
             plain && !matches!(&pe.param, Parameter::Named(name) if host.resolve_name(name).contains('['))
         }
         WordPart::Arith(expr) => !contains_expansion(expr),
-        WordPart::Tilde(_) | WordPart::BraceRange(_) | WordPart::BadSubstitution(_) | WordPart::UnclosedBackquote(_) => true,
+        WordPart::Tilde(_) | WordPart::BraceRange(_) | WordPart::BadSubstitution(_) | WordPart::UnclosedSubstitution { .. } => true,
         _ => false,
     }
 }
@@ -311,7 +311,9 @@ fn expand_part_now(
             builder.push_literal(&text, false);
         }
         WordPart::BadSubstitution(text) => return Err(ExpandError::BadSubstitution(text.clone())),
-        WordPart::UnclosedBackquote(text) => return Err(ExpandError::UnclosedBackquote(text.clone())),
+        WordPart::UnclosedSubstitution { closer, text } => {
+            return Err(ExpandError::UnclosedSubstitution { closer: *closer, text: text.clone() })
+        }
         _ => return Ok(false),
     }
     Ok(true)

@@ -415,11 +415,15 @@ pub enum WordPart {
     /// reported then (`bash: command substitution: line 1: ...`, status 2)
     /// and the command goes on. Holds the body's text, escapes removed.
     UnparsedBackquote(String),
-    /// `` `x `` with no closing backquote in a here-document body. Bash
-    /// expands a body only when its command runs, and fails then
-    /// (``bad substitution: no closing "`" in `x``, status 1, the command not
-    /// run). Holds the text from the backquote to the end of the body.
-    UnclosedBackquote(String),
+    /// `` `x `` or `$((x` left open in a here-document body. Bash expands a
+    /// body only when its command runs, and fails then (``bad substitution:
+    /// no closing "`" in `x``, status 1, the command not run).
+    UnclosedSubstitution {
+        /// What never came: `` ` `` or `)`.
+        closer: char,
+        /// The text bash names: from the backquote, or the whole body for `$((`.
+        text: String,
+    },
 }
 
 /// The bounds of a brace sequence `{start..end..step}`, kept as written.

@@ -154,12 +154,21 @@ impl Parser<'_> {
                         self.pos = self.end;
                         return Ok(Word { parts: Seq::One(WordPart::BadSubstitution(body)), span: self.span(0, self.pos) });
                     }
+                    // An unclosed `$((` fails then too, naming the whole body.
+                    Err(Fail { kind: ParseErrorKind::UnterminatedQuote(')'), pos })
+                        if self.text.get(pos..).is_some_and(|at| at.starts_with("$((")) =>
+                    {
+                        let body = self.slice(0, self.end).to_string();
+                        self.pos = self.end;
+                        let part = WordPart::UnclosedSubstitution { closer: ')', text: body };
+                        return Ok(Word { parts: Seq::One(part), span: self.span(0, self.pos) });
+                    }
                     Err(fail) => return Err(fail),
                 },
                 b'`' => match self.backquote(false) {
                     Ok(part) => out.part(part),
                     Err(Fail { kind: ParseErrorKind::UnterminatedQuote('`'), pos }) => {
-                        out.part(WordPart::UnclosedBackquote(self.slice(pos, self.end).to_string()));
+                        out.part(WordPart::UnclosedSubstitution { closer: '`', text: self.slice(pos, self.end).to_string() });
                         self.pos = self.end;
                     }
                     Err(fail) => return Err(fail),

@@ -565,7 +565,7 @@ impl Printer {
                 }
                 self.out.push(')');
             }
-            WordPart::BadSubstitution(text) | WordPart::UnclosedBackquote(text) => self.out.push_str(text),
+            WordPart::BadSubstitution(text) | WordPart::UnclosedSubstitution { text, .. } => self.out.push_str(text),
         }
     }
 
