@@ -88,7 +88,10 @@ impl Parser<'_> {
         self.token()?;
         // A `#` starting the target begins a comment, as anywhere a word starts.
         self.skip_space();
-        self.refuse_fd_number()?;
+        // `>&2>x` duplicates fd 2: after `>&` and `<&` a number is the target.
+        if !matches!(op, RedirectOp::DupInput | RedirectOp::DupOutput) {
+            self.refuse_fd_number()?;
+        }
         if matches!(op, RedirectOp::HereDoc | RedirectOp::HereDocStrip) {
             let target = self.heredoc_operator(op == RedirectOp::HereDocStrip)?;
             return Ok(Redirect { fd, op, target, span: self.span(start, self.pos) });
