@@ -8,15 +8,22 @@ mod parse_support;
 use parse_support::read_cases;
 use wabash::syntax::{ParseOptions, Parser};
 
-/// What our parser prints for `source` in bash's `-c` form (warnings aside).
+/// What our parser prints for `source` in bash's `-c` form (warnings
+/// aside), reading on after the errors bash reads on after.
 fn our_stderr(source: &str) -> String {
     let mut parser = Parser::new(source);
     let options = ParseOptions::default();
+    let mut out = String::new();
     loop {
         match parser.next_line(&options) {
             Ok(Some(_)) => {}
-            Ok(None) => return String::new(),
-            Err(error) => return error.render("bash: -c").trim_end().to_string(),
+            Ok(None) => return out.trim_end().to_string(),
+            Err(error) => {
+                out.push_str(&error.render("bash: -c"));
+                if !parser.resume_after_error() {
+                    return out.trim_end().to_string();
+                }
+            }
         }
     }
 }

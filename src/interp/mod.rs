@@ -165,6 +165,9 @@ pub struct Shell {
     /// The prefix of syntax errors (`bash: -c`, or the script name).
     syntax_prefix: String,
     current_line: usize,
+    /// Where the running simple command's text ends (eval numbers its
+    /// text's lines from that line, where bash's reader stands).
+    command_end: u32,
     call_stack: Vec<Frame>,
     loop_depth: usize,
     /// Depth of contexts where `set -e` does not apply (conditions, `&&` lists, `!`).
@@ -254,6 +257,7 @@ impl Shell {
             error_prefix: Rc::from("bash"),
             syntax_prefix: "bash: -c".to_string(),
             current_line: 1,
+            command_end: 0,
             call_stack: Vec::new(),
             loop_depth: 0,
             errexit_suppressed: 0,

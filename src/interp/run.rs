@@ -132,6 +132,11 @@ impl Shell {
                     error.shift_lines(first_line - 1);
                     let rendered = error.render(&self.syntax_prefix);
                     let _ = self.stderr().write(rendered.as_bytes()).await;
+                    if parser.resume_after_error() {
+                        // A wrong token in an array assignment costs only its line.
+                        self.last_status = 1;
+                        continue;
+                    }
                     let conditional = match &error.kind {
                         ParseErrorKind::Conditional(conditional) => Some(conditional.at_end),
                         _ => None,

@@ -156,6 +156,7 @@ impl Shell {
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
         let procsub_mark = self.process_substitution_fds.len();
         self.current_line = self.source.line_of(command.span.start);
+        self.command_end = command.span.end;
         self.charge_command().await?;
         if !self.traps.is_empty() && !self.in_trap {
             self.before_command_traps(command).await;

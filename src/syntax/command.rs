@@ -597,6 +597,7 @@ impl Parser<'_> {
                 }
                 Some(_) => {}
             }
+            self.refuse_fd_number()?;
             let (index, append) = self.element_key()?;
             if index.is_none() && self.cur() == Some(b'[') {
                 let word = self.bracketed_word(self.pos)?;

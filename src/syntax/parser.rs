@@ -154,6 +154,8 @@ pub struct Parser<'s> {
     pub(super) failed_in_array: bool,
     /// ... and it was an array element left open at the end of the input.
     pub(super) array_element_unclosed: bool,
+    /// Where reading may go on after the last error, when bash goes on.
+    resume_at: Option<usize>,
     /// The words of the simple commands being read (nested ones above
     /// outer ones), so each command's words end in a `Vec` of their exact
     /// number.
@@ -189,6 +191,7 @@ impl<'s> Parser<'s> {
             failed_in_substitution: false,
             failed_in_array: false,
             array_element_unclosed: false,
+            resume_at: None,
             word_stack: Vec::new(),
             done: false,
         }
@@ -239,6 +242,13 @@ impl<'s> Parser<'s> {
             }
             Err(fail) => {
                 self.done = true;
+                // Bash discards the rest of the line after a wrong token in an
+                // array assignment and reads on from the next one.
+                if self.failed_in_array && matches!(fail.kind, ParseErrorKind::UnexpectedToken(_)) && !self.failed_in_substitution {
+                    let from = fail.pos.min(self.text.len());
+                    let rest = self.text.as_bytes().get(from..).unwrap_or_default();
+                    self.resume_at = rest.iter().position(|b| *b == b'\n').map(|at| from + at + 1);
+                }
                 let read_to_line = self.bodies_before_error(&fail);
                 let mut error = self.to_error(fail);
                 if let Some(line) = read_to_line {
@@ -247,6 +257,20 @@ impl<'s> Parser<'s> {
                 Err(error)
             }
         }
+    }
+
+    /// After an error bash recovers from (a wrong token inside an array
+    /// assignment: it discards that line and reads on), moves to the next
+    /// line and returns true; false when parsing cannot go on.
+    pub fn resume_after_error(&mut self) -> bool {
+        let Some(at) = self.resume_at.take() else { return false };
+        self.pos = at;
+        self.done = false;
+        self.pending.clear();
+        self.failed_in_array = false;
+        self.array_element_unclosed = false;
+        self.failed_in_substitution = false;
+        true
     }
 
     /// Warnings bash would print while parsing so far, such as

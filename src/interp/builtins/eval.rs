@@ -22,7 +22,9 @@ pub fn eval(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.report_error(&message).await;
             return Err(Flow::Abort(1));
         }
-        let line = shell.current_line;
+        // Bash numbers the text from the line its reader stands on: where the
+        // `eval` command ends.
+        let line = shell.source.line_of(shell.command_end.saturating_sub(1)).max(shell.current_line);
         let saved_prefix = std::mem::replace(&mut shell.syntax_prefix, format!("{}: eval", shell.error_prefix));
         shell.syntax_error = None;
         shell.eval_depth += 1;
