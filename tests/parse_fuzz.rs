@@ -262,3 +262,19 @@ fn regex_groups_read_across_lines() {
         }
     }
 }
+
+/// A function named with an extglob operator character prints with a
+/// blank before its `()`, which would otherwise open an extglob group when
+/// extglob is on (CI cargo-fuzz finding).
+#[test]
+fn extglob_character_function_names_round_trip() {
+    let extglob = ParseOptions { extglob: true, ..ParseOptions::default() };
+    let found_by_cargo_fuzz = "(* \t() ( \0) )";
+    for source in [found_by_cargo_fuzz, "f@ () { :; }", "x+ () ( a )"] {
+        for options in [&extglob, &ParseOptions::default()] {
+            if let Err(message) = round_trip_with(source, options) {
+                panic!("{source:?} (extglob {}): {message}", options.extglob);
+            }
+        }
+    }
+}

@@ -183,6 +183,10 @@ impl Printer {
                     self.out.push(' ');
                 } else {
                     self.out.push_str(&function.name);
+                    // `*()` would open an extglob group when extglob is on.
+                    if function.name.ends_with(['*', '?', '+', '@', '!']) {
+                        self.out.push(' ');
+                    }
                     self.out.push_str("() ");
                 }
                 self.compound(&function.body);
