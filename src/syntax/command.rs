@@ -122,6 +122,7 @@ impl Parser<'_> {
     }
 
     /// `p1 && p2 || p3`.
+    #[inline]
     fn and_or(&mut self) -> PResult<AndOr> {
         let first = self.pipeline()?;
         let mut rest = Vec::new();
@@ -164,10 +165,9 @@ impl Parser<'_> {
             }
             self.skip_space();
         }
-        let mut commands = Seq::new();
         let mut pipe_stderr = Vec::new();
         if (timed.is_some() || negated) && self.at_pipeline_end() {
-            commands.push(Command::Simple(SimpleCommand {
+            let commands = Seq::One(Command::Simple(SimpleCommand {
                 assignments: Vec::new(),
                 words: Vec::new(),
                 redirects: Vec::new(),
@@ -175,7 +175,7 @@ impl Parser<'_> {
             }));
             return Ok(Pipeline { negated, timed, commands, pipe_stderr, span: self.span(start, self.pos) });
         }
-        commands.push(self.command()?);
+        let mut commands = Seq::One(self.command()?);
         loop {
             self.skip_space();
             if self.cur() != Some(b'|') {
@@ -298,8 +298,14 @@ impl Parser<'_> {
                     }
                 }
             }
-            let Some(word) = self.read_word(WordContext::Normal)? else {
-                break;
+            // The plain-word shortcut here, so the word is built where it is used.
+            let word_start = self.pos;
+            let word = match self.plain_literal_word(WordContext::Normal) {
+                Some(text) => self.plain_word_read(word_start, text)?,
+                None => match self.read_word_part_by_part(word_start, WordContext::Normal)? {
+                    Some(word) => word,
+                    None => break,
+                },
             };
             if no_words {
                 declaration = matches!(word.parts.as_slice(), [WordPart::Literal(text)]

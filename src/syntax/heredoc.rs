@@ -15,8 +15,9 @@ impl Parser<'_> {
         let pending = std::mem::take(&mut self.pending);
         for heredoc in pending {
             // Bash names the line it had read up to when this body began: the
-            // line holding the operators, or the previous body's last line.
-            let began_after_line = line_number(&self.text, self.pos.saturating_sub(1));
+            // line holding the operators, or the previous body's last line
+            // (counted only for the warning: counting is linear in the text).
+            let began_after = self.pos.saturating_sub(1);
             let body_start = self.pos;
             let mut body = String::new();
             let mut found = false;
@@ -32,8 +33,11 @@ impl Parser<'_> {
                 body.push('\n');
             }
             if !found {
-                self.warnings
-                    .push(format!("here-document at line {} delimited by end-of-file (wanted `{}')", began_after_line, heredoc.delimiter));
+                self.warnings.push(format!(
+                    "here-document at line {} delimited by end-of-file (wanted `{}')",
+                    line_number(&self.text, began_after),
+                    heredoc.delimiter
+                ));
             }
             let word = if heredoc.quoted {
                 let parts = if body.is_empty() { Seq::new() } else { Seq::One(WordPart::Literal(body.into())) };

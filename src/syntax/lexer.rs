@@ -18,11 +18,24 @@ pub(super) fn is_name_start(byte: u8) -> bool {
     byte.is_ascii_alphabetic() || byte == b'_'
 }
 
-/// `[A-Za-z0-9_]`.
+/// `[A-Za-z0-9_]`, by table: names are scanned byte by byte in every
+/// command word's assignment test and every `$name`.
 #[inline]
 pub(super) fn is_name_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_'
+    NAME_BYTES[usize::from(byte)]
 }
+
+/// The bytes of [`is_name_byte`].
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+};
 
 /// True when `text` is a valid variable name.
 pub(super) fn is_name(text: &str) -> bool {

@@ -22,6 +22,7 @@ impl<T> Seq<T> {
     }
 
     /// Appends `item`.
+    #[inline]
     pub fn push(&mut self, item: T) {
         match self {
             Seq::Many(items) if items.is_empty() => *self = Seq::One(item),

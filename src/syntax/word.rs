@@ -114,10 +114,21 @@ impl Parser<'_> {
     pub(super) fn read_word(&mut self, context: WordContext) -> PResult<Option<Word>> {
         let start = self.pos;
         if let Some(text) = self.plain_literal_word(context) {
-            self.step()?;
-            self.token()?;
-            return Ok(Some(Word { parts: Seq::One(WordPart::Literal(text)), span: self.span(start, self.pos) }));
+            return self.plain_word_read(start, text).map(Some);
         }
+        self.read_word_part_by_part(start, context)
+    }
+
+    /// The word from `start` whose text [`Parser::plain_literal_word`] read.
+    #[inline]
+    pub(super) fn plain_word_read(&mut self, start: usize, text: Text) -> PResult<Word> {
+        self.step()?;
+        self.token()?;
+        Ok(Word { parts: Seq::One(WordPart::Literal(text)), span: self.span(start, self.pos) })
+    }
+
+    /// [`Parser::read_word`] from `start` once its plain-word shortcut failed.
+    pub(super) fn read_word_part_by_part(&mut self, start: usize, context: WordContext) -> PResult<Option<Word>> {
         let (parts, brace) = self.read_parts_part_by_part(context)?;
         if self.pos == start {
             return Ok(None);
@@ -231,7 +242,7 @@ impl Parser<'_> {
     /// metacharacter or the end, read as one literal in a single scan (what
     /// the general loop would read, without its per-part bookkeeping).
     #[inline]
-    fn plain_literal_word(&mut self, context: WordContext) -> Option<Text> {
+    pub(super) fn plain_literal_word(&mut self, context: WordContext) -> Option<Text> {
         if !matches!(context, WordContext::Normal | WordContext::Pattern) {
             return None;
         }
@@ -240,7 +251,8 @@ impl Parser<'_> {
         if length == 0 || !rest.get(length).is_none_or(|b| is_meta(*b)) {
             return None;
         }
-        let text = Text::from(self.slice(self.pos, self.pos + length));
+        // The scan stopped at an ASCII byte or the end: a character boundary.
+        let text = Text::from_source(&self.text, self.pos, length);
         self.pos += length;
         Some(text)
     }
