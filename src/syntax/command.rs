@@ -205,9 +205,11 @@ impl Parser<'_> {
         self.at_reserved("!") && !(self.extglob && self.peek_at(1) == Some(b'('))
     }
 
-    /// True where a bare `time` ends: a newline, `;`, `&` or the end.
+    /// True where a bare `time` or `!` may end: only a newline, `;`, a
+    /// comment or the end (bash's grammar takes no `&`, `&&`, `||` or `)`
+    /// after one, and reports that token).
     fn at_pipeline_end(&self) -> bool {
-        matches!(self.cur(), None | Some(b'\n')) || matches!(self.peek_op(), Some(";" | "&" | "&&" | "||" | ")"))
+        matches!(self.cur(), None | Some(b'\n' | b'#')) || self.peek_op() == Some(";")
     }
 
     /// One command of a pipeline.
