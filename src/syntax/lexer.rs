@@ -4,7 +4,7 @@
 
 use super::ast::Text;
 use super::error::ParseErrorKind;
-use super::parser::{PResult, Parser};
+use super::parser::{Fail, PResult, Parser};
 
 /// Bytes that end an unquoted word.
 #[inline]
@@ -386,10 +386,25 @@ impl Parser<'_> {
         if self.cur() == Some(b'(') {
             return self.fail(ParseErrorKind::UnexpectedToken("(".to_string()));
         }
-        let word = self.token_read()?;
-        match word.or_else(|| self.token_text()) {
-            Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
-            None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
+        match self.token_read()? {
+            Some(word) => self.unexpected_word_token(word),
+            None => match self.token_text() {
+                Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
+                None => self.fail(ParseErrorKind::UnexpectedToken("newline".to_string())),
+            },
+        }
+    }
+
+    /// Fails at `word`, the raw text of the word at the read position. Its
+    /// line continuations are gone by the time bash reports it, and bash's
+    /// reader then stands on the line after the last one.
+    fn unexpected_word_token<T>(&self, word: String) -> PResult<T> {
+        match word.rfind("\\\n") {
+            Some(at) => {
+                self.depth_at_failure.set(self.depth);
+                Err(Fail { kind: ParseErrorKind::UnexpectedToken(word.replace("\\\n", "")), pos: self.pos + at + 2 })
+            }
+            None => self.fail(ParseErrorKind::UnexpectedToken(word)),
         }
     }
 
@@ -398,10 +413,12 @@ impl Parser<'_> {
     /// offending token before it reports it, so a token that does not end
     /// (an unclosed quote, `$(` or `${`) reports that instead.
     pub(super) fn unexpected<T>(&mut self) -> PResult<T> {
-        let word = self.token_read()?;
-        match word.or_else(|| self.token_text()) {
-            Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
-            None => self.fail(ParseErrorKind::UnexpectedEof),
+        match self.token_read()? {
+            Some(word) => self.unexpected_word_token(word),
+            None => match self.token_text() {
+                Some(token) => self.fail(ParseErrorKind::UnexpectedToken(token)),
+                None => self.fail(ParseErrorKind::UnexpectedEof),
+            },
         }
     }
 

@@ -354,6 +354,9 @@ impl<'s> Parser<'s> {
         let lines = index.line_count();
         if self.text.ends_with('\n') {
             lines
+        } else if self.text.bytes().rev().take_while(|b| *b == b'\\').count() % 2 == 1 {
+            // A backslash joins the newline bash adds to a line it then reads too.
+            lines + 2
         } else {
             lines + 1
         }
