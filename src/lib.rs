@@ -4,6 +4,8 @@
 //!
 //! Layers depend one way: [`syntax`] <- [`expand`] <- [`interp`] <-
 //! [`commands`]; [`fs`], [`io`], [`regex`] and [`host`] are leaves used by all;
+//! [`utility`] is the contract between the shell and the commands it runs,
+//! below both, so commands never import the interpreter;
 //! [`Sandbox`] ties them together and the `wasm` module exposes it to JS.
 
 pub mod calendar;
@@ -17,6 +19,7 @@ pub mod io;
 pub mod regex;
 mod sandbox;
 pub mod syntax;
+pub mod utility;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -3,7 +3,7 @@
 //! finding programs in `PATH` (`which`, `env`, `timeout`, `find -exec`).
 
 use crate::fs::{FsError, OpenOptions};
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, READ_CHUNK};
 
 /// An input a utility reads: standard input or a named file.

@@ -2,7 +2,7 @@
 //! messages, `ls`-style mode strings, human-readable sizes and block counts.
 
 use crate::fs::{FileType, Metadata};
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// True when the invocation's locale (`LC_ALL`, `LC_CTYPE`, `LANG`, first
 /// set wins) uses UTF-8, as the sandbox's default `LANG=C.UTF-8` does.

@@ -16,7 +16,7 @@ pub mod test_support;
 mod text;
 pub mod users;
 
-use crate::interp::Utility;
+use crate::utility::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[

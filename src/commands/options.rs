@@ -13,7 +13,7 @@
 //! for (key, value) in &parsed.options { match *key { "a" => ..., "w" => ..., _ => {} } }
 //! ```
 
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Whether an option takes an argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

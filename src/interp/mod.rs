@@ -21,14 +21,13 @@ mod redirect;
 mod run;
 mod simple;
 mod time_report;
-mod utility;
 mod variables;
 pub mod vars;
 
 pub use flow::{Flow, Outcome};
 pub use limits::{Budget, Limits};
 pub use options::Options;
-pub use utility::{write_failure_status, Invocation, Process, ProgramRequest, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
+pub use crate::utility::{write_failure_status, Invocation, Process, ProgramRequest, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
 
 use crate::fs::Fs;
 use crate::host::Host;

@@ -2,7 +2,7 @@
 //! with a mode, and making the directories on the way to a path.
 
 use crate::fs::{Fs, FsError, OpenOptions};
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Creates or truncates `path` (absolute) and writes `data`; a created file
 /// gets `mode` less the shell's umask.

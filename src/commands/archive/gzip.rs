@@ -9,7 +9,7 @@ use crate::commands::hash::source::quote_name;
 use crate::commands::options::{parse, Long, OptionError, Spec};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[
     Long::flag("stdout", "c"),

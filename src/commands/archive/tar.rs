@@ -7,7 +7,7 @@ use super::tar_create::create;
 use super::tar_extract::{extract_or_list, ExtractMode};
 use crate::commands::options::{parse, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const LONGS: &[Long] = &[
     Long::flag("create", "c"),

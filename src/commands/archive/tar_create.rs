@@ -6,7 +6,7 @@ use super::tar::TarOptions;
 use super::tar_format::{finish, write_entry, Entry, Kind};
 use super::tar_list::long_line;
 use crate::fs::{FileType, Metadata, OpenOptions};
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use std::collections::HashMap;
 
 /// State of one archive being written.

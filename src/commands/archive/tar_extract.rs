@@ -10,7 +10,7 @@ use super::tar_create::strip_unsafe_prefix;
 use super::tar_format::{read_archive, Entry, Kind, TarError};
 use super::tar_list::{local_offset, long_line};
 use crate::fs::FsError;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// Whether members are extracted or listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

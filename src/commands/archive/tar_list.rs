@@ -68,6 +68,6 @@ pub fn long_line(entry: &Entry, width: &mut usize, offset: i64, numeric: bool) -
 }
 
 /// The offset of the local time zone (`TZ`) listings are shown in.
-pub fn local_offset(ctx: &crate::interp::Invocation<'_>) -> i64 {
+pub fn local_offset(ctx: &crate::utility::Invocation<'_>) -> i64 {
     crate::calendar::parse_tz(ctx.env_var("TZ")).offset
 }

@@ -4,7 +4,7 @@
 use crate::commands::test_support::new_fs;
 use crate::fs::{Fs, MemoryFs};
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::interp::{Invocation, Process, ProgramRequest, ShellServices};
+use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
 use crate::io::{Capture, Fd, Stream};
 use std::rc::Rc;
 

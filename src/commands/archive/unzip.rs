@@ -9,7 +9,7 @@ use super::tar_list::local_offset;
 use super::zip_format::{percent_saved, read_archive, Method, ZipEntry, ZipError};
 use crate::calendar::civil;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 #[derive(Default)]
 struct UnzipOptions {

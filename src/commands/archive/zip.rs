@@ -8,7 +8,7 @@ use super::tar_list::local_offset;
 use super::zip_format::{read_archive, write_archive, Method, ZipEntry};
 use crate::fs::FileType;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// The parsed command line.
 #[derive(Default)]

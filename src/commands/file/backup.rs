@@ -6,7 +6,7 @@
 use crate::commands::format::quote;
 use crate::commands::options::{report_invalid_argument, Parsed};
 use crate::fs::FsError;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// How backups are named (`--backup=CONTROL`, `VERSION_CONTROL`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const BASENAME: Spec = Spec::new("as:z", &[Long::flag("multiple", "a"), Long::required("suffix", "s"), Long::flag("zero", "z")]);
 const DIRNAME: Spec = Spec::new("z", &[Long::flag("zero", "z")]);

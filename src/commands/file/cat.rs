@@ -4,7 +4,7 @@
 use crate::commands::common::{copy_to_stdout, inputs, open_input, Input};
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation, STATUS_SIGPIPE};
+use crate::utility::{write_failure_status, Invocation, STATUS_SIGPIPE};
 use crate::io::READ_CHUNK;
 
 const SPEC: Spec = Spec::new(

@@ -7,7 +7,7 @@ use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::fs::path::normalize;
 use crate::fs::{FsError, Metadata, OpenOptions};
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use crate::io::READ_CHUNK;
 
 /// When source symlinks are followed.

@@ -7,7 +7,7 @@ use super::copy::{copy_node, join_name, plan, CopyOptions, Dereference, LinkInst
 use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "rRapfinuvTt:LPHdlsbxS:",

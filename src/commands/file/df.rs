@@ -7,7 +7,7 @@ use crate::commands::format::human_size;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::SpaceInfo;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "hHkiTaPlx:t:B:v",

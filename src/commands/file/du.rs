@@ -5,7 +5,7 @@ use super::glob::matches;
 use crate::commands::format::{human_size, kib_blocks, quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use std::collections::HashSet;
 
 const SPEC: Spec = Spec::new(

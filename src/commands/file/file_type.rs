@@ -4,7 +4,7 @@ use super::magic::identify;
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::fs::FileType;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "biLhzkE",

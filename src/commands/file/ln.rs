@@ -8,7 +8,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::canonical::{canonicalize, relative_to, Existence};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "sfnrvTt:LPibS:",

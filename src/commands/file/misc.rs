@@ -3,7 +3,7 @@
 
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Runs `sync`: the in-memory filesystem has nothing to flush.
 pub fn run_sync<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {

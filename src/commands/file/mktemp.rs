@@ -5,7 +5,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "dp:tuq",

@@ -8,7 +8,7 @@ use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "finuvTt:bS:",

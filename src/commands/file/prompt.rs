@@ -1,7 +1,7 @@
 //! Asking the user a yes/no question on standard error and reading the
 //! answer from standard input (`rm -i`, `cp -i`, `mv -i`).
 
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Writes `NAME: question` to standard error and reads one line; true when
 /// it starts with `y` or `Y`, as GNU's `yesno` decides.

@@ -5,7 +5,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::canonical::{canonicalize, is_under, relative_to, Existence};
 use crate::fs::path::normalize;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const READLINK: Spec = Spec::new(
     "femnqsvz",

@@ -3,7 +3,7 @@
 
 use crate::commands::format::quote;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Removes `name` and everything below it; reports failures as `rm` would
 /// (`cannot remove 'x': ...`) and returns false when any remain.

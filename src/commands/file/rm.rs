@@ -6,7 +6,7 @@ use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
 use crate::fs::{FileType, FsError, Metadata};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "fiIdrRv",

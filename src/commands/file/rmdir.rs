@@ -5,7 +5,7 @@ use crate::commands::format::quote;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::FsError;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec =
     Spec::new("pv", &[Long::flag("parents", "p"), Long::flag("verbose", "v"), Long::flag("ignore-fail-on-non-empty", "ignore")]);

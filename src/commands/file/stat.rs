@@ -9,7 +9,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "Lc:ft",

@@ -6,7 +6,7 @@ use super::stat::{expand, unescape};
 use crate::commands::format::quote;
 use crate::commands::options::Parsed;
 use crate::fs::{Fs, SpaceInfo};
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// The block size the sandbox filesystem reports.
 pub const BLOCK_SIZE: u64 = 4096;

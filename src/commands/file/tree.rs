@@ -7,7 +7,7 @@ use crate::commands::format::mode_string;
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::fs::path::join;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "adL:I:P:fFspilCnrtDhuxJ",

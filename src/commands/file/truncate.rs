@@ -5,7 +5,7 @@ use crate::commands::format::{quote, quote_locale};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::{FsError, OpenOptions};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "s:r:co",

@@ -5,7 +5,7 @@
 use super::source::{quote_name, quote_value, read_operand};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use base64::Engine;
 
 const LONGS: &[Long] = &[Long::flag("decode", "d"), Long::flag("ignore-garbage", "i"), Long::required("wrap", "w")];

@@ -3,7 +3,7 @@
 
 use super::digest::Algorithm;
 use super::source::{open_operand, quote_name, read_operand};
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// The check-mode switches.
 #[derive(Debug, Clone, Copy, Default)]

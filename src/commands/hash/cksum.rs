@@ -7,7 +7,7 @@ use super::source::{open_operand, quote_name, quote_value};
 use super::sum::format_line;
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, IoError, READ_CHUNK};
 
 const LONGS: &[Long] = &[

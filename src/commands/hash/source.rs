@@ -3,7 +3,7 @@
 
 use crate::commands::common::{open_input, Input};
 use crate::fs::FsError;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use crate::io::{Fd, IoError};
 
 /// Why an operand could not be read.

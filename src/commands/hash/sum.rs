@@ -6,7 +6,7 @@ use super::digest::Algorithm;
 use super::source::{open_operand, quote_name};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[
     Long::flag("binary", "b"),

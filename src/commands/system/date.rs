@@ -11,7 +11,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::hash::source::{quote_name, read_operand};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[
     Long::required("date", "d"),

@@ -8,7 +8,7 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation, ProgramRequest};
+use crate::utility::{write_failure_status, Invocation, ProgramRequest};
 
 const ENV_LONGS: &[Long] =
     &[Long::flag("ignore-environment", "i"), Long::required("unset", "u"), Long::flag("null", "0"), Long::required("chdir", "C")];

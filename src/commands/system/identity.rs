@@ -5,7 +5,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::layout::{HOST_NAME, SANDBOX_GID, SANDBOX_UID, USER_NAME};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 async fn print(ctx: &Invocation<'_>, text: &str) -> i32 {
     match ctx.write_out(text.as_bytes()).await {

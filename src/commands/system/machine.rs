@@ -8,7 +8,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::layout::HOST_NAME;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// The kernel release the sandbox reports.
 pub const KERNEL_RELEASE: &str = "6.1.0-wabash";

@@ -5,7 +5,7 @@
 
 use crate::fs::layout::{SANDBOX_UID, USER_NAME};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation, Process};
+use crate::utility::{write_failure_status, Invocation, Process};
 
 /// One output column: its key in `-o`, header, width and alignment.
 #[derive(Clone, Copy)]

@@ -6,7 +6,7 @@ use super::float_format::{format_float, parse_format};
 use crate::commands::format::quote_locale;
 use crate::commands::options::{report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[Long::required("format", "f"), Long::required("separator", "s"), Long::flag("equal-width", "w")];
 const SPEC: Spec = Spec { digits_are_operands: true, ..Spec::new("f:s:w", LONGS) };

@@ -5,7 +5,7 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// Parses a GNU duration (`10`, `0.5s`, `2m`, `1.5h`, `1d`, `inf`) into
 /// milliseconds; `None` when invalid.

@@ -4,7 +4,7 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const TTY_LONGS: &[Long] = &[Long::flag("silent", "s"), Long::flag("quiet", "s")];
 const TTY_SPEC: Spec = Spec::new("s", TTY_LONGS);

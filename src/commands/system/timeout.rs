@@ -13,7 +13,7 @@ use super::sleep::parse_duration;
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
-use crate::interp::{Invocation, ProgramRequest};
+use crate::utility::{Invocation, ProgramRequest};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::Rc;

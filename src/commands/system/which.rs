@@ -3,7 +3,7 @@
 
 use crate::commands::common::{is_executable, DEFAULT_PATH};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// Runs `which [-a] NAME...`.
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {

@@ -2,7 +2,7 @@
 //! a closed pipe ends it at once with status 141.
 
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// Bytes written per chunk: many lines at a time, as GNU `yes` buffers.
 const CHUNK: usize = 8192;

@@ -7,7 +7,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{transform_records, OpenError};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "b:c:d:f:nsz",

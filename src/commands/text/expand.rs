@@ -7,7 +7,7 @@ use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::commands::text::input::{transform_records, OpenError};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const EXPAND_SPEC: Spec = Spec::new("it:", &[Long::flag("initial", "i"), Long::required("tabs", "t")]);
 const UNEXPAND_SPEC: Spec =

@@ -7,7 +7,7 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::regex::{Regex, Syntax};
 use std::cmp::Ordering;
 

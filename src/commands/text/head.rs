@@ -7,7 +7,7 @@ use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::commands::text::count::{parse_count, rewrite_obsolete, Count};
 use crate::commands::text::input::{open_or_report, read_all, LineReader, OpenError};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, READ_CHUNK};
 
 const SPEC: Spec = Spec::new(

@@ -2,7 +2,7 @@
 //! reading them line by line in chunks.
 
 use crate::commands::common::{open_input, Input};
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use crate::io::{Fd, READ_CHUNK};
 
 /// How a utility reports an input it cannot open.

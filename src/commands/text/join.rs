@@ -10,7 +10,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{open_or_report, LineReader, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use std::cmp::Ordering;
 
 const SPEC: Spec = Spec::new(

@@ -2,7 +2,7 @@
 //! (a field, a line) become few large ones, and a failed write turns into
 //! the utility's exit status (141 for a closed pipe).
 
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 /// How many bytes collect before they are written.
 const FLUSH_AT: usize = 16 * 1024;

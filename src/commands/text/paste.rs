@@ -8,7 +8,7 @@ use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, LineReader, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new("d:sz", &[Long::required("delimiters", "d"), Long::flag("serial", "s"), Long::flag("zero-terminated", "z")]);
 

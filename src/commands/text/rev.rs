@@ -6,7 +6,7 @@ use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, LineReader, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new("0", &[Long::flag("zero", "0")]);
 

@@ -8,7 +8,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{open_or_report, open_output, read_all, OpenError};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::Fd;
 
 const SPEC: Spec = Spec::new(

@@ -11,7 +11,7 @@ use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::sort_compare as compare;
 use crate::commands::text::sort_key::{key_range, parse_key, Flags, Key, Order};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use std::cmp::Ordering;
 
 const SPEC: Spec = Spec::new(

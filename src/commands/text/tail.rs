@@ -8,7 +8,7 @@ use crate::commands::text::count::rewrite_obsolete;
 use crate::commands::text::head::{amount_of, header, Amount};
 use crate::commands::text::input::{open_or_report, read_all, OpenError};
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "c:fFn:qs:vz",

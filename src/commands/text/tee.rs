@@ -6,7 +6,7 @@
 use crate::commands::options::{parse_or_report, report_invalid_argument, Long, Spec};
 use crate::commands::text::input::open_output;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, IoError, READ_CHUNK};
 
 const SPEC: Spec =

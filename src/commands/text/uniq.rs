@@ -8,7 +8,7 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, report_
 use crate::commands::text::input::{open_output, LineReader};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::io::Fd;
 
 const SPEC: Spec = Spec::new(

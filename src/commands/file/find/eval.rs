@@ -9,7 +9,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
 use crate::host::LocalFuture;
-use crate::interp::{Invocation, ProgramRequest, STATUS_SIGPIPE};
+use crate::utility::{Invocation, ProgramRequest, STATUS_SIGPIPE};
 use std::collections::BTreeMap;
 
 /// The node being visited.

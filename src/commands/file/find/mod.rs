@@ -10,7 +10,7 @@ mod regex;
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use eval::{eval, flush, run_batch, Node, State};
 use parse::{Expr, ParseContext, Primary, WalkOptions};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 
 use super::TimeField;
 use crate::fs::{FileType, FsError, Metadata};
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// A name to list and what `stat`/`lstat` said about it.
 pub struct Entry {

@@ -13,7 +13,7 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, Long, S
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use entry::{load_entry, Entry};
 
 const SPEC: Spec = Spec::new(
@@ -321,7 +321,7 @@ async fn list(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     let mut first = files.is_empty();
     for dir in dirs {
         let code = list_directory(ctx, settings, &dir.name, &dir.path, show_headers, &mut first, &mut out).await;
-        if code == crate::interp::STATUS_SIGPIPE {
+        if code == crate::utility::STATUS_SIGPIPE {
             return code;
         }
         status = status.max(code);

@@ -8,7 +8,7 @@ use crate::commands::common::Input;
 use crate::commands::options::{parse, Long, Spec};
 use crate::commands::text::input::read_all;
 use crate::host::LocalFuture;
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::regex::{Regex, Syntax};
 
 const LONGS: &[Long] = &[

@@ -3,7 +3,7 @@
 
 use super::{write_status, BinaryFiles, Config, ListFiles};
 use crate::commands::text::input::LineReader;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use crate::io::Fd;
 use crate::regex::{decode_at, RegexError, Unit};
 use std::collections::VecDeque;

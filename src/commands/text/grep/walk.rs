@@ -7,7 +7,7 @@ use super::{display_name, report_file, Config};
 use crate::commands::common::{inputs, open_input, Input};
 use crate::commands::file::glob;
 use crate::fs::FsError;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 
 /// What the run has seen so far.
 struct Tally {

@@ -5,7 +5,7 @@
 use super::replace::expand;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Piece, Program, RegexRef, Substitute};
 use super::source::{Line, Source};
-use crate::interp::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation};
 use crate::regex::{decode_at, Regex, RegexError, Unit};
 use std::collections::HashMap;
 

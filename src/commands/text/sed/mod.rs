@@ -11,7 +11,7 @@ mod source;
 use crate::commands::options::{parse as parse_options, Long, Spec};
 use crate::commands::text::input::read_all;
 use crate::host::LocalFuture;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use exec::{Machine, Settings, Stop};
 use parse::{parse_script, Chunk, Origin};
 use source::Source;
@@ -132,7 +132,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         if run.in_place.is_none() {
             if let Err(error) = ctx.write_out(&pending).await {
-                status = crate::interp::write_failure_status(error);
+                status = crate::utility::write_failure_status(error);
             }
         }
         for (name, data) in &machine.written {

@@ -3,7 +3,7 @@
 
 use crate::commands::common::{open_input, Input};
 use crate::commands::text::input::LineReader;
-use crate::interp::Invocation;
+use crate::utility::Invocation;
 use std::collections::VecDeque;
 
 /// A line of input.

@@ -2,8 +2,9 @@
 //! `grep`...): what a utility receives when invoked, and how it reaches back
 //! into the shell to run other commands (`find -exec`, `xargs`, `env`).
 //!
-//! Utilities live in the `commands` layer above this one; the shell gets
-//! their table injected at construction, so this layer never names them.
+//! This module sits below both the interpreter and the `commands` layer:
+//! utilities import it and never the interpreter, and the shell gets their
+//! table injected at construction, so it never names them.
 
 use crate::fs::{Fs, FsError};
 use crate::host::{Host, LocalFuture};
