@@ -13,6 +13,9 @@ const COUNTS = [
   "maxOutputSize",
   "maxSessionCommandCount",
   "maxSessionLoopIterations",
+  "maxAwkIterations",
+  "maxJqIterations",
+  "maxSedIterations",
 ] as const;
 const DURATIONS = ["maxDurationMs", "maxSessionDurationMs"] as const;
 

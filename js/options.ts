@@ -61,6 +61,12 @@ export interface ExecutionLimits {
   maxSessionLoopIterations?: number;
   /** Most milliseconds spent running, over all execs of the session. Default 0 (none). */
   maxSessionDurationMs?: number;
+  /** Most awk steps (statements and loop iterations) per exec. Default 100,000,000. */
+  maxAwkIterations?: number;
+  /** Most jq evaluation steps per exec. Default 100,000,000. */
+  maxJqIterations?: number;
+  /** Most sed commands run (branch loops included) per exec. Default 100,000,000. */
+  maxSedIterations?: number;
 }
 
 /** Options of one {@link Bash.exec} call. */

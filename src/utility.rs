@@ -46,6 +46,68 @@ pub trait ShellServices {
 
     /// The sandbox's processes, for `ps`: the shell, then its running jobs.
     fn processes(&self) -> Vec<Process>;
+
+    /// Counts `steps` units of a language interpreter's work (awk, jq, sed
+    /// branch loops) against the run's budget for `kind`, and checks the
+    /// run's time limit and the host's interrupt now and then. An error is
+    /// the message naming the limit that stopped it (`awk iteration limit
+    /// (10000000) exceeded`); the utility prints it and fails.
+    fn charge_steps(&self, kind: StepKind, steps: u64) -> Result<(), StepLimitError> {
+        let _ = (kind, steps);
+        Ok(())
+    }
+
+    /// The size limits of the run (strings, output), for utilities that build
+    /// large values in memory.
+    fn size_limits(&self) -> SizeLimits {
+        SizeLimits::default()
+    }
+}
+
+/// Which step budget [`ShellServices::charge_steps`] charges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// awk statements and loop iterations (`maxAwkIterations`).
+    Awk,
+    /// jq evaluation steps (`maxJqIterations`).
+    Jq,
+    /// sed commands run and branches taken (`maxSedIterations`).
+    Sed,
+}
+
+impl StepKind {
+    /// The word the limit's message uses (`awk iteration limit`).
+    pub fn label(self) -> &'static str {
+        match self {
+            StepKind::Awk => "awk",
+            StepKind::Jq => "jq",
+            StepKind::Sed => "sed",
+        }
+    }
+}
+
+/// Why [`ShellServices::charge_steps`] stopped a utility.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepLimitError {
+    /// A budget or the run's time limit ran out; the message names it and its value.
+    Limit(String),
+    /// The host interrupted the run (abort signal, `timeout`): status 130 or the deadline's.
+    Interrupted,
+}
+
+/// Size limits a utility honours when it builds large values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeLimits {
+    /// Longest string, in bytes (`maxStringLength`).
+    pub max_string_bytes: usize,
+    /// Most elements in one array or collection (`maxArrayElements`).
+    pub max_array_elements: usize,
+}
+
+impl Default for SizeLimits {
+    fn default() -> Self {
+        SizeLimits { max_string_bytes: 64 << 20, max_array_elements: 1_000_000 }
+    }
 }
 
 /// A program for [`ShellServices::run_program`] to run.

@@ -4,7 +4,7 @@
 
 use crate::fs::{Fs, MemoryFs};
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
+use crate::utility::{Invocation, Process, ProgramRequest, ShellServices, StepKind, StepLimitError};
 use crate::io::{Capture, Fd, Stream};
 use std::rc::Rc;
 
@@ -24,6 +24,7 @@ struct RegistryShell {
     fs: Rc<dyn Fs>,
     host: Rc<dyn Host>,
     cwd: String,
+    steps: std::cell::Cell<u64>,
 }
 
 impl ShellServices for RegistryShell {
@@ -68,7 +69,19 @@ impl ShellServices for RegistryShell {
     fn processes(&self) -> Vec<Process> {
         vec![Process { pid: 1, parent_pid: 0, command: "bash".to_string() }]
     }
+
+    fn charge_steps(&self, kind: StepKind, steps: u64) -> Result<(), StepLimitError> {
+        let total = self.steps.get() + steps;
+        self.steps.set(total);
+        if total > TEST_STEP_LIMIT {
+            return Err(StepLimitError::Limit(format!("{} iteration limit ({TEST_STEP_LIMIT}) exceeded", kind.label())));
+        }
+        Ok(())
+    }
 }
+
+/// The awk/jq/sed step budget of a test run: small, so endless programs end fast.
+pub const TEST_STEP_LIMIT: u64 = 1_000_000;
 
 /// A fresh filesystem with `/home/user` and `/tmp`, owned by the sandbox user.
 pub fn new_fs() -> MemoryFs {
@@ -85,7 +98,7 @@ pub fn run_utility(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> UtilityOutput 
     let fs: Rc<dyn Fs> = Rc::new(fs.clone());
     let stdout = Capture::new(usize::MAX, None);
     let stderr = Capture::new(usize::MAX, None);
-    let mut shell = RegistryShell { fs: fs.clone(), host: host.clone(), cwd: crate::fs::layout::HOME.to_string() };
+    let mut shell = RegistryShell { fs: fs.clone(), host: host.clone(), cwd: crate::fs::layout::HOME.to_string(), steps: Default::default() };
     let argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let status = crate::executor::block_on(shell.run_command(
         argv,

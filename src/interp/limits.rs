@@ -32,6 +32,12 @@ pub struct Limits {
     pub max_session_loop_iterations: u64,
     /// Most milliseconds of host time across all runs of the session (0: no limit).
     pub max_session_duration_ms: f64,
+    /// Most awk steps (statements and loop iterations) one run may perform.
+    pub max_awk_iterations: u64,
+    /// Most jq evaluation steps one run may perform.
+    pub max_jq_iterations: u64,
+    /// Most sed commands (branch loops included) one run may perform.
+    pub max_sed_iterations: u64,
 }
 
 impl Default for Limits {
@@ -48,6 +54,9 @@ impl Default for Limits {
             max_session_commands: 0,
             max_session_loop_iterations: 0,
             max_session_duration_ms: 0.0,
+            max_awk_iterations: 100_000_000,
+            max_jq_iterations: 100_000_000,
+            max_sed_iterations: 100_000_000,
         }
     }
 }
@@ -67,6 +76,8 @@ pub struct Budget {
     pub session_earlier_ms: Cell<f64>,
     /// Host time when the run started.
     pub started_ms: Cell<f64>,
+    /// awk, jq and sed steps in this run, by [`StepKind`](crate::utility::StepKind).
+    pub steps: [Cell<u64>; 3],
     /// Set once a limit has fired: the whole run unwinds.
     pub exceeded: Cell<bool>,
     /// Set once the host's interrupt was seen (its INT/TERM trap then runs
@@ -104,6 +115,25 @@ impl Budget {
     /// Counts one loop iteration; the run's count, or the message of the limit it breaks.
     pub fn charge_iteration(&self, limits: &Limits) -> Result<u64, String> {
         charge(&self.iterations, &self.session_iterations, limits.max_loop_iterations, limits.max_session_loop_iterations, "loop iteration")
+    }
+
+    /// Counts `steps` of `kind`; true when the count crossed a multiple of
+    /// 65,536 (time for the caller to check the clock), or the message of
+    /// the limit it breaks.
+    pub fn charge_steps(&self, limits: &Limits, kind: crate::utility::StepKind, steps: u64) -> Result<bool, String> {
+        use crate::utility::StepKind;
+        let (cell, max) = match kind {
+            StepKind::Awk => (&self.steps[0], limits.max_awk_iterations),
+            StepKind::Jq => (&self.steps[1], limits.max_jq_iterations),
+            StepKind::Sed => (&self.steps[2], limits.max_sed_iterations),
+        };
+        let before = cell.get();
+        let after = before.saturating_add(steps);
+        cell.set(after);
+        if after > max {
+            return Err(format!("{} iteration limit ({max}) exceeded", kind.label()));
+        }
+        Ok(before >> 16 != after >> 16)
     }
 
     /// Checks the time limits at host time `now_ms`; the message of the limit it breaks.

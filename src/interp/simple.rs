@@ -663,4 +663,20 @@ impl ShellServices for Shell {
     fn processes(&self) -> Vec<super::Process> {
         self.process_list()
     }
+
+    fn charge_steps(&self, kind: crate::utility::StepKind, steps: u64) -> Result<(), crate::utility::StepLimitError> {
+        use crate::utility::StepLimitError;
+        let check_clock = self.budget.charge_steps(&self.limits, kind, steps).map_err(StepLimitError::Limit)?;
+        if check_clock {
+            if self.host.interrupted() {
+                return Err(StepLimitError::Interrupted);
+            }
+            self.budget.check_time(&self.limits, self.host.now_millis()).map_err(StepLimitError::Limit)?;
+        }
+        Ok(())
+    }
+
+    fn size_limits(&self) -> crate::utility::SizeLimits {
+        crate::utility::SizeLimits { max_string_bytes: self.limits.max_string_bytes, max_array_elements: self.limits.max_array_elements }
+    }
 }

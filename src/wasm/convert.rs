@@ -49,6 +49,12 @@ pub struct LimitsInput {
     pub max_session_loop_iterations: Option<u64>,
     /// Milliseconds across the session.
     pub max_session_duration_ms: Option<f64>,
+    /// awk steps per run.
+    pub max_awk_iterations: Option<u64>,
+    /// jq steps per run.
+    pub max_jq_iterations: Option<u64>,
+    /// sed commands per run.
+    pub max_sed_iterations: Option<u64>,
 }
 
 impl LimitsInput {
@@ -67,6 +73,9 @@ impl LimitsInput {
             max_session_commands: self.max_session_command_count.unwrap_or(defaults.max_session_commands),
             max_session_loop_iterations: self.max_session_loop_iterations.unwrap_or(defaults.max_session_loop_iterations),
             max_session_duration_ms: self.max_session_duration_ms.unwrap_or(defaults.max_session_duration_ms),
+            max_awk_iterations: self.max_awk_iterations.unwrap_or(defaults.max_awk_iterations),
+            max_jq_iterations: self.max_jq_iterations.unwrap_or(defaults.max_jq_iterations),
+            max_sed_iterations: self.max_sed_iterations.unwrap_or(defaults.max_sed_iterations),
         }
     }
 }

@@ -5,16 +5,12 @@
 use super::replace::expand;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Piece, Program, RegexRef, Substitute};
 use super::source::{Line, Source};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::{write_failure_status, Invocation, StepKind, StepLimitError};
 use crate::regex::{decode_at, Regex, RegexError, Unit};
 use std::collections::HashMap;
 
 /// Output is handed on in blocks this large.
 const FLUSH_AT: usize = 32 * 1024;
-
-/// The most commands one cycle may run without reading input: a script
-/// that loops forever (`:a;ba`) stops with an error instead of hanging.
-const MAX_STEPS_PER_CYCLE: u64 = 10_000_000;
 
 /// The options that change how the program runs.
 pub struct Settings {
@@ -336,11 +332,13 @@ impl<'p> Machine<'p> {
     async fn cycle(&mut self, ctx: &Invocation<'_>, source: &mut Source) -> Result<CycleEnd, Stop> {
         let commands = &self.program.commands;
         let mut pc = 0;
-        let mut steps: u64 = 0;
         while let Some(command) = commands.get(pc) {
-            steps += 1;
-            if steps > MAX_STEPS_PER_CYCLE {
-                return Err(Stop::Error(format!("step limit exceeded: {MAX_STEPS_PER_CYCLE} commands without reading input"), 4));
+            // Every command counts against the run's sed budget, so a script
+            // that loops forever (`:a;ba`) stops with an error naming it.
+            match ctx.shell.charge_steps(StepKind::Sed, 1) {
+                Ok(()) => {}
+                Err(StepLimitError::Limit(message)) => return Err(Stop::Error(message, 4)),
+                Err(StepLimitError::Interrupted) => return Err(Stop::Failed(130)),
             }
             if !self.selected(ctx, source, pc, command).await? {
                 pc = match command.action {
@@ -403,7 +401,6 @@ impl<'p> Machine<'p> {
                     self.dump_queue(ctx).await;
                     if let Some(line) = source.next_line(ctx).await {
                         self.take_line(line);
-                        steps = 0;
                     }
                 }
                 Action::AppendNext => {
@@ -416,7 +413,6 @@ impl<'p> Machine<'p> {
                         pattern.push(b'\n');
                         pattern.extend_from_slice(&line.text);
                         self.take_line(Line { text: pattern, terminated: line.terminated });
-                        steps = 0;
                     }
                 }
                 Action::GetHold => self.pattern = self.hold.clone(),
