@@ -1,17 +1,8 @@
 // Types of dist/bindings.js, which scripts/bindings.mjs generates from
 // wasm-bindgen's glue for src/wasm/. Internal: not part of the public API.
 
-/** One engine operation in progress, polled by the wrapper (src/wasm/run.rs). */
-export interface Run {
-  /** The id the wake handler receives for this run. */
-  readonly id: number;
-  /** Makes as much progress as possible; true once finished. Throws only on a trap. */
-  poll(): boolean;
-  /** The value of a finished run; throws its error (with a `code`) when it failed. */
-  result(): unknown;
-  /** Frees the run's memory in the instance. */
-  free(): void;
-}
+/** The id of one engine operation in progress, polled by the wrapper (src/wasm/run.rs). */
+export type RunId = number;
 
 /** What the engine asks of the wrapper while a sandbox runs (src/wasm/host.rs). */
 export interface HostObject {
@@ -37,14 +28,14 @@ export interface CommandSession {
 
 /** A sandbox inside one instance (src/wasm/sandbox.rs). */
 export interface WasmSandbox {
-  exec(script: string, options: unknown): Run;
-  readFile(path: string): Run;
-  writeFile(path: string, data: Uint8Array): Run;
-  mkdir(path: string): Run;
-  exists(path: string): Run;
-  readdir(path: string): Run;
-  chmod(path: string, mode: number): Run;
-  symlink(target: string, path: string): Run;
+  exec(script: string, options: unknown): RunId;
+  readFile(path: string): RunId;
+  writeFile(path: string, data: Uint8Array): RunId;
+  mkdir(path: string): RunId;
+  exists(path: string): RunId;
+  readdir(path: string): RunId;
+  chmod(path: string, mode: number): RunId;
+  symlink(target: string, path: string): RunId;
   /** The session's working directory; undefined while a run holds the session. */
   cwd(): string | undefined;
   free(): void;
@@ -52,12 +43,20 @@ export interface WasmSandbox {
 
 /** The glue of one instance. */
 export interface Bindings {
-  WasmSandbox: { create(options: unknown, host: HostObject): Run };
+  WasmSandbox: { create(options: unknown, host: HostObject): RunId };
   completeness(source: string): "complete" | "incomplete";
   setPanicReporter(callback: (message: string) => void): void;
   setWakeHandler(callback: (id: number) => void): void;
   debugPanic(): void;
-  debugSleep(host: HostObject, millis: number): Run;
+  debugSleep(host: HostObject, millis: number): RunId;
+  /** Makes as much progress as possible on a run; true once finished. Throws a coded error for an unknown run, anything else is a trap. */
+  pollRun(id: RunId): boolean;
+  /** The value of a finished run, which then leaves the engine's table; throws its error (with a `code`) when it failed. */
+  takeRunResult(id: RunId): unknown;
+  /** Drops a run whatever its state. */
+  cancelRun(id: RunId): void;
+  /** How many runs the engine holds (tests: none may leak). */
+  runCount(): number;
   __wbg_set_wasm(exports: WebAssembly.Exports): void;
 }
 

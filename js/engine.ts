@@ -5,7 +5,7 @@
  * that this file polls inside a `try`, so a trap is caught here, reported as
  * a WabashError with code WABASH_TRAP, and the instance is marked dead.
  */
-import { createBindings, type Bindings, type Run } from "./bindings.js";
+import { createBindings, type Bindings, type RunId } from "./bindings.js";
 import { WabashError, hasCode } from "./errors.js";
 
 /** A live instance of the engine. */
@@ -44,51 +44,61 @@ export class Engine {
     return this.#trap;
   }
 
-  /** Starts an operation and polls it to completion. */
-  drive<T>(start: (bindings: Bindings) => Run): Promise<T> {
+  /**
+   * Starts an operation and polls it to completion. Once the run has
+   * finished, nothing reaches it again: a wake that arrives during its last
+   * poll finds it gone from `#wakers` and the `done` flag set, and the engine
+   * itself answers any late poll with an error rather than a trap.
+   */
+  drive<T>(start: (bindings: Bindings) => RunId): Promise<T> {
     if (this.#trap) {
       return Promise.reject(this.#trap);
     }
+    const bindings = this.bindings;
     return new Promise<T>((resolve, reject) => {
-      let run: Run;
+      let id: RunId;
       try {
-        run = start(this.bindings);
+        id = start(bindings);
       } catch (error) {
         reject(hasCode(error) ? error : this.#die(error));
         return;
       }
-      const id = run.id;
       let scheduled = false;
+      let done = false;
+      const finish = (): void => {
+        done = true;
+        this.#wakers.delete(id);
+      };
       const step = (): void => {
         scheduled = false;
+        if (done) {
+          return;
+        }
         if (this.#trap) {
-          this.#wakers.delete(id);
+          finish();
           reject(this.#trap);
           return;
         }
         let finished: boolean;
         try {
-          finished = run.poll();
+          finished = bindings.pollRun(id);
         } catch (error) {
-          this.#wakers.delete(id);
-          reject(this.#die(error));
+          finish();
+          reject(hasCode(error) ? error : this.#die(error));
           return;
         }
         if (!finished) {
           return;
         }
-        this.#wakers.delete(id);
+        finish();
         try {
-          resolve(run.result() as T);
+          resolve(bindings.takeRunResult(id) as T);
         } catch (error) {
           reject(hasCode(error) ? error : this.#die(error));
         }
-        if (!this.#trap) {
-          run.free();
-        }
       };
       this.#wakers.set(id, () => {
-        if (!scheduled) {
+        if (!scheduled && !done) {
           scheduled = true;
           queueMicrotask(step);
         }

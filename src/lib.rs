@@ -23,4 +23,4 @@ pub mod utility;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use sandbox::{ExecOptions, ExecResult, Sandbox, SandboxOptions};
+pub use sandbox::{ExecOptions, ExecResult, RestoreError, Sandbox, SandboxOptions};

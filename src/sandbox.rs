@@ -3,6 +3,9 @@
 //! [`Sandbox::exec`] calls, as in one interactive bash session.
 
 mod host_command;
+mod state;
+
+pub use state::RestoreError;
 
 use crate::fs::{Fs, MemoryFs};
 use crate::host::Host;

@@ -5,7 +5,7 @@
 
 use js_sys::{Function, Promise, Reflect, Uint8Array};
 use wabash::host::Host;
-use wabash::wasm::{completeness, HostObject, JsHost, Run, WasmSandbox};
+use wabash::wasm::{completeness, poll_run, take_run_result, HostObject, JsHost, RunId, WasmSandbox};
 use wabash::SandboxOptions;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -31,11 +31,11 @@ async fn tick() {
 }
 
 /// Polls a run to its end the simple way: poll, let the event loop turn, repeat.
-async fn finish(mut run: Run) -> Result<JsValue, JsValue> {
-    while !run.poll() {
+async fn finish(run: RunId) -> Result<JsValue, JsValue> {
+    while !poll_run(run)? {
         tick().await;
     }
-    run.result()
+    take_run_result(run)
 }
 
 async fn sandbox() -> WasmSandbox {

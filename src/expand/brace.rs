@@ -24,7 +24,7 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
                 }
                 all
             }
-            WordPart::BraceRange(range) => match sequence(&range.start, &range.end, range.step.as_deref()) {
+            WordPart::BraceRange(range) => match sequence(&range.start, &range.end, range.step.as_deref())? {
                 // An empty item (the backslash of `{Z..a}`) is still a word.
                 Some(items) => items
                     .into_iter()
@@ -40,7 +40,7 @@ pub fn expand_braces(word: &Word) -> Result<Vec<Vec<WordPart>>, String> {
             }
         };
         if results.len().saturating_mul(alternatives.len()) > MAX_BRACE_WORDS {
-            return Err(format!("brace expansion: more than {MAX_BRACE_WORDS} words"));
+            return Err(brace_limit_message());
         }
         let mut next = Vec::with_capacity(results.len() * alternatives.len());
         for prefix in &results {
@@ -120,26 +120,48 @@ fn range_text(start: &str, end: &str, step: Option<&str>) -> String {
     }
 }
 
-/// The items of `{start..end..step}`, or `None` when it is not a valid sequence.
-fn sequence(start: &str, end: &str, step: Option<&str>) -> Option<Vec<String>> {
+/// The message of a brace expansion that would make too many words: an
+/// error, never a silent cut.
+fn brace_limit_message() -> String {
+    format!("brace expansion limit ({MAX_BRACE_WORDS} words) exceeded")
+}
+
+/// The items of `{start..end..step}`, `Ok(None)` when it is not a valid
+/// sequence, and an error when it would make more than [`MAX_BRACE_WORDS`].
+fn sequence(start: &str, end: &str, step: Option<&str>) -> Result<Option<Vec<String>>, String> {
     let step: i64 = match step {
-        Some(text) => text.parse().ok()?,
+        Some(text) => match text.parse() {
+            Ok(step) => step,
+            Err(_) => return Ok(None),
+        },
         None => 1,
     };
     let step = step.unsigned_abs().max(1) as i64;
     if let (Ok(a), Ok(b)) = (start.parse::<i64>(), end.parse::<i64>()) {
+        let count = (i128::from(a) - i128::from(b)).unsigned_abs() / step as u128 + 1;
+        if count > MAX_BRACE_WORDS as u128 {
+            return Err(brace_limit_message());
+        }
         let width = if has_leading_zero(start) || has_leading_zero(end) { start.len().max(end.len()) } else { 0 };
         let mut items = Vec::new();
         let mut value = a;
         loop {
-            if (a <= b && value > b) || (a > b && value < b) || items.len() >= MAX_BRACE_WORDS {
+            if (a <= b && value > b) || (a > b && value < b) {
                 break;
             }
             items.push(if width > 0 { pad(value, width) } else { value.to_string() });
-            value = if a <= b { value.checked_add(step)? } else { value.checked_sub(step)? };
+            value = match if a <= b { value.checked_add(step) } else { value.checked_sub(step) } {
+                Some(next) => next,
+                None => break,
+            };
         }
-        return Some(items);
+        return Ok(Some(items));
     }
+    Ok(letter_sequence(start, end, step))
+}
+
+/// The items of `{a..z..step}` for single ASCII letters, or `None`.
+fn letter_sequence(start: &str, end: &str, step: i64) -> Option<Vec<String>> {
     let (mut a_chars, mut b_chars) = (start.chars(), end.chars());
     let (a, b) = (a_chars.next()?, b_chars.next()?);
     if a_chars.next().is_some() || b_chars.next().is_some() || !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() {
@@ -176,9 +198,11 @@ mod tests {
 
     #[test]
     fn sequences() {
-        assert_eq!(sequence("1", "5", Some("2")), Some(vec!["1".into(), "3".into(), "5".into()]));
-        assert_eq!(sequence("01", "03", None), Some(vec!["01".into(), "02".into(), "03".into()]));
-        assert_eq!(sequence("c", "a", None), Some(vec!["c".into(), "b".into(), "a".into()]));
-        assert_eq!(sequence("a", "3", None), None);
+        assert_eq!(sequence("1", "5", Some("2")), Ok(Some(vec!["1".into(), "3".into(), "5".into()])));
+        assert_eq!(sequence("01", "03", None), Ok(Some(vec!["01".into(), "02".into(), "03".into()])));
+        assert_eq!(sequence("c", "a", None), Ok(Some(vec!["c".into(), "b".into(), "a".into()])));
+        assert_eq!(sequence("a", "3", None), Ok(None));
+        assert_eq!(sequence("1", "99999999", None), Err("brace expansion limit (1000000 words) exceeded".to_string()));
+        assert_eq!(sequence("1", "2000000", Some("2")).map(|items| items.map(|v| v.len())), Ok(Some(1_000_000)));
     }
 }

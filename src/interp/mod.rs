@@ -20,6 +20,7 @@ mod program;
 mod redirect;
 mod run;
 mod simple;
+pub mod state;
 mod time_report;
 mod variables;
 pub mod vars;

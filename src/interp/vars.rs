@@ -67,6 +67,14 @@ impl AssocArray {
         keys.into_iter().map(|(k, _, _)| k.clone()).collect()
     }
 
+    /// The entries in the order they were first inserted (what restoring
+    /// them needs to give back the same iteration order).
+    pub fn entries_in_insertion_order(&self) -> Vec<(&String, &String)> {
+        let mut entries: Vec<(&String, &String, u64)> = self.values.iter().map(|(k, (v, seq))| (k, v, *seq)).collect();
+        entries.sort_by_key(|entry| entry.2);
+        entries.into_iter().map(|(k, v, _)| (k, v)).collect()
+    }
+
     /// The values in key order.
     pub fn values(&self) -> Vec<String> {
         self.keys().iter().filter_map(|k| self.get(k).cloned()).collect()
@@ -276,6 +284,18 @@ impl Variables {
     /// Puts back scopes taken by [`Variables::hide_function_scopes`].
     pub fn restore_scopes(&mut self, scopes: Vec<Scope>) {
         self.scopes.extend(scopes);
+    }
+
+    /// The global variables, in no particular order.
+    pub fn globals(&self) -> impl Iterator<Item = (&String, &Variable)> {
+        self.scopes[0].vars.iter()
+    }
+
+    /// Replaces every variable with `globals`, dropping all other scopes
+    /// (a saved session's state coming back).
+    pub fn replace_globals(&mut self, globals: Vec<(String, Variable)>) {
+        self.scopes.truncate(1);
+        self.scopes[0].vars = globals.into_iter().collect();
     }
 
     /// Puts a variable in the global scope (`declare -g`).

@@ -4,17 +4,17 @@
 //! [`Sandbox`](crate::Sandbox), converts one options object in and one
 //! result object out (see [`convert`]), and turns engine errors into JS
 //! `Error`s with a stable `code` (see [`error`]). Every operation is a
-//! [`Run`] that the wrapper polls, so traps reach the wrapper. The TypeScript wrapper in
+//! run (see [`run`]) that the wrapper polls by id, so traps reach the wrapper. The TypeScript wrapper in
 //! `js/` is the public API; this module is its private engine.
 
 mod convert;
 mod error;
 mod host;
-mod run;
+pub mod run;
 mod sandbox;
 
 pub use host::{HostObject, JsHost};
-pub use run::Run;
+pub use run::{cancel_run, poll_run, take_run_result, RunId};
 pub use sandbox::WasmSandbox;
 
 use crate::syntax::Completeness;
@@ -68,9 +68,9 @@ pub fn debug_panic() {
 /// milliseconds that passed: lets tests prove that a run waiting on a JS
 /// promise is woken and finished by the wrapper. Not part of the public API.
 #[wasm_bindgen(js_name = debugSleep)]
-pub fn debug_sleep(host: HostObject, millis: f64) -> Run {
+pub fn debug_sleep(host: HostObject, millis: f64) -> RunId {
     use crate::host::Host;
-    Run::new(async move {
+    run::spawn(async move {
         let host = JsHost::new(host);
         let started = host.now_millis();
         host.sleep(millis).await;

@@ -3,7 +3,7 @@
 use super::convert::{options_from_js, result_to_js, ExecInput, SandboxInput};
 use super::error::{fs_error, js_error, BUSY};
 use super::host::{HostObject, JsHost};
-use super::run::Run;
+use super::run::{self, RunId};
 use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
 use crate::{Sandbox, SandboxOptions};
 use std::cell::RefCell;
@@ -25,14 +25,14 @@ pub struct WasmSandbox {
 impl WasmSandbox {
     /// Creates a sandbox from `{ files, env, cwd }` and the wrapper's host object.
     /// The run resolves to the `WasmSandbox`.
-    pub fn create(options: JsValue, host: HostObject) -> Run {
+    pub fn create(options: JsValue, host: HostObject) -> RunId {
         let input = match options_from_js::<SandboxInput>(options) {
             Ok(input) => input,
-            Err(error) => return Run::settled(Err(error)),
+            Err(error) => return run::settled(Err(error)),
         };
         let options = input.into_options();
         let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
-        Run::new(async move {
+        run::spawn(async move {
             let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
             let fs = sandbox.fs().clone();
             Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd }.into())
@@ -41,13 +41,13 @@ impl WasmSandbox {
 
     /// Runs `script` with `{ stdin, env, cwd }`; the run resolves to
     /// `{ stdout, stderr, exitCode }` with output as `Uint8Array`.
-    pub fn exec(&self, script: String, options: JsValue) -> Run {
+    pub fn exec(&self, script: String, options: JsValue) -> RunId {
         let options = match options_from_js::<ExecInput>(options) {
             Ok(input) => input.into_options(),
-            Err(error) => return Run::settled(Err(error)),
+            Err(error) => return run::settled(Err(error)),
         };
         let session = self.session.clone();
-        Run::new(async move {
+        run::spawn(async move {
             let taken = session.borrow_mut().take();
             let Some(mut sandbox) = taken else {
                 return Err(js_error(BUSY, "another exec is running on this sandbox"));
@@ -65,9 +65,9 @@ impl WasmSandbox {
 
     /// Reads a whole file as bytes (with the host's full rights).
     #[wasm_bindgen(js_name = readFile)]
-    pub fn read_file(&self, path: String) -> Run {
+    pub fn read_file(&self, path: String) -> RunId {
         let (fs, path) = self.resolve_as_root(&path);
-        Run::new(async move {
+        run::spawn(async move {
             let bytes = fs.read_file(&path).await.map_err(|error| fs_error(error, "open", &path))?;
             Ok(js_sys::Uint8Array::from(bytes.as_slice()).into())
         })
@@ -77,42 +77,42 @@ impl WasmSandbox {
     /// host writes with full rights; new files and directories belong to the
     /// sandbox user, so scripts can change them.
     #[wasm_bindgen(js_name = writeFile)]
-    pub fn write_file(&self, path: String, data: Vec<u8>) -> Run {
+    pub fn write_file(&self, path: String, data: Vec<u8>) -> RunId {
         let (fs, path) = self.resolve(&path);
-        Run::new(async move {
+        run::spawn(async move {
             layout::try_write_with_parents(&fs, &path, &data).await.map_err(|error| fs_error(error, "open", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
 
     /// Creates a directory and every missing parent (`mkdir -p`).
-    pub fn mkdir(&self, path: String) -> Run {
+    pub fn mkdir(&self, path: String) -> RunId {
         let (fs, path) = self.resolve(&path);
-        Run::new(async move {
+        run::spawn(async move {
             layout::try_create_dir_with_parents(&fs, &path).await.map_err(|error| fs_error(error, "mkdir", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
 
     /// True when the path exists (following symbolic links).
-    pub fn exists(&self, path: String) -> Run {
+    pub fn exists(&self, path: String) -> RunId {
         let (fs, path) = self.resolve_as_root(&path);
-        Run::new(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
+        run::spawn(async move { Ok(JsValue::from_bool(fs.exists(&path).await)) })
     }
 
     /// Changes a file's permission bits (`chmod`), with the host's full rights.
-    pub fn chmod(&self, path: String, mode: u32) -> Run {
+    pub fn chmod(&self, path: String, mode: u32) -> RunId {
         let (fs, path) = self.resolve_as_root(&path);
-        Run::new(async move {
+        run::spawn(async move {
             fs.set_mode(&path, mode & 0o7777).await.map_err(|error| fs_error(error, "chmod", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
 
     /// Creates a symbolic link at `path` pointing to `target` (stored as given).
-    pub fn symlink(&self, target: String, path: String) -> Run {
+    pub fn symlink(&self, target: String, path: String) -> RunId {
         let (fs, path) = self.resolve(&path);
-        Run::new(async move {
+        run::spawn(async move {
             fs.symlink(&target, &path).await.map_err(|error| fs_error(error, "symlink", &path))?;
             Ok(JsValue::UNDEFINED)
         })
@@ -120,9 +120,9 @@ impl WasmSandbox {
 
     /// The names in a directory, sorted, without `.` and `..`.
     #[wasm_bindgen(js_name = readdir)]
-    pub fn read_dir(&self, path: String) -> Run {
+    pub fn read_dir(&self, path: String) -> RunId {
         let (fs, path) = self.resolve_as_root(&path);
-        Run::new(async move {
+        run::spawn(async move {
             let entries = fs.read_dir(&path).await.map_err(|error| fs_error(error, "scandir", &path))?;
             let names = js_sys::Array::new();
             for entry in entries {

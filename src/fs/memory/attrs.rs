@@ -14,7 +14,7 @@ impl MemoryFs {
         let ino = self.lookup(state, path, true)?.existing()?;
         let generation = state.generation + 1;
         let user = self.user;
-        let node = state.node_mut(ino)?;
+        let node = state.node_attrs_mut(ino)?;
         if !user.owns(node.uid) {
             return Err(FsError::NotPermitted);
         }
@@ -39,7 +39,7 @@ impl MemoryFs {
         let ino = self.lookup(state, path, true)?.existing()?;
         let generation = state.generation + 1;
         let user = self.user;
-        let node = state.node_mut(ino)?;
+        let node = state.node_attrs_mut(ino)?;
         if !user.is_root() {
             let owner_ok = node.uid == user.uid && uid.is_none_or(|u| u == node.uid);
             let group_ok = gid.is_none_or(|g| g == node.gid || user.in_group(g));
@@ -89,7 +89,7 @@ impl MemoryFs {
             self.check(node, Access::WRITE)?;
         }
         let generation = state.bump();
-        let node = state.node_mut(ino)?;
+        let node = state.node_attrs_mut(ino)?;
         if let Some(atime) = atime {
             node.atime = atime;
         }

@@ -85,7 +85,7 @@ impl MemoryFs {
             changed: generation,
         };
         state.usage.add_node(&node);
-        state.nodes.insert(ino, node);
+        state.insert_node(ino, node);
         let parent = state.node_mut(lookup.parent)?;
         if let Some(entries) = parent.entries_mut() {
             entries.insert(lookup.name.to_string(), ino);
@@ -105,7 +105,7 @@ impl MemoryFs {
         let removed = parent_node.entries_mut().and_then(|entries| entries.remove(name)).ok_or(FsError::NotFound)?;
         parent_node.mtime = now;
         parent_node.ctime = now;
-        let node = state.node_mut(removed)?;
+        let node = state.node_attrs_mut(removed)?;
         if node.is_dir() {
             node.nlink = 0;
             if let Ok(parent_node) = state.node_mut(parent) {

@@ -42,7 +42,7 @@ impl FileHandle for MemoryHandle {
         let now = self.fs.now();
         let device = {
             let mut state = self.fs.state.borrow_mut();
-            let node = state.node_mut(self.ino)?;
+            let node = state.node_attrs_mut(self.ino)?;
             match &node.kind {
                 NodeKind::File(bytes) => {
                     let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
@@ -82,6 +82,7 @@ impl FileHandle for MemoryHandle {
         state.sweep_orphans();
         let limits = state.limits;
         let generation = state.generation + 1;
+        state.mark_changed(self.ino);
         let node = state.nodes.get_mut(&self.ino).ok_or(FsError::NotFound)?;
         match &mut node.kind {
             NodeKind::File(bytes) => {
@@ -144,6 +145,7 @@ impl MemoryFs {
         state.sweep_orphans();
         let limits = state.limits;
         let generation = state.generation + 1;
+        state.mark_changed(ino);
         let node = state.nodes.get_mut(&ino).ok_or(FsError::NotFound)?;
         match &mut node.kind {
             NodeKind::File(bytes) => {

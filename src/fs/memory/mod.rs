@@ -8,6 +8,7 @@
 
 mod attrs;
 mod changes;
+mod delta;
 mod entries;
 mod handle;
 mod lookup;
@@ -18,6 +19,7 @@ mod rename;
 mod snapshot;
 
 pub use changes::{Changes, Checkpoint};
+pub use delta::{Delta, RECORD_HEAD_LEN};
 pub use node::Device;
 pub use quota::{FsLimits, Usage};
 
@@ -74,6 +76,7 @@ impl MemoryFs {
             epoch: 0,
             open: Default::default(),
             orphans: Vec::new(),
+            tracking: None,
         };
         MemoryFs { state: Rc::new(RefCell::new(state)), host, user }
     }

@@ -131,6 +131,9 @@ pub(crate) struct State {
     pub open: HashMap<u64, Weak<()>, BuildHasherDefault<InodeHasher>>,
     /// Files with no names left that open handles still use.
     pub orphans: Vec<u64>,
+    /// What changed since the last delta was taken, while a host keeps a
+    /// copy of the tree ([`super::delta`]); `None` costs nothing.
+    pub tracking: Option<super::delta::Tracking>,
 }
 
 impl State {
@@ -141,7 +144,32 @@ impl State {
 
     /// The node `ino` for changing, or ENOENT when it is gone.
     pub fn node_mut(&mut self, ino: u64) -> crate::fs::FsResult<&mut Node> {
+        self.mark_changed(ino);
         self.nodes.get_mut(&ino).ok_or(crate::fs::FsError::NotFound)
+    }
+
+    /// The node `ino` for changing its attributes only (times, mode,
+    /// owner), or ENOENT when it is gone.
+    pub fn node_attrs_mut(&mut self, ino: u64) -> crate::fs::FsResult<&mut Node> {
+        if let Some(tracking) = &mut self.tracking {
+            tracking.attrs_changed(ino);
+        }
+        self.nodes.get_mut(&ino).ok_or(crate::fs::FsError::NotFound)
+    }
+
+    /// Records that node `ino`'s contents (or entries) change.
+    pub fn mark_changed(&mut self, ino: u64) {
+        if let Some(tracking) = &mut self.tracking {
+            tracking.changed(ino);
+        }
+    }
+
+    /// Adds a new node to the table.
+    pub fn insert_node(&mut self, ino: u64, node: Node) {
+        if let Some(tracking) = &mut self.tracking {
+            tracking.born(ino);
+        }
+        self.nodes.insert(ino, node);
     }
 
     /// Starts a new change generation and returns it.
@@ -172,6 +200,9 @@ impl State {
     /// Removes an inode and gives its quota back.
     pub fn free(&mut self, ino: u64) {
         self.open.remove(&ino);
+        if let Some(tracking) = &mut self.tracking {
+            tracking.freed(ino);
+        }
         if let Some(node) = self.nodes.remove(&ino) {
             self.usage.release(&node);
         }

@@ -97,7 +97,7 @@ impl MemoryFs {
                 Some(DirEntry { name: name.clone(), file_type, ino: *child })
             })
             .collect();
-        if let Ok(node) = state.node_mut(ino) {
+        if let Ok(node) = state.node_attrs_mut(ino) {
             MemoryFs::touch_atime(node, now);
         }
         Ok(list)

@@ -87,7 +87,7 @@ impl MemoryFs {
             node.mtime = now;
             node.ctime = now;
         }
-        state.node_mut(source_ino)?.ctime = now;
+        state.node_attrs_mut(source_ino)?.ctime = now;
         state.bump();
         Ok(())
     }
@@ -124,7 +124,7 @@ impl MemoryFs {
         let parent = state.node_mut(target.parent)?;
         parent.mtime = now;
         parent.ctime = now;
-        let node = state.node_mut(ino)?;
+        let node = state.node_attrs_mut(ino)?;
         node.nlink += 1;
         node.ctime = now;
         state.bump();

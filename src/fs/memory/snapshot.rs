@@ -79,7 +79,8 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn encode_node(out: &mut Vec<u8>, ino: u64, node: &Node) {
+/// Appends one node record (see the module documentation).
+pub(super) fn encode_node(out: &mut Vec<u8>, ino: u64, node: &Node) {
     out.extend_from_slice(&ino.to_le_bytes());
     let kind = match node.kind {
         NodeKind::File(_) => 0u8,
@@ -165,6 +166,28 @@ fn decode_node(reader: &mut Reader<'_>) -> FsResult<(u64, Node)> {
         _ => return Err(FsError::InvalidArgument),
     };
     Ok((ino, Node { kind, mode, uid, gid, nlink: 0, atime, mtime, ctime, changed: 0 }))
+}
+
+/// Drops the nodes that no directory reachable from `/` names (and any
+/// entry naming a node that is missing).
+fn prune_unreachable(nodes: &mut NodeMap) {
+    let mut reached = std::collections::HashSet::new();
+    let mut stack = vec![ROOT];
+    while let Some(ino) = stack.pop() {
+        if !reached.insert(ino) {
+            continue;
+        }
+        if let Some(entries) = nodes.get(&ino).and_then(Node::entries) {
+            stack.extend(entries.values().copied().filter(|child| nodes.contains_key(child)));
+        }
+    }
+    nodes.retain(|ino, _| reached.contains(ino));
+    let present: std::collections::HashSet<u64> = nodes.keys().copied().collect();
+    for node in nodes.values_mut() {
+        if let Some(entries) = node.entries_mut() {
+            entries.retain(|_, child| present.contains(child));
+        }
+    }
 }
 
 /// Links decoded nodes into a tree: sets parents and link counts, and
@@ -260,19 +283,43 @@ impl MemoryFs {
             return Err(FsError::InvalidArgument);
         }
         let count = reader.u64()?;
-        let limits = self.limits();
         let mut nodes = NodeMap::default();
-        let mut max_ino = ROOT;
         for index in 0..count {
             let (ino, node) = decode_node(&mut reader)?;
             if ino == 0 || (index == 0) != (ino == ROOT) || nodes.insert(ino, node).is_some() {
                 return Err(FsError::InvalidArgument);
             }
-            max_ino = max_ino.max(ino);
         }
-        if reader.pos != body.len() || !nodes.get(&ROOT).is_some_and(Node::is_dir) {
+        if reader.pos != body.len() {
             return Err(FsError::InvalidArgument);
         }
+        self.install(nodes)
+    }
+
+    /// Replaces the whole tree with node records laid end to end, as a host
+    /// keeps them from [`MemoryFs::take_delta`]: the same checks as
+    /// [`MemoryFs::restore`], except that nodes no directory reaches are
+    /// dropped rather than refused.
+    pub fn restore_records(&self, bytes: &[u8]) -> FsResult<()> {
+        let mut reader = Reader { bytes, pos: 0 };
+        let mut nodes = NodeMap::default();
+        while reader.pos < bytes.len() {
+            let (ino, node) = decode_node(&mut reader)?;
+            if ino == 0 || nodes.insert(ino, node).is_some() {
+                return Err(FsError::InvalidArgument);
+            }
+        }
+        prune_unreachable(&mut nodes);
+        self.install(nodes)
+    }
+
+    /// Checks decoded nodes (one tree, quotas) and makes them the tree.
+    fn install(&self, mut nodes: NodeMap) -> FsResult<()> {
+        if !nodes.get(&ROOT).is_some_and(Node::is_dir) {
+            return Err(FsError::InvalidArgument);
+        }
+        let limits = self.limits();
+        let max_ino = nodes.keys().copied().max().unwrap_or(ROOT);
         link_tree(&mut nodes, limits.max_depth)?;
         let mut usage = Usage::default();
         for (ino, node) in &nodes {
@@ -297,6 +344,9 @@ impl MemoryFs {
         state.orphans.clear();
         state.epoch += 1;
         state.bump();
+        if let Some(tracking) = &mut state.tracking {
+            tracking.replace_all();
+        }
         Ok(())
     }
 }
