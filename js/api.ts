@@ -18,5 +18,5 @@ export {
   type CommandResult,
   type CustomCommand,
 } from "./commands.js";
-export { WabashError, type WabashErrorCode } from "./errors.js";
-export type { BashFs, BashOptions, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
+export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
+export type { BashFs, BashOptions, CrashEvent, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";

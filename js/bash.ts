@@ -1,18 +1,27 @@
 /**
  * The Bash class: a sandboxed shell session over its own in-memory
  * filesystem. Operations on one Bash run one at a time, in call order,
- * through a promise queue. Each Bash owns one engine instance; when that
- * instance traps, the operation fails with code WABASH_TRAP and the next one
- * starts from a fresh sandbox built from the constructor's options.
+ * through a promise queue. Each Bash owns one engine instance.
+ *
+ * After every operation that succeeds, the wrapper brings its copy of the
+ * sandbox's last good state up to date (a delta: what changed, see
+ * saved-state.ts). When the instance traps, the operation fails with code
+ * WABASH_TRAP (or WABASH_MEMORY_LIMIT), a new instance is built and the
+ * sandbox is restored from that copy, so the session goes on from the state
+ * it had before the failing operation. Only when that is impossible (the
+ * option `crashRecovery: "reset"`, or a copy the engine refuses) does the
+ * session start afresh, and then the error, `bash.resets` and the next
+ * result's `sandboxReset` say so.
  */
-import type { Run, WasmSandbox } from "./bindings.js";
+import type { RunId, WasmSandbox } from "./bindings.js";
 import { commandTable, type CustomCommand } from "./commands.js";
 import { Engine } from "./engine.js";
-import { WabashError } from "./errors.js";
+import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
 import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
-import type { BashFs, BashOptions, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
+import type { BashFs, BashOptions, CrashEvent, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
+import { SavedState } from "./saved-state.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -64,7 +73,7 @@ function optionalString(value: unknown, what: string): string | undefined {
 }
 
 /** Runs one filesystem operation on a sandbox and resolves to its value. */
-type FsRunner = <T>(start: (sandbox: WasmSandbox) => Run) => Promise<T>;
+type FsRunner = <T>(start: (sandbox: WasmSandbox) => RunId) => Promise<T>;
 
 /** The {@link BashFs} methods over `run`, with paths passed through `resolve`. */
 function fsOver(run: FsRunner, resolve: (path: string) => string): BashFs {
@@ -102,6 +111,11 @@ function resolveFrom(cwd: string, path: string): string {
  */
 export const crashForTesting: unique symbol = Symbol("wabash.crashForTesting");
 
+/** True for the errors that mean the engine instance is dead. */
+function isCrash(error: unknown): error is WabashError {
+  return error instanceof WabashError && (error.code === "WABASH_TRAP" || error.code === "WABASH_MEMORY_LIMIT");
+}
+
 /** A sandboxed bash session. State (variables, functions, cwd, files) persists across `exec` calls. */
 export class Bash {
   /** The sandbox's filesystem, for the host to read and write directly. */
@@ -111,12 +125,18 @@ export class Bash {
     env: [string, string][];
     cwd?: string;
     executionLimits: ExecutionLimits;
+    memoryLimit?: number;
   };
   readonly #commands: Map<string, CustomCommand>;
+  readonly #recovery: "restore" | "reset";
+  readonly #onCrash: ((event: CrashEvent) => void) | undefined;
+  readonly #saved = new SavedState();
   #current: Session | undefined;
-  #creating: Promise<Session> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #signal: AbortSignal | undefined;
+  #resets = 0;
+  #restores = 0;
+  #resetPending = false;
 
   /** A new sandbox. Nothing is loaded until the first operation. */
   constructor(options: BashOptions = {}) {
@@ -124,17 +144,44 @@ export class Bash {
       ([path, content]): [string, Uint8Array] => [path, toBytes(content, `files[${JSON.stringify(path)}]`)],
     );
     const cwd = optionalString(options.cwd, "cwd");
+    const memoryLimit = options.memoryLimit;
+    if (memoryLimit !== undefined && (typeof memoryLimit !== "number" || !Number.isSafeInteger(memoryLimit) || memoryLimit < 16 << 20)) {
+      throw new WabashError("WABASH_INVALID_OPTIONS", "memoryLimit must be an integer number of bytes, at least 16 MiB");
+    }
+    const recovery = options.crashRecovery ?? "restore";
+    if (recovery !== "restore" && recovery !== "reset") {
+      throw new WabashError("WABASH_INVALID_OPTIONS", 'crashRecovery must be "restore" or "reset"');
+    }
+    if (options.onCrash !== undefined && typeof options.onCrash !== "function") {
+      throw new WabashError("WABASH_INVALID_OPTIONS", "onCrash must be a function");
+    }
+    this.#recovery = recovery;
+    this.#onCrash = options.onCrash;
     this.#commands = commandTable(options.customCommands);
     this.#createOptions = {
       files,
       env: toPairs(options.env, "env"),
       executionLimits: checkLimits(options.executionLimits),
       ...(cwd === undefined ? {} : { cwd }),
+      ...(memoryLimit === undefined ? {} : { memoryLimit }),
     };
     this.fs = fsOver(
       (start) => this.#enqueue(({ engine, sandbox }) => engine.drive(() => start(sandbox))),
       (path) => path,
     );
+  }
+
+  /**
+   * How many times the engine crashed and the sandbox had to start afresh,
+   * losing its files, variables, functions and cwd (see `crashRecovery`).
+   */
+  get resets(): number {
+    return this.#resets;
+  }
+
+  /** How many times the engine crashed and the sandbox was brought back to its last good state. */
+  get restores(): number {
+    return this.#restores;
   }
 
   /**
@@ -167,12 +214,21 @@ export class Bash {
       this.#signal = options.signal;
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input));
-        const result = { stdout: decoder.decode(raw.stdout), stderr: decoder.decode(raw.stderr), exitCode: raw.exitCode, exited: raw.exited };
+        const result: Record<string, unknown> = {
+          stdout: decoder.decode(raw.stdout),
+          stderr: decoder.decode(raw.stderr),
+          exitCode: raw.exitCode,
+          exited: raw.exited,
+        };
+        if (this.#resetPending) {
+          this.#resetPending = false;
+          result.sandboxReset = true;
+        }
         // The bytes stay out of JSON and spreads: they repeat the text.
         return Object.defineProperties(result, {
           stdoutBytes: { value: raw.stdout, enumerable: false },
           stderrBytes: { value: raw.stderr, enumerable: false },
-        }) as ExecResult;
+        }) as unknown as ExecResult;
       } finally {
         this.#signal = undefined;
       }
@@ -195,42 +251,120 @@ export class Bash {
    * quote, `if` without `fi`, a trailing `|`...): for a REPL's continuation prompt.
    */
   async completeness(source: string): Promise<"complete" | "incomplete"> {
-    const { engine } = await this.#ready();
-    return engine.bindings.completeness(source);
+    return this.#enqueue(async ({ engine }) => engine.bindings.completeness(source));
   }
 
   /** Internal (tests): traps the engine; rejects with code WABASH_TRAP. */
-  [crashForTesting](): Promise<never> {
+  [crashForTesting](kind: "panic" | "memory" = "panic"): Promise<never> {
     return this.#enqueue(({ engine }) =>
       engine.drive<never>((bindings) => {
-        bindings.debugPanic();
-        throw new WabashError("WABASH_INTERNAL", "debugPanic returned");
+        if (kind === "memory") {
+          bindings.debugExhaustMemory();
+        } else {
+          bindings.debugPanic();
+        }
+        throw new WabashError("WABASH_INTERNAL", "the crash did not happen");
       }),
     );
   }
 
-  /** Runs `operation` after every earlier one, on a live session. */
+  /**
+   * Runs `operation` after every earlier one, on a live session; then brings
+   * the saved state up to date. A crash recovers the sandbox before the
+   * operation's promise rejects, so the error can say what became of it.
+   */
   #enqueue<T>(operation: (session: Session) => Promise<T>): Promise<T> {
-    const result = this.#queue.then(async () => operation(await this.#ready()));
+    const result = this.#queue.then(async () => {
+      const session = await this.#ready();
+      try {
+        const value = await operation(session);
+        this.#keep(session);
+        return value;
+      } catch (error) {
+        if (isCrash(error) || session.engine.trap) {
+          throw await this.#recover(isCrash(error) ? error : (session.engine.trap as WabashError));
+        }
+        this.#keep(session);
+        throw error;
+      }
+    });
     this.#queue = result.catch(() => undefined);
     return result;
   }
 
-  /** The current session, created (again, after a trap) when needed. */
-  #ready(): Promise<Session> {
-    if (this.#current && !this.#current.engine.trap) {
-      return Promise.resolve(this.#current);
+  /** Brings the saved state up to date with what the last operation changed. */
+  #keep(session: Session): void {
+    if (this.#recovery === "reset" || session.engine.trap) {
+      return;
     }
+    let delta;
+    try {
+      delta = session.sandbox.takeDelta();
+    } catch (error) {
+      // Taking the delta crashed the engine: the operation is lost with it.
+      throw error instanceof WabashError ? error : new WabashError("WABASH_TRAP", `wabash engine crashed: ${String(error)}`, { cause: error });
+    }
+    this.#saved.apply(delta);
+  }
+
+  /** The current session, created when needed. */
+  async #ready(): Promise<Session> {
+    if (this.#current && !this.#current.engine.trap) {
+      return this.#current;
+    }
+    this.#current = await this.#create();
+    this.#keep(this.#current);
+    return this.#current;
+  }
+
+  /**
+   * After a crash: a new instance, restored from the saved state when there
+   * is one, else fresh. Returns the error to reject the operation with.
+   */
+  async #recover(crash: WabashError): Promise<WabashError> {
     this.#current = undefined;
-    this.#creating ??= this.#create()
-      .then((session) => {
-        this.#current = session;
-        return session;
-      })
-      .finally(() => {
-        this.#creating = undefined;
-      });
-    return this.#creating;
+    let recovery: Recovery = "reset";
+    let lost = "";
+    try {
+      const session = await this.#create();
+      if (this.#recovery === "restore" && this.#saved.ready) {
+        try {
+          const warnings = await session.engine.drive<string[]>(() =>
+            session.sandbox.restoreSaved(this.#saved.records(), this.#saved.shell()),
+          );
+          session.sandbox.trackChanges();
+          recovery = "restored";
+          lost = warnings.length > 0 ? ` (not restored: ${warnings.join("; ")})` : "";
+        } catch (error) {
+          lost = `: the saved state could not be restored (${error instanceof Error ? error.message : String(error)})`;
+          this.#current = undefined;
+          const fresh = await this.#create();
+          this.#current = fresh;
+          this.#saved.apply(fresh.sandbox.takeDelta());
+        }
+      } else {
+        this.#saved.apply(session.sandbox.takeDelta());
+      }
+      this.#current ??= session;
+    } catch (error) {
+      lost = `: a new engine could not be started (${error instanceof Error ? error.message : String(error)})`;
+    }
+    let message: string;
+    if (recovery === "restored") {
+      this.#restores += 1;
+      message = `${crash.message}; the sandbox was restored to its state before this operation${lost}`;
+    } else {
+      this.#resets += 1;
+      this.#resetPending = true;
+      message = `${crash.message}; the sandbox was reset: its files, variables, functions and working directory were lost${lost}`;
+    }
+    const error = new WabashError(crash.code, message, { cause: crash.cause ?? crash, recovery });
+    try {
+      this.#onCrash?.({ error, recovery });
+    } catch {
+      // A throwing listener must not hide the crash from the caller.
+    }
+    return error;
   }
 
   /** A fresh instance holding a fresh sandbox built from the constructor's options. */

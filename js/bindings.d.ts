@@ -36,6 +36,16 @@ export interface WasmSandbox {
   readdir(path: string): RunId;
   chmod(path: string, mode: number): RunId;
   symlink(target: string, path: string): RunId;
+  /** What changed since the last call, for the wrapper's copy of the last good state. */
+  takeDelta(): import("./saved-state.js").RawDelta;
+  /** Starts tracking changes without returning them. */
+  trackChanges(): void;
+  /** Rebuilds the sandbox from the wrapper's copy; resolves to what could not be restored. */
+  restoreSaved(records: Uint8Array, shell: Uint8Array): RunId;
+  /** The whole sandbox as bytes. */
+  snapshot(): Uint8Array;
+  /** Replaces the sandbox with a snapshot; resolves to what could not be restored. */
+  restoreSnapshot(bytes: Uint8Array): RunId;
   /** The session's working directory; undefined while a run holds the session. */
   cwd(): string | undefined;
   free(): void;
@@ -57,6 +67,12 @@ export interface Bindings {
   cancelRun(id: RunId): void;
   /** How many runs the engine holds (tests: none may leak). */
   runCount(): number;
+  /** Bytes the instance has allocated. */
+  memoryAllocated(): number;
+  /** The instance's memory cap in bytes (Infinity when none). */
+  memoryLimit(): number;
+  /** Allocates until the instance runs out of memory (tests). */
+  debugExhaustMemory(): number;
   __wbg_set_wasm(exports: WebAssembly.Exports): void;
 }
 

@@ -107,13 +107,37 @@ export class Engine {
     });
   }
 
-  /** Marks the instance dead after a trap and wakes every waiting run to fail. */
+  /**
+   * Marks the instance dead after a trap and wakes every waiting run to
+   * fail. An allocation that failed (an abort without a panic message) is
+   * reported as `WABASH_MEMORY_LIMIT`, everything else as `WABASH_TRAP`.
+   */
   #die(cause: unknown): WabashError {
-    const detail = this.#panicMessage ?? (cause instanceof Error ? cause.message : String(cause));
-    this.#trap = new WabashError("WABASH_TRAP", `wabash engine crashed: ${detail}; the sandbox was reset`, { cause });
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const outOfMemory =
+      this.#panicMessage === undefined && cause instanceof WebAssembly.RuntimeError && /unreachable/i.test(message);
+    let detail = this.#panicMessage ?? message;
+    if (outOfMemory) {
+      detail = `out of memory (${this.#memoryReport()})`;
+    } else if (cause instanceof RangeError && /call stack/i.test(message)) {
+      detail = "stack overflow";
+    }
+    this.#trap = new WabashError(outOfMemory ? "WABASH_MEMORY_LIMIT" : "WABASH_TRAP", `wabash engine crashed: ${detail}`, { cause });
     for (const wake of [...this.#wakers.values()]) {
       wake();
     }
     return this.#trap;
+  }
+
+  /** What the dead instance had allocated against its cap, as far as it can still tell. */
+  #memoryReport(): string {
+    try {
+      const allocated = this.bindings.memoryAllocated();
+      const limit = this.bindings.memoryLimit();
+      const mib = (bytes: number): string => `${Math.round(bytes / 1048576)} MiB`;
+      return Number.isFinite(limit) ? `${mib(allocated)} allocated, limit ${mib(limit)}` : `${mib(allocated)} allocated`;
+    } catch {
+      return "allocation failed";
+    }
   }
 }

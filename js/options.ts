@@ -23,6 +23,34 @@ export interface BashOptions {
   customCommands?: CustomCommand[];
   /** Limits on what one `exec` (and the whole session) may do; see {@link ExecutionLimits}. */
   executionLimits?: ExecutionLimits;
+  /**
+   * The most memory the sandbox's engine may allocate, in bytes (at least
+   * 16 MiB; default and maximum 1 GiB, the engine's hard ceiling). Commands
+   * that hold their data (`sort`, `tac`) stop with their own "memory
+   * exhausted" error before it; past it the engine crashes with
+   * `WABASH_MEMORY_LIMIT` and the sandbox recovers as `crashRecovery` says.
+   * Other `Bash` objects are never affected.
+   */
+  memoryLimit?: number;
+  /**
+   * What happens when the engine crashes (a bug, or memory exhausted):
+   * `"restore"` (the default) brings the sandbox back to its state before
+   * the failing operation, from a copy of the last good state the wrapper
+   * keeps outside the engine (its cost: time in proportion to what each
+   * operation changed, and memory about the size of the sandbox's files);
+   * `"reset"` keeps no copy and starts afresh from these options.
+   */
+  crashRecovery?: "restore" | "reset";
+  /** Called after the engine crashed and the sandbox was recovered, before the failing call rejects. */
+  onCrash?: (event: CrashEvent) => void;
+}
+
+/** What {@link BashOptions.onCrash} receives. */
+export interface CrashEvent {
+  /** The error the failing call rejects with (`WABASH_TRAP` or `WABASH_MEMORY_LIMIT`). */
+  error: import("./errors.js").WabashError;
+  /** `"restored"`: back to the state before the failing call; `"reset"`: a fresh sandbox. */
+  recovery: import("./errors.js").Recovery;
 }
 
 /**
@@ -95,6 +123,11 @@ export interface ExecResult {
   exitCode: number;
   /** True when the script ended through `exit` (or a fatal error) rather than by reaching its end. */
   exited: boolean;
+  /**
+   * Present (true) on the first result after the engine crashed and the
+   * sandbox had to start afresh, losing its state (see `crashRecovery`).
+   */
+  sandboxReset?: true;
   /** Standard output, byte for byte, for binary output (not enumerable: JSON and spreads leave it out). */
   readonly stdoutBytes: Uint8Array;
   /** Standard error, byte for byte (not enumerable). */

@@ -16,6 +16,7 @@ pub mod fs;
 pub mod host;
 pub mod interp;
 pub mod io;
+pub mod memory;
 pub mod regex;
 mod sandbox;
 pub mod syntax;

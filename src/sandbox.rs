@@ -128,7 +128,8 @@ impl Sandbox {
         if let Some(arg0) = options.arg0 {
             self.shell.set_arg0(arg0);
         }
-        let exit_code = self
+        self.shell.watch_output(stdout.clone(), stderr.clone());
+        let mut exit_code = self
             .shell
             .run_top_level(
                 script,
@@ -140,7 +141,17 @@ impl Sandbox {
             )
             .await;
         let exited = self.shell.take_exited();
-        ExecResult { stdout: stdout.take(), stderr: stderr.take(), exit_code, exited }
+        let mut stderr_bytes = stderr.take();
+        // The last command may have gone past the output limit with nothing
+        // after it to notice: say so here (past the limit, a few bytes).
+        if let Some(message) = self.shell.output_overflow() {
+            let line = format!("bash: limit: {message}\n");
+            if !stderr_bytes.ends_with(line.as_bytes()) {
+                stderr_bytes.extend_from_slice(line.as_bytes());
+            }
+            exit_code = 126;
+        }
+        ExecResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, exited }
     }
 
     /// The sandbox filesystem, for the host to read and write files directly.

@@ -219,6 +219,23 @@ impl Invocation<'_> {
         }
     }
 
+    /// Reports a failed write of the utility's output the way GNU tools do
+    /// (`cat: write error: No space left on device`) and returns the exit
+    /// status to end with: 141 for a closed pipe and 1 after the run's
+    /// output limit (both silent here: SIGPIPE is quiet, and the shell
+    /// reports the limit), 1 otherwise. A quota or a read-only file is never
+    /// a silent failure.
+    pub async fn write_failed(&self, error: IoError) -> i32 {
+        match error {
+            IoError::BrokenPipe => STATUS_SIGPIPE,
+            IoError::OutputLimit => 1,
+            other => {
+                self.report(&format!("write error: {other}")).await;
+                1
+            }
+        }
+    }
+
     /// The value of an exported variable.
     pub fn env_var(&self, name: &str) -> Option<&str> {
         self.env.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
@@ -226,7 +243,8 @@ impl Invocation<'_> {
 }
 
 /// Maps a failed write to the utility's exit status: 141 for a closed pipe
-/// (the caller stops at once), 1 otherwise.
+/// (the caller stops at once), 1 otherwise. Prints nothing: prefer
+/// [`Invocation::write_failed`], which reports the error as GNU tools do.
 pub fn write_failure_status(error: IoError) -> i32 {
     match error {
         IoError::BrokenPipe => STATUS_SIGPIPE,

@@ -100,7 +100,7 @@ pub async fn create_default_layout<'n>(fs: &MemoryFs, commands: impl Iterator<It
     let _ = root.set_mode("/tmp", 0o1777).await;
     let _ = root.set_mode("/var/tmp", 0o1777).await;
     let _ = root.set_owner(HOME, Some(user.uid), Some(user.gid)).await;
-    for (name, device) in [("null", Device::Null), ("zero", Device::Zero), ("urandom", Device::Random), ("random", Device::Random)] {
+    for (name, device) in [("null", Device::Null), ("zero", Device::Zero), ("full", Device::Full), ("urandom", Device::Random), ("random", Device::Random)] {
         let _ = root.create_device(&format!("/dev/{name}"), device);
     }
     for (index, name) in ["stdin", "stdout", "stderr"].iter().enumerate() {

@@ -250,6 +250,12 @@ impl Shell {
         if self.budget.exceeded.get() {
             return Err(ExpandError::Abort(status));
         }
+        if capture.overflowed() {
+            return Err(ExpandError::Limit(format!(
+                "command substitution output limit ({} bytes, maxStringLength) exceeded",
+                capture.limit()
+            )));
+        }
         Ok(capture.take())
     }
 }

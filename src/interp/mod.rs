@@ -224,6 +224,9 @@ pub struct Shell {
     /// Fds opened by `{var}>file` during the current command: they stay
     /// open after it.
     variable_fds: Vec<usize>,
+    /// The run's own stdout and stderr captures: a write refused for going
+    /// past the output limit stops the run with a message naming it.
+    output_watch: Option<Rc<[Rc<crate::io::Capture>; 2]>>,
 }
 
 impl Shell {
@@ -286,6 +289,7 @@ impl Shell {
             plain_specials: Vec::new(),
             command_hash: Default::default(),
             variable_fds: Vec::new(),
+            output_watch: None,
         };
         shell.options.command_string = true;
         shell.init_variables(config.env);
@@ -296,6 +300,12 @@ impl Shell {
     /// Sets `$1`...
     pub fn set_positional(&mut self, args: Vec<String>) {
         self.positional = args;
+    }
+
+    /// Watches the run's stdout and stderr captures: once either refuses a
+    /// write for the output limit, the run stops and says so.
+    pub fn watch_output(&mut self, stdout: Rc<crate::io::Capture>, stderr: Rc<crate::io::Capture>) {
+        self.output_watch = Some(Rc::new([stdout, stderr]));
     }
 
     /// Sets `$0`.

@@ -26,6 +26,9 @@ impl Shell {
             Ok(count) => count,
             Err(message) => return Err(self.limit_exceeded(message).await),
         };
+        if let Some(message) = self.output_overflow() {
+            return Err(self.limit_exceeded(message).await);
+        }
         if count % 256 == 0 {
             self.check_time_and_interrupt().await?;
             if count % 4096 == 0 {
@@ -33,6 +36,12 @@ impl Shell {
             }
         }
         Ok(())
+    }
+
+    /// The message of the run's output limit once a write went past it.
+    pub(crate) fn output_overflow(&self) -> Option<String> {
+        let watch = self.output_watch.as_ref()?;
+        watch.iter().any(|capture| capture.overflowed()).then(|| format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes))
     }
 
     /// Checks the wall-clock limit and the host's interrupt request.

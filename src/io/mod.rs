@@ -53,12 +53,24 @@ pub struct Capture {
     pub bytes: RefCell<Vec<u8>>,
     sink: Option<Rc<dyn OutputSink>>,
     limit: usize,
+    overflowed: Cell<bool>,
 }
 
 impl Capture {
     /// A capture that keeps at most `limit` bytes and forwards to `sink`.
     pub fn new(limit: usize, sink: Option<Rc<dyn OutputSink>>) -> Rc<Self> {
-        Rc::new(Capture { bytes: RefCell::new(Vec::new()), sink, limit })
+        Rc::new(Capture { bytes: RefCell::new(Vec::new()), sink, limit, overflowed: Cell::new(false) })
+    }
+
+    /// True once a write was refused for going past the limit (the shell
+    /// then reports the limit: a cut is never silent).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed.get()
+    }
+
+    /// The byte limit.
+    pub fn limit(&self) -> usize {
+        self.limit
     }
 
     /// Takes the captured bytes, leaving the capture empty.
@@ -195,6 +207,7 @@ impl Stream {
             Stream::Capture(capture) => {
                 let mut bytes = capture.bytes.borrow_mut();
                 if bytes.len() + data.len() > capture.limit {
+                    capture.overflowed.set(true);
                     return Err(IoError::OutputLimit);
                 }
                 bytes.extend_from_slice(data);

@@ -21,6 +21,8 @@ pub struct SandboxInput {
     pub cwd: Option<String>,
     /// Execution limits; missing ones keep their defaults.
     pub execution_limits: LimitsInput,
+    /// The cap on the instance's allocated memory, in bytes.
+    pub memory_limit: Option<f64>,
 }
 
 /// `executionLimits`: every field optional, counts as JS numbers.
@@ -81,7 +83,7 @@ impl LimitsInput {
 }
 
 impl SandboxInput {
-    /// The engine's options.
+    /// The engine's options (the memory limit is applied separately).
     pub fn into_options(self) -> SandboxOptions {
         SandboxOptions {
             files: self.files.into_iter().map(|(path, bytes)| (path, bytes.into_vec())).collect(),
@@ -150,4 +152,30 @@ pub fn result_to_js(result: ExecResult) -> Result<JsValue, JsValue> {
         exited: result.exited,
     };
     serde_wasm_bindgen::to_value(&output).map_err(|error| js_error(INTERNAL, &error.to_string()))
+}
+
+/// A filesystem delta and the shell state, for the wrapper's copy of the
+/// last good state: `{ full, records, recordLengths, heads, freed, shell }`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeltaOutput {
+    full: bool,
+    records: ByteBuf,
+    record_lengths: Vec<u32>,
+    heads: ByteBuf,
+    freed: Vec<f64>,
+    shell: ByteBuf,
+}
+
+/// Builds the JS object of a delta.
+pub fn delta_to_js(delta: crate::fs::memory::Delta, shell: Vec<u8>) -> Result<JsValue, JsValue> {
+    let output = DeltaOutput {
+        full: delta.full,
+        records: ByteBuf::from(delta.records),
+        record_lengths: delta.record_lengths,
+        heads: ByteBuf::from(delta.heads),
+        freed: delta.freed.into_iter().map(|ino| ino as f64).collect(),
+        shell: ByteBuf::from(shell),
+    };
+    output.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|error| js_error(INTERNAL, &format!("cannot convert the delta: {error}")))
 }

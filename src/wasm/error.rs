@@ -8,6 +8,8 @@ use wasm_bindgen::JsValue;
 pub const INVALID_OPTIONS: &str = "WABASH_INVALID_OPTIONS";
 /// Code of an `exec` started while another runs on the same sandbox.
 pub const BUSY: &str = "WABASH_BUSY";
+/// Code of snapshot bytes that cannot be restored.
+pub const SNAPSHOT: &str = "WABASH_SNAPSHOT";
 /// Code of a result the engine could not convert back to JS.
 pub const INTERNAL: &str = "WABASH_INTERNAL";
 

@@ -57,6 +57,36 @@ pub fn completeness(source: &str) -> String {
     }
 }
 
+/// Bytes the instance has allocated (read by the wrapper after a crash, to
+/// tell running out of memory from other traps).
+#[wasm_bindgen(js_name = memoryAllocated)]
+pub fn memory_allocated() -> f64 {
+    crate::memory::allocated() as f64
+}
+
+/// The instance's memory cap in bytes (`memoryLimit`; infinite when none).
+#[wasm_bindgen(js_name = memoryLimit)]
+pub fn memory_limit() -> f64 {
+    match crate::memory::limit() {
+        usize::MAX => f64::INFINITY,
+        limit => limit as f64,
+    }
+}
+
+/// Deliberately allocates without bound, so tests can prove that running
+/// out of memory is reported as such and the sandbox comes back. Not part
+/// of the public API.
+#[wasm_bindgen(js_name = debugExhaustMemory)]
+pub fn debug_exhaust_memory() -> usize {
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    loop {
+        blocks.push(vec![1u8; 16 << 20]);
+        if blocks.len() == usize::MAX {
+            return blocks.len();
+        }
+    }
+}
+
 /// Deliberately panics, so tests can prove that the wrapper survives a
 /// trapped instance. Not part of the public API.
 #[wasm_bindgen(js_name = debugPanic)]

@@ -1,7 +1,7 @@
 //! [`WasmSandbox`]: the JS class over one [`Sandbox`] and its filesystem.
 
-use super::convert::{options_from_js, result_to_js, ExecInput, SandboxInput};
-use super::error::{fs_error, js_error, BUSY};
+use super::convert::{delta_to_js, options_from_js, result_to_js, ExecInput, SandboxInput};
+use super::error::{fs_error, js_error, BUSY, SNAPSHOT};
 use super::host::{HostObject, JsHost};
 use super::run::{self, RunId};
 use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
@@ -30,6 +30,12 @@ impl WasmSandbox {
             Ok(input) => input,
             Err(error) => return run::settled(Err(error)),
         };
+        if let Some(limit) = input.memory_limit {
+            if limit.is_finite() && limit > 0.0 {
+                // Fails only when more is allocated already: then nothing more can be.
+                let _ = crate::memory::set_limit(limit as usize);
+            }
+        }
         let options = input.into_options();
         let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
         run::spawn(async move {
@@ -55,6 +61,65 @@ impl WasmSandbox {
             let result = sandbox.exec(&script, options).await;
             *session.borrow_mut() = Some(sandbox);
             result_to_js(result)
+        })
+    }
+
+    /// What changed since the last call (the filesystem as a delta, the
+    /// shell state whole), for the wrapper's copy of the last good state.
+    /// Throws `WABASH_BUSY` while a run holds the session.
+    #[wasm_bindgen(js_name = takeDelta)]
+    pub fn take_delta(&self) -> Result<JsValue, JsValue> {
+        let session = self.session.borrow();
+        let sandbox = session.as_ref().ok_or_else(|| js_error(BUSY, "the session is busy"))?;
+        let (delta, shell) = sandbox.take_delta();
+        delta_to_js(delta, shell)
+    }
+
+    /// Starts tracking changes without returning them (after a restore from
+    /// the wrapper's copy, which already holds this state).
+    #[wasm_bindgen(js_name = trackChanges)]
+    pub fn track_changes(&self) {
+        let _ = self.fs.take_delta();
+    }
+
+    /// Replaces the sandbox with the wrapper's copy: node records laid end
+    /// to end and the shell state. Resolves to the list of what could not
+    /// be restored (usually empty).
+    #[wasm_bindgen(js_name = restoreSaved)]
+    pub fn restore_saved(&self, records: Vec<u8>, shell: Vec<u8>) -> RunId {
+        let session = self.session.clone();
+        run::spawn(async move {
+            let taken = session.borrow_mut().take();
+            let Some(mut sandbox) = taken else {
+                return Err(js_error(BUSY, "the session is busy"));
+            };
+            let outcome = sandbox.restore_saved(&records, &shell).await;
+            *session.borrow_mut() = Some(sandbox);
+            restore_outcome(outcome)
+        })
+    }
+
+    /// The whole sandbox as bytes (files, variables, functions, options, cwd).
+    pub fn snapshot(&self) -> Result<js_sys::Uint8Array, JsValue> {
+        let session = self.session.borrow();
+        let sandbox = session.as_ref().ok_or_else(|| js_error(BUSY, "the session is busy"))?;
+        Ok(js_sys::Uint8Array::from(sandbox.snapshot().as_slice()))
+    }
+
+    /// Replaces the sandbox with a snapshot; resolves to the list of what
+    /// could not be restored. Rejects with `WABASH_SNAPSHOT` for bytes that
+    /// are not a snapshot (nothing changes then).
+    #[wasm_bindgen(js_name = restoreSnapshot)]
+    pub fn restore_snapshot(&self, bytes: Vec<u8>) -> RunId {
+        let session = self.session.clone();
+        run::spawn(async move {
+            let taken = session.borrow_mut().take();
+            let Some(mut sandbox) = taken else {
+                return Err(js_error(BUSY, "the session is busy"));
+            };
+            let outcome = sandbox.restore_snapshot(&bytes).await;
+            *session.borrow_mut() = Some(sandbox);
+            restore_outcome(outcome)
         })
     }
 
@@ -130,6 +195,20 @@ impl WasmSandbox {
             }
             Ok(names.into())
         })
+    }
+}
+
+/// The JS value of a restore: the warnings, or a `WABASH_SNAPSHOT` error.
+fn restore_outcome(outcome: Result<Vec<String>, crate::RestoreError>) -> Result<JsValue, JsValue> {
+    match outcome {
+        Ok(warnings) => {
+            let list = js_sys::Array::new();
+            for warning in warnings {
+                list.push(&JsValue::from_str(&warning));
+            }
+            Ok(list.into())
+        }
+        Err(error) => Err(js_error(SNAPSHOT, &format!("cannot restore the snapshot: {error}"))),
     }
 }
 

@@ -131,21 +131,43 @@ test("invalid arguments reject with WABASH_INVALID_OPTIONS", async () => {
   await bash.exec("true");
 });
 
-test("a trap is a WABASH_TRAP error and the next call gets a fresh sandbox", async () => {
+test("a trap is a WABASH_TRAP error and the sandbox comes back as it was", async () => {
   const bash = new Bash({ files: { "/home/user/kept.txt": "from options" } });
-  await bash.fs.writeFile("/home/user/lost.txt", "written later");
+  await bash.fs.writeFile("/home/user/later.txt", "written later");
   await assert.rejects(bash[crashForTesting](), (error) => {
     assert.ok(error instanceof WabashError);
     assert.equal(error.code, "WABASH_TRAP");
-    assert.match(error.message, /debugPanic called/);
+    assert.equal(error.recovery, "restored");
+    assert.match(error.message, /debugPanic called.*restored to its state before this operation/);
     return true;
   });
-  assert.deepEqual(await bash.fs.readdir("/home/user"), ["kept.txt"]);
-  assert.equal(await bash.fs.readFile("kept.txt"), "from options");
+  assert.deepEqual(await bash.fs.readdir("/home/user"), ["kept.txt", "later.txt"]);
+  assert.equal(await bash.fs.readFile("later.txt"), "written later");
+  assert.equal(bash.restores, 1);
+  assert.equal(bash.resets, 0);
   const other = new Bash();
   await other.fs.writeFile("/x", "independent");
   await assert.rejects(bash[crashForTesting](), { code: "WABASH_TRAP" });
   assert.equal(await other.fs.readFile("/x"), "independent");
+});
+
+test("with crashRecovery: reset, a trap starts afresh and says so", async () => {
+  const events = [];
+  const bash = new Bash({ files: { "/home/user/kept.txt": "from options" }, crashRecovery: "reset", onCrash: (event) => events.push(event) });
+  await bash.exec("echo lost > lost.txt; x=1");
+  await assert.rejects(bash[crashForTesting](), (error) => {
+    assert.equal(error.code, "WABASH_TRAP");
+    assert.equal(error.recovery, "reset");
+    assert.match(error.message, /reset: its files, variables, functions and working directory were lost/);
+    return true;
+  });
+  assert.equal(events.length, 1);
+  assert.equal(events[0].recovery, "reset");
+  assert.equal(bash.resets, 1);
+  const first = await bash.exec("ls; echo x=$x");
+  assert.equal(first.stdout, "kept.txt\nx=\n");
+  assert.equal(first.sandboxReset, true);
+  assert.equal((await bash.exec("true")).sandboxReset, undefined);
 });
 
 test("sandboxes are isolated from each other", async () => {

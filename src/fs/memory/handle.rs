@@ -59,7 +59,7 @@ impl FileHandle for MemoryHandle {
         let len = len.min(DEVICE_READ_MAX);
         Ok(match device {
             Device::Null => Vec::new(),
-            Device::Zero => vec![0; len],
+            Device::Zero | Device::Full => vec![0; len],
             Device::Random => {
                 let mut out = Vec::with_capacity(len + 8);
                 while out.len() < len {
@@ -111,6 +111,7 @@ impl FileHandle for MemoryHandle {
                 state.usage.resize(old_len, new_len);
                 Ok(end)
             }
+            NodeKind::Device(Device::Full) if !data.is_empty() => Err(FsError::NoSpace),
             NodeKind::Device(_) => Ok(offset.saturating_add(data.len() as u64)),
             NodeKind::Directory { .. } => Err(FsError::IsADirectory),
             NodeKind::Symlink(_) => Err(FsError::InvalidArgument),

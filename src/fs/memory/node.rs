@@ -19,6 +19,8 @@ pub enum Device {
     Zero,
     /// `/dev/urandom`: reads give pseudo-random bytes (bounded per read).
     Random,
+    /// `/dev/full`: reads give zero bytes, writes fail with ENOSPC.
+    Full,
 }
 
 /// The contents of one node.

@@ -9,7 +9,7 @@
 //!   file:      length u64, bytes
 //!   directory: entry count u32, per entry: name length u16, name, ino u64
 //!   symlink:   length u32, target
-//!   device:    u8 (0 null, 1 zero, 2 random)
+//!   device:    u8 (0 null, 1 zero, 2 random, 3 full)
 //! checksum u64 (FNV-1a of everything before it)
 //! ```
 //!
@@ -116,6 +116,7 @@ pub(super) fn encode_node(out: &mut Vec<u8>, ino: u64, node: &Node) {
             Device::Null => 0,
             Device::Zero => 1,
             Device::Random => 2,
+            Device::Full => 3,
         }),
     }
 }
@@ -161,6 +162,7 @@ fn decode_node(reader: &mut Reader<'_>) -> FsResult<(u64, Node)> {
             0 => Device::Null,
             1 => Device::Zero,
             2 => Device::Random,
+            3 => Device::Full,
             _ => return Err(FsError::InvalidArgument),
         }),
         _ => return Err(FsError::InvalidArgument),
