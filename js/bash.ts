@@ -38,6 +38,7 @@ interface RawResult {
   stderr: Uint8Array;
   exitCode: number;
   exited: boolean;
+  exitCalled: boolean;
 }
 
 function toBytes(content: FileContent, what: string): Uint8Array {
@@ -228,11 +229,46 @@ export class Bash {
         return Object.defineProperties(result, {
           stdoutBytes: { value: raw.stdout, enumerable: false },
           stderrBytes: { value: raw.stderr, enumerable: false },
+          // Internal, for the interactive CLI: `exit` itself ran (a fatal
+          // error ends a script but not an interactive session).
+          exitCalled: { value: raw.exitCalled, enumerable: false },
         }) as unknown as ExecResult;
       } finally {
         this.#signal = undefined;
       }
     });
+  }
+
+  /**
+   * The whole sandbox as bytes: files, variables, functions, aliases,
+   * options, traps and the working directory, in a versioned, checksummed
+   * format. {@link Bash.restore} brings it back (in this process or
+   * another: an edge function can keep a session in a KV store).
+   */
+  snapshot(): Promise<Uint8Array> {
+    return this.#enqueue(async ({ sandbox }) => sandbox.snapshot());
+  }
+
+  /**
+   * A new sandbox holding what `bytes` (from {@link Bash.snapshot}) held;
+   * `options` give what a snapshot does not carry (custom commands,
+   * limits, `env` defaults are overridden by the snapshot's variables).
+   * Rejects with `WABASH_SNAPSHOT` for bytes that are not a snapshot.
+   */
+  static async restore(bytes: Uint8Array, options: BashOptions = {}): Promise<Bash> {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new WabashError("WABASH_INVALID_OPTIONS", "restore needs the Uint8Array that snapshot() returned");
+    }
+    const bash = new Bash(options);
+    try {
+      await bash.#enqueue(({ engine, sandbox }) => engine.drive<string[]>(() => sandbox.restoreSnapshot(bytes)));
+    } catch (error) {
+      if (error instanceof Error && (error as { code?: unknown }).code === "WABASH_SNAPSHOT") {
+        throw new WabashError("WABASH_SNAPSHOT", error.message, { cause: error });
+      }
+      throw error;
+    }
+    return bash;
   }
 
   /** The session's working directory, as `cd` in earlier calls left it. */

@@ -59,6 +59,9 @@ pub struct ExecResult {
     /// True when the script ran `exit` (or a fatal error ended it) rather
     /// than reaching its end; an interactive host stops then.
     pub exited: bool,
+    /// True when the `exit` builtin ended the script (not a fatal error):
+    /// what makes an interactive shell leave.
+    pub exit_called: bool,
 }
 
 impl ExecResult {
@@ -140,6 +143,7 @@ impl Sandbox {
                 options.cwd,
             )
             .await;
+        let exit_called = self.shell.take_exit_called();
         let exited = self.shell.take_exited();
         let mut stderr_bytes = stderr.take();
         // The last command may have gone past the output limit with nothing
@@ -151,7 +155,7 @@ impl Sandbox {
             }
             exit_code = 126;
         }
-        ExecResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, exited }
+        ExecResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, exited, exit_called }
     }
 
     /// The sandbox filesystem, for the host to read and write files directly.

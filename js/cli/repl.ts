@@ -51,8 +51,9 @@ export function interactive(bash: Bash, banner: string): Promise<number> {
           process.stdout.write(result.stdout);
           process.stderr.write(result.stderr);
           status = result.exitCode;
-          // `exit` ends the session; an interrupted command (Ctrl-C) does not.
-          exited = result.exited && !running.signal.aborted;
+          // `exit` ends the session; a fatal error or an interrupted command
+          // (Ctrl-C) does not, as in an interactive bash.
+          exited = Boolean((result as { exitCalled?: boolean }).exitCalled) && !running.signal.aborted;
         } catch (error) {
           process.stderr.write(`wabash: ${error instanceof Error ? error.message : String(error)}\n`);
           status = 70;

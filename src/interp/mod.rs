@@ -188,6 +188,9 @@ pub struct Shell {
     compound_redirect_failed: bool,
     /// Set when a top-level run ended through `exit` or a fatal error.
     exited: bool,
+    /// Set when the `exit` builtin ran (an interactive host leaves only
+    /// then, not after a fatal error).
+    exit_called: bool,
     /// Whether the last failed assignment ends the shell (an arithmetic
     /// error) rather than discarding the rest of the line.
     assignment_error_is_fatal: bool,
@@ -280,6 +283,7 @@ impl Shell {
             in_trap: false,
             assignment_error_is_fatal: false,
             exited: false,
+            exit_called: false,
             compound_redirect_failed: false,
             getopts_position: 0,
             getopts_last_optind: 1,
@@ -316,6 +320,12 @@ impl Shell {
     /// True (once) when the last run ended by `exit` or a fatal error.
     pub fn take_exited(&mut self) -> bool {
         std::mem::take(&mut self.exited)
+    }
+
+    /// True (once) when the last run ended by the `exit` builtin itself.
+    pub fn take_exit_called(&mut self) -> bool {
+        let called = std::mem::take(&mut self.exit_called);
+        called && self.exited
     }
 
     /// The limits in force.

@@ -133,6 +133,7 @@ struct ExecOutput {
     stderr: ByteBuf,
     exit_code: i32,
     exited: bool,
+    exit_called: bool,
 }
 
 /// Reads an options object; `undefined` and `null` mean all defaults.
@@ -150,6 +151,7 @@ pub fn result_to_js(result: ExecResult) -> Result<JsValue, JsValue> {
         stderr: ByteBuf::from(result.stderr),
         exit_code: result.exit_code,
         exited: result.exited,
+        exit_called: result.exit_called,
     };
     serde_wasm_bindgen::to_value(&output).map_err(|error| js_error(INTERNAL, &error.to_string()))
 }

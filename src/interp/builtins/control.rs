@@ -42,6 +42,7 @@ pub fn exit(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             shell.builtin_error("exit", "too many arguments").await;
             return Err(Flow::Exit(1));
         }
+        shell.exit_called = true;
         match status_argument(shell, "exit", &args).await {
             Some(status) => Err(Flow::Exit(status)),
             None => Err(Flow::Exit(2)),
