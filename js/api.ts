@@ -19,4 +19,17 @@ export {
   type CustomCommand,
 } from "./commands.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
-export type { BashFs, BashOptions, CrashEvent, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
+export type {
+  BashFs,
+  BashOptions,
+  CrashEvent,
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionLimits,
+  FileContent,
+  FileKind,
+  FileStat,
+  FsChanges,
+  InputStream,
+} from "./options.js";

@@ -20,7 +20,19 @@ import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
 import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
-import type { BashFs, BashOptions, CrashEvent, ExecOptions, ExecResult, ExecutionLimits, FileContent } from "./options.js";
+import type {
+  BashFs,
+  BashOptions,
+  CrashEvent,
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionLimits,
+  FileContent,
+  FileStat,
+  FsChanges,
+  InputStream,
+} from "./options.js";
 import { SavedState } from "./saved-state.js";
 
 const encoder = new TextEncoder();
@@ -98,6 +110,19 @@ function fsOver(run: FsRunner, resolve: (path: string) => string): BashFs {
     symlink: async (target, path) => {
       await run<void>((sandbox) => sandbox.symlink(String(target), at(path)));
     },
+    stat: (path) => run<FileStat>((sandbox) => sandbox.stat(at(path), true)),
+    lstat: (path) => run<FileStat>((sandbox) => sandbox.stat(at(path), false)),
+    rm: async (path, options = {}) => {
+      await run<void>((sandbox) => sandbox.rm(at(path), Boolean(options.recursive), Boolean(options.force)));
+    },
+    rename: async (from, to) => {
+      await run<void>((sandbox) => sandbox.rename(at(from), at(to)));
+    },
+    readdirWithTypes: (path) => run<DirEntry[]>((sandbox) => sandbox.readdirTypes(at(path))),
+    changes: () => run<FsChanges>((sandbox) => sandbox.changesNow()),
+    checkpoint: async () => {
+      await run<void>((sandbox) => sandbox.checkpointNow());
+    },
   };
 }
 
@@ -111,6 +136,87 @@ function resolveFrom(cwd: string, path: string): string {
  * the engine trap on purpose. The package's entries do not export it.
  */
 export const crashForTesting: unique symbol = Symbol("wabash.crashForTesting");
+
+/** True for a stream of input chunks (as opposed to text or bytes). */
+function isInputStream(value: unknown): value is InputStream {
+  if (value === null || typeof value !== "object" || value instanceof Uint8Array) {
+    return false;
+  }
+  return typeof (value as ReadableStream).getReader === "function" || typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
+}
+
+/** A `stdinNext()` for the engine: the next chunk of `stream` as bytes, `null` at its end. */
+function pullChunks(stream: InputStream): () => Promise<Uint8Array | null> {
+  const iterator: AsyncIterator<Uint8Array | string> =
+    typeof (stream as ReadableStream).getReader === "function"
+      ? readerIterator((stream as ReadableStream<Uint8Array | string>).getReader())
+      : (stream as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  return async () => {
+    const next = await iterator.next();
+    if (next.done) {
+      return null;
+    }
+    const chunk = next.value;
+    if (typeof chunk === "string") {
+      return encoder.encode(chunk);
+    }
+    if (chunk instanceof Uint8Array) {
+      return chunk;
+    }
+    throw new WabashError("WABASH_INVALID_OPTIONS", "stdin stream chunks must be strings or Uint8Arrays");
+  };
+}
+
+/** An async iterator over a `ReadableStream` reader (older runtimes lack `stream[Symbol.asyncIterator]`). */
+function readerIterator<T>(reader: ReadableStreamDefaultReader<T>): AsyncIterator<T> {
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? { done: true, value: undefined } : { done: false, value: value as T };
+    },
+  };
+}
+
+/** An engine output callback that decodes text across chunk boundaries for `callback`. */
+function textCallback(callback: (chunk: string, bytes: Uint8Array) => void): (bytes: Uint8Array) => void {
+  const streaming = new TextDecoder();
+  return (bytes) => {
+    try {
+      callback(streaming.decode(bytes, { stream: true }), bytes);
+    } catch {
+      // A listener that throws must not break the script.
+    }
+  };
+}
+
+/** One signal that fires when `signal` does or `timeoutMs` passes. */
+function combineSignals(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): { signal: AbortSignal | undefined; timedOut(): boolean; dispose(): void } {
+  if (timeoutMs === undefined) {
+    return { signal, timedOut: () => false, dispose: () => undefined };
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const forward = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) {
+    forward();
+  }
+  signal?.addEventListener("abort", forward, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", forward);
+    },
+  };
+}
 
 /** True for the errors that mean the engine instance is dead. */
 function isCrash(error: unknown): error is WabashError {
@@ -195,29 +301,55 @@ export class Bash {
       return Promise.reject(new WabashError("WABASH_INVALID_OPTIONS", "script must be a string"));
     }
     let input: { stdin?: Uint8Array; env: [string, string][]; cwd?: string; args?: string[]; arg0?: string };
+    let stream: InputStream | undefined;
     try {
       const cwd = optionalString(options.cwd, "cwd");
       const arg0 = optionalString(options.arg0, "arg0");
       if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((a) => typeof a !== "string"))) {
         throw new WabashError("WABASH_INVALID_OPTIONS", "args must be an array of strings");
       }
+      for (const name of ["onStdout", "onStderr"] as const) {
+        if (options[name] !== undefined && typeof options[name] !== "function") {
+          throw new WabashError("WABASH_INVALID_OPTIONS", `${name} must be a function`);
+        }
+      }
+      const timeout = options.timeoutMs;
+      if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout < 0)) {
+        throw new WabashError("WABASH_INVALID_OPTIONS", "timeoutMs must be a non-negative number of milliseconds");
+      }
+      stream = isInputStream(options.stdin) ? options.stdin : undefined;
       input = {
         env: toPairs(options.env, "env"),
         ...(options.args === undefined ? {} : { args: [...options.args] }),
         ...(arg0 === undefined ? {} : { arg0 }),
-        ...(options.stdin === undefined ? {} : { stdin: toBytes(options.stdin, "stdin") }),
+        ...(options.stdin === undefined || stream ? {} : { stdin: toBytes(options.stdin as FileContent, "stdin") }),
         ...(cwd === undefined ? {} : { cwd }),
       };
     } catch (error) {
       return Promise.reject(error);
     }
     return this.#enqueue(async ({ engine, sandbox }) => {
-      this.#signal = options.signal;
+      const interrupt = combineSignals(options.signal, options.timeoutMs);
+      this.#signal = interrupt.signal;
+      const io = {
+        ...(options.onStdout ? { stdout: textCallback(options.onStdout) } : {}),
+        ...(options.onStderr ? { stderr: textCallback(options.onStderr) } : {}),
+        ...(stream ? { stdinNext: pullChunks(stream) } : {}),
+      };
       try {
-        const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input));
+        const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input, io));
+        let stderrBytes = raw.stderr;
+        if (interrupt.timedOut()) {
+          const note = encoder.encode(`wabash: timed out after ${options.timeoutMs} ms\n`);
+          const joined = new Uint8Array(stderrBytes.byteLength + note.byteLength);
+          joined.set(stderrBytes, 0);
+          joined.set(note, stderrBytes.byteLength);
+          stderrBytes = joined;
+          options.onStderr?.(decoder.decode(note), note);
+        }
         const result: Record<string, unknown> = {
           stdout: decoder.decode(raw.stdout),
-          stderr: decoder.decode(raw.stderr),
+          stderr: decoder.decode(stderrBytes),
           exitCode: raw.exitCode,
           exited: raw.exited,
         };
@@ -228,12 +360,13 @@ export class Bash {
         // The bytes stay out of JSON and spreads: they repeat the text.
         return Object.defineProperties(result, {
           stdoutBytes: { value: raw.stdout, enumerable: false },
-          stderrBytes: { value: raw.stderr, enumerable: false },
+          stderrBytes: { value: stderrBytes, enumerable: false },
           // Internal, for the interactive CLI: `exit` itself ran (a fatal
           // error ends a script but not an interactive session).
           exitCalled: { value: raw.exitCalled, enumerable: false },
         }) as unknown as ExecResult;
       } finally {
+        interrupt.dispose();
         this.#signal = undefined;
       }
     });

@@ -28,7 +28,7 @@ export interface CommandSession {
 
 /** A sandbox inside one instance (src/wasm/sandbox.rs). */
 export interface WasmSandbox {
-  exec(script: string, options: unknown): RunId;
+  exec(script: string, options: unknown, io: unknown): RunId;
   readFile(path: string): RunId;
   writeFile(path: string, data: Uint8Array): RunId;
   mkdir(path: string): RunId;
@@ -46,6 +46,12 @@ export interface WasmSandbox {
   snapshot(): Uint8Array;
   /** Replaces the sandbox with a snapshot; resolves to what could not be restored. */
   restoreSnapshot(bytes: Uint8Array): RunId;
+  stat(path: string, follow: boolean): RunId;
+  rm(path: string, recursive: boolean, force: boolean): RunId;
+  rename(from: string, to: string): RunId;
+  readdirTypes(path: string): RunId;
+  changesNow(): RunId;
+  checkpointNow(): RunId;
   /** The session's working directory; undefined while a run holds the session. */
   cwd(): string | undefined;
   free(): void;

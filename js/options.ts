@@ -97,10 +97,30 @@ export interface ExecutionLimits {
   maxSedIterations?: number;
 }
 
+/** Standard input that arrives over time: a web `ReadableStream` or any async iterable of chunks. */
+export type InputStream = ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string>;
+
 /** Options of one {@link Bash.exec} call. */
 export interface ExecOptions {
-  /** What the script reads on standard input (default: nothing, end of file at once). */
-  stdin?: FileContent;
+  /**
+   * What the script reads on standard input (default: nothing, end of file
+   * at once): text, bytes, or a stream the script reads as it arrives
+   * (`read` waits for the next line; the stream ends the input).
+   */
+  stdin?: FileContent | InputStream;
+  /**
+   * Called with each chunk the script writes to standard output, as it is
+   * written (text decoded across chunk boundaries, and the bytes). The
+   * result still holds the whole output.
+   */
+  onStdout?: (chunk: string, bytes: Uint8Array) => void;
+  /** Like {@link ExecOptions.onStdout}, for standard error. */
+  onStderr?: (chunk: string, bytes: Uint8Array) => void;
+  /**
+   * Interrupts the script after this many milliseconds, as `signal` would
+   * (status 130), with `wabash: timed out after N ms` on stderr.
+   */
+  timeoutMs?: number;
   /** Variables exported for this call only, on top of the session's. */
   env?: Record<string, string>;
   /** The working directory for this call only. */
@@ -152,4 +172,69 @@ export interface BashFs {
   chmod(path: string, mode: number): Promise<void>;
   /** Creates a symbolic link at `path` that points to `target` (stored as given). */
   symlink(target: string, path: string): Promise<void>;
+  /** What `stat(2)` knows of a path, following symlinks. Rejects with `ENOENT`... */
+  stat(path: string): Promise<FileStat>;
+  /** Like {@link BashFs.stat}, but a symlink is described itself. */
+  lstat(path: string): Promise<FileStat>;
+  /**
+   * Removes a file or an empty directory; with `recursive`, a directory and
+   * everything in it; with `force`, a missing path is not an error (`rm -rf`).
+   */
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  /** Renames a file or directory, replacing a file at the target (`rename(2)`). */
+  rename(from: string, to: string): Promise<void>;
+  /** The entries of a directory with their kinds, sorted by name. */
+  readdirWithTypes(path: string): Promise<DirEntry[]>;
+  /**
+   * The absolute paths created, modified and deleted since the last
+   * {@link BashFs.checkpoint} (or since the sandbox was made), each list sorted.
+   */
+  changes(): Promise<FsChanges>;
+  /** Makes now the point {@link BashFs.changes} compares with. */
+  checkpoint(): Promise<void>;
+}
+
+/** The kind of a filesystem node. */
+export type FileKind = "file" | "directory" | "symlink" | "device" | "fifo";
+
+/** What {@link BashFs.stat} returns. */
+export interface FileStat {
+  /** The node's kind. */
+  type: FileKind;
+  /** Size in bytes (a symlink's is the length of its target). */
+  size: number;
+  /** Permission bits, such as `0o644`. */
+  mode: number;
+  /** Number of hard links. */
+  nlink: number;
+  /** Owner (1000 is the sandbox user, 0 root). */
+  uid: number;
+  /** Group. */
+  gid: number;
+  /** Inode number. */
+  ino: number;
+  /** Last access, milliseconds since the epoch. */
+  atimeMs: number;
+  /** Last modification, milliseconds since the epoch. */
+  mtimeMs: number;
+  /** Last status change, milliseconds since the epoch. */
+  ctimeMs: number;
+}
+
+/** One entry of {@link BashFs.readdirWithTypes}. */
+export interface DirEntry {
+  /** The name. */
+  name: string;
+  /** Its kind, without following symlinks. */
+  type: FileKind;
+}
+
+/** What {@link BashFs.changes} returns. */
+export interface FsChanges {
+  /** Paths that did not exist at the checkpoint. */
+  created: string[];
+  /** Paths whose contents or attributes changed. */
+  modified: string[];
+  /** Paths that existed at the checkpoint and are gone. */
+  deleted: string[];
 }

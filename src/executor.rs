@@ -69,3 +69,20 @@ pub async fn join_all<'a, T>(futures: Vec<Pin<Box<dyn Future<Output = T> + 'a>>>
     })
     .await
 }
+
+/// Runs `main` to its end while also polling `helper` (a task that feeds
+/// it, such as standard input coming from the host); the helper is dropped,
+/// finished or not, as soon as `main` is done.
+pub async fn with_helper<'a, T>(main: Pin<Box<dyn Future<Output = T> + 'a>>, helper: Pin<Box<dyn Future<Output = ()> + 'a>>) -> T {
+    let mut main = main;
+    let mut helper = Some(helper);
+    std::future::poll_fn(move |cx| {
+        if let Some(task) = helper.as_mut() {
+            if task.as_mut().poll(cx).is_ready() {
+                helper = None;
+            }
+        }
+        main.as_mut().poll(cx)
+    })
+    .await
+}

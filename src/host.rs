@@ -96,6 +96,12 @@ pub trait HostCommandShell {
     fn exec(&mut self, script: String, stdin: Vec<u8>) -> LocalFuture<'_, HostCommandOutput>;
 }
 
+/// Bytes a host hands over as they arrive (a streamed standard input).
+pub trait InputSource {
+    /// The next chunk; `None` at the end. An empty chunk is skipped.
+    fn next_chunk(&self) -> LocalFuture<'_, Option<Vec<u8>>>;
+}
+
 /// A host with a fixed, hand-advanced clock and a fixed seed, for tests and
 /// reproducible runs. `sleep` advances the clock instead of waiting.
 #[derive(Debug)]

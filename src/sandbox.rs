@@ -45,6 +45,9 @@ pub struct ExecOptions {
     pub on_stdout: Option<Rc<dyn OutputSink>>,
     /// Receives standard error as it is produced.
     pub on_stderr: Option<Rc<dyn OutputSink>>,
+    /// Standard input arriving from the host as the script reads it
+    /// (after `stdin`'s bytes); `None` for just `stdin`.
+    pub stdin_source: Option<Rc<dyn crate::host::InputSource>>,
 }
 
 /// The outcome of one run.
@@ -73,6 +76,20 @@ impl ExecResult {
     /// Standard error as text (invalid UTF-8 replaced).
     pub fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+/// Writes `first`, then the host's chunks, into the script's standard
+/// input pipe; stops at the source's end (the script then reads end of
+/// file) or when the script closed its end.
+async fn feed_stdin(first: Vec<u8>, source: Rc<dyn crate::host::InputSource>, writer: crate::io::pipe::PipeWriter) {
+    if !first.is_empty() && writer.write(&first).await.is_err() {
+        return;
+    }
+    while let Some(chunk) = source.next_chunk().await {
+        if !chunk.is_empty() && writer.write(&chunk).await.is_err() {
+            return;
+        }
     }
 }
 
@@ -124,7 +141,13 @@ impl Sandbox {
         let limit = self.shell.limits().max_output_bytes;
         let stdout = Capture::new(limit, options.on_stdout);
         let stderr = Capture::new(limit, options.on_stderr);
-        let stdin = Stream::input(options.stdin);
+        let (stdin, feeder) = match options.stdin_source {
+            None => (Stream::input(options.stdin), None),
+            Some(source) => {
+                let (reader, writer) = crate::io::pipe::pipe();
+                (Rc::new(Stream::PipeReader(reader)), Some(feed_stdin(options.stdin, source, writer)))
+            }
+        };
         if let Some(args) = options.args {
             self.shell.set_positional(args);
         }
@@ -132,17 +155,18 @@ impl Sandbox {
             self.shell.set_arg0(arg0);
         }
         self.shell.watch_output(stdout.clone(), stderr.clone());
-        let mut exit_code = self
-            .shell
-            .run_top_level(
-                script,
-                stdin,
-                Rc::new(Stream::Capture(stdout.clone())),
-                Rc::new(Stream::Capture(stderr.clone())),
-                options.env,
-                options.cwd,
-            )
-            .await;
+        let run = self.shell.run_top_level(
+            script,
+            stdin,
+            Rc::new(Stream::Capture(stdout.clone())),
+            Rc::new(Stream::Capture(stderr.clone())),
+            options.env,
+            options.cwd,
+        );
+        let mut exit_code = match feeder {
+            None => run.await,
+            Some(feeder) => crate::executor::with_helper(Box::pin(run), Box::pin(feeder)).await,
+        };
         let exit_called = self.shell.take_exit_called();
         let exited = self.shell.take_exited();
         let mut stderr_bytes = stderr.take();

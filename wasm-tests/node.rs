@@ -68,7 +68,7 @@ async fn host_gives_clock_seed_and_timers() {
 #[wasm_bindgen_test]
 async fn exec_returns_bytes_and_status() {
     let sandbox = sandbox().await;
-    let result = finish(sandbox.exec("echo hi | cat".into(), JsValue::UNDEFINED)).await.expect("exec");
+    let result = finish(sandbox.exec("echo hi | cat".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(text(&field(&result, "stdout")), "hi\n");
     assert_eq!(text(&field(&result, "stderr")), "");
     assert_eq!(field(&result, "exitCode").as_f64(), Some(0.0));
@@ -77,7 +77,7 @@ async fn exec_returns_bytes_and_status() {
 #[wasm_bindgen_test]
 async fn unknown_command_is_a_bash_error_not_an_exception() {
     let sandbox = sandbox().await;
-    let result = finish(sandbox.exec("nosuchcommand".into(), JsValue::UNDEFINED)).await.expect("exec");
+    let result = finish(sandbox.exec("nosuchcommand".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(field(&result, "exitCode").as_f64(), Some(127.0));
     assert!(text(&field(&result, "stderr")).contains("nosuchcommand: command not found"));
 }
@@ -88,14 +88,14 @@ async fn exec_options_reach_the_script() {
     let stdin = Uint8Array::from(&b"piped\n"[..]);
     let input = options(r#"{"env": [["GREETING", "hello"]], "cwd": "/tmp"}"#);
     Reflect::set(&input, &"stdin".into(), &stdin).expect("set stdin");
-    let result = finish(sandbox.exec("echo $GREETING; pwd; cat".into(), input)).await.expect("exec");
+    let result = finish(sandbox.exec("echo $GREETING; pwd; cat".into(), input, JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(text(&field(&result, "stdout")), "hello\n/tmp\npiped\n");
 }
 
 #[wasm_bindgen_test]
 async fn invalid_options_are_coded_errors() {
     let sandbox = sandbox().await;
-    let error = finish(sandbox.exec("true".into(), options(r#"{"env": 5}"#))).await.expect_err("bad env");
+    let error = finish(sandbox.exec("true".into(), options(r#"{"env": 5}"#), JsValue::UNDEFINED)).await.expect_err("bad env");
     assert_eq!(field(&error, "code").as_string().as_deref(), Some("WABASH_INVALID_OPTIONS"));
 }
 
@@ -152,7 +152,7 @@ fn host_with_commands() -> HostObject {
 async fn custom_commands_run_through_the_host_and_can_exec_back() {
     let sandbox = WasmSandbox::build(SandboxOptions::default(), JsHost::new(host_with_commands())).await;
     let script = "export X=x; echo in | twice 'cat; echo $X; echo e >&2'; echo $?; command -v twice; boom; echo $?";
-    let result = finish(sandbox.exec(script.into(), JsValue::UNDEFINED)).await.expect("exec");
+    let result = finish(sandbox.exec(script.into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.expect("exec");
     assert_eq!(text(&field(&result, "stdout")), "in\nx\nin\nx\n5\n/usr/bin/twice\n1\n");
     assert_eq!(text(&field(&result, "stderr")), "e\nboom: host broke\n");
 }

@@ -9,6 +9,8 @@
 
 mod convert;
 mod error;
+mod exec_io;
+mod fs_api;
 mod host;
 pub mod run;
 mod sandbox;

@@ -19,6 +19,8 @@ pub struct WasmSandbox {
     fs: MemoryFs,
     /// Where relative paths given to the filesystem methods start.
     cwd: String,
+    /// The point `changes()` compares with.
+    checkpoint: RefCell<Option<crate::fs::memory::Checkpoint>>,
 }
 
 #[wasm_bindgen]
@@ -41,17 +43,20 @@ impl WasmSandbox {
         run::spawn(async move {
             let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
             let fs = sandbox.fs().clone();
-            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd }.into())
+            let checkpoint = RefCell::new(Some(fs.checkpoint()));
+            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }.into())
         })
     }
 
-    /// Runs `script` with `{ stdin, env, cwd }`; the run resolves to
+    /// Runs `script` with `{ stdin, env, cwd }` and the streaming callbacks
+    /// of `io` (see [`super::exec_io`]); the run resolves to
     /// `{ stdout, stderr, exitCode }` with output as `Uint8Array`.
-    pub fn exec(&self, script: String, options: JsValue) -> RunId {
-        let options = match options_from_js::<ExecInput>(options) {
+    pub fn exec(&self, script: String, options: JsValue, io: JsValue) -> RunId {
+        let mut options = match options_from_js::<ExecInput>(options) {
             Ok(input) => input.into_options(),
             Err(error) => return run::settled(Err(error)),
         };
+        super::exec_io::apply(&io, &mut options);
         let session = self.session.clone();
         run::spawn(async move {
             let taken = session.borrow_mut().take();
@@ -218,7 +223,21 @@ impl WasmSandbox {
         let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
         let sandbox = Sandbox::new(options, Rc::new(host)).await;
         let fs = sandbox.fs().clone();
-        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd }
+        let checkpoint = RefCell::new(Some(fs.checkpoint()));
+        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }
+    }
+
+    /// What changed since the checkpoint.
+    pub(super) fn changes_since_checkpoint(&self) -> crate::fs::memory::Changes {
+        match self.checkpoint.borrow().as_ref() {
+            Some(checkpoint) => self.fs.changes_since(checkpoint),
+            None => crate::fs::memory::Changes::default(),
+        }
+    }
+
+    /// Makes now the point `changes()` compares with.
+    pub(super) fn set_checkpoint(&self) {
+        *self.checkpoint.borrow_mut() = Some(self.fs.checkpoint());
     }
 
     /// The filesystem (the sandbox user's view) and `path` made absolute
@@ -228,7 +247,7 @@ impl WasmSandbox {
     }
 
     /// Like [`WasmSandbox::resolve`], with the host's full rights.
-    fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
+    pub(super) fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
         (self.fs.with_credentials(Credentials::ROOT), path::normalize(&self.cwd, relative))
     }
 }
