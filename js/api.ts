@@ -19,6 +19,7 @@ export {
   type CustomCommand,
 } from "./commands.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
+export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
 export type {
   BashFs,
   BashOptions,

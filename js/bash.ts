@@ -13,6 +13,8 @@
  * session start afresh, and then the error, `bash.resets` and the next
  * result's `sandboxReset` say so.
  */
+import { acquireGuards, inSandbox, policyOf, releaseGuards, type DefenseOptions, type DefensePolicy } from "./defense.js";
+import { startTimer, stopTimer } from "./platform.js";
 import type { RunId, WasmSandbox } from "./bindings.js";
 import { commandTable, type CustomCommand } from "./commands.js";
 import { Engine } from "./engine.js";
@@ -137,6 +139,21 @@ function resolveFrom(cwd: string, path: string): string {
  */
 export const crashForTesting: unique symbol = Symbol("wabash.crashForTesting");
 
+/** The policy the `defenseInDepth` option describes, checked. */
+function checkDefense(option: unknown): DefensePolicy | undefined {
+  if (option !== undefined && typeof option !== "boolean" && (option === null || typeof option !== "object")) {
+    throw new WabashError("WABASH_INVALID_OPTIONS", "defenseInDepth must be a boolean or an object");
+  }
+  const object = typeof option === "object" && option !== null ? (option as DefenseOptions) : undefined;
+  if (object?.onViolation !== undefined && typeof object.onViolation !== "function") {
+    throw new WabashError("WABASH_INVALID_OPTIONS", "defenseInDepth.onViolation must be a function");
+  }
+  if (object?.excludeViolationTypes !== undefined && !Array.isArray(object.excludeViolationTypes)) {
+    throw new WabashError("WABASH_INVALID_OPTIONS", "defenseInDepth.excludeViolationTypes must be an array");
+  }
+  return policyOf(option as boolean | DefenseOptions | undefined);
+}
+
 /** True for a stream of input chunks (as opposed to text or bytes). */
 function isInputStream(value: unknown): value is InputStream {
   if (value === null || typeof value !== "object" || value instanceof Uint8Array) {
@@ -178,11 +195,12 @@ function readerIterator<T>(reader: ReadableStreamDefaultReader<T>): AsyncIterato
 }
 
 /** An engine output callback that decodes text across chunk boundaries for `callback`. */
-function textCallback(callback: (chunk: string, bytes: Uint8Array) => void): (bytes: Uint8Array) => void {
+function textCallback(callback: (chunk: string, bytes: Uint8Array) => void, policy: DefensePolicy | undefined): (bytes: Uint8Array) => void {
   const streaming = new TextDecoder();
   return (bytes) => {
     try {
-      callback(streaming.decode(bytes, { stream: true }), bytes);
+      const text = streaming.decode(bytes, { stream: true });
+      inSandbox(policy, () => callback(text, bytes));
     } catch {
       // A listener that throws must not break the script.
     }
@@ -204,7 +222,7 @@ function combineSignals(
     forward();
   }
   signal?.addEventListener("abort", forward, { once: true });
-  const timer = setTimeout(() => {
+  const timer = startTimer(() => {
     timedOut = true;
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
@@ -212,7 +230,7 @@ function combineSignals(
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose: () => {
-      clearTimeout(timer);
+      stopTimer(timer);
       signal?.removeEventListener("abort", forward);
     },
   };
@@ -237,6 +255,7 @@ export class Bash {
   readonly #commands: Map<string, CustomCommand>;
   readonly #recovery: "restore" | "reset";
   readonly #onCrash: ((event: CrashEvent) => void) | undefined;
+  readonly #policy: DefensePolicy | undefined;
   readonly #saved = new SavedState();
   #current: Session | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -264,6 +283,7 @@ export class Bash {
     }
     this.#recovery = recovery;
     this.#onCrash = options.onCrash;
+    this.#policy = checkDefense(options.defenseInDepth);
     this.#commands = commandTable(options.customCommands);
     this.#createOptions = {
       files,
@@ -331,11 +351,15 @@ export class Bash {
     return this.#enqueue(async ({ engine, sandbox }) => {
       const interrupt = combineSignals(options.signal, options.timeoutMs);
       this.#signal = interrupt.signal;
+      const policy = this.#policy;
       const io = {
-        ...(options.onStdout ? { stdout: textCallback(options.onStdout) } : {}),
-        ...(options.onStderr ? { stderr: textCallback(options.onStderr) } : {}),
+        ...(options.onStdout ? { stdout: textCallback(options.onStdout, policy) } : {}),
+        ...(options.onStderr ? { stderr: textCallback(options.onStderr, policy) } : {}),
         ...(stream ? { stdinNext: pullChunks(stream) } : {}),
       };
+      if (policy) {
+        acquireGuards();
+      }
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input, io));
         let stderrBytes = raw.stderr;
@@ -366,6 +390,9 @@ export class Bash {
           exitCalled: { value: raw.exitCalled, enumerable: false },
         }) as unknown as ExecResult;
       } finally {
+        if (policy) {
+          releaseGuards();
+        }
         interrupt.dispose();
         this.#signal = undefined;
       }
@@ -550,6 +577,7 @@ export class Bash {
       () => this.#signal,
       this.#commands,
       (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
+      this.#policy,
     );
     const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
     session = { engine, sandbox };

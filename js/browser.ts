@@ -2,6 +2,7 @@
  * The browser entry (and the default for other runtimes): the engine is
  * fetched next to this file and compiled once per page or worker.
  */
+import { Wasm } from "./platform.js";
 import { setModuleSource } from "./module-source.js";
 
 setModuleSource(async () => {
@@ -10,10 +11,10 @@ setModuleSource(async () => {
   if (!response.ok) {
     throw new Error(`fetching ${url.href}: HTTP ${response.status}`);
   }
-  if (typeof WebAssembly.compileStreaming === "function" && response.headers.get("content-type") === "application/wasm") {
-    return WebAssembly.compileStreaming(response);
+  if (typeof Wasm.compileStreaming === "function" && response.headers.get("content-type") === "application/wasm") {
+    return Wasm.compileStreaming(response);
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return Wasm.compile(await response.arrayBuffer());
 });
 
 export * from "./api.js";

@@ -6,6 +6,7 @@
  * resolves to a script the command wants run back in the sandbox
  * (`ctx.exec`) or to its final output.
  */
+import { inSandbox, type DefensePolicy } from "./defense.js";
 import type { CommandSession } from "./bindings.js";
 import { WabashError } from "./errors.js";
 import type { BashFs, FileContent } from "./options.js";
@@ -179,6 +180,8 @@ export interface CommandServices {
   fs(cwd: string): BashFs;
   /** The abort signal of the running `exec`. */
   signal(): AbortSignal | undefined;
+  /** The defense-in-depth policy the command runs under, if any. */
+  policy?: DefensePolicy;
 }
 
 /** Starts `command` on `call` and returns the session the engine converses with. */
@@ -243,7 +246,7 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
   });
   // Started on a later microtask: the engine is inside a poll right now.
   void Promise.resolve()
-    .then(() => command.execute(call.argv.slice(1), ctx))
+    .then(() => inSandbox(services.policy, () => command.execute(call.argv.slice(1), ctx)))
     .then(outputOf)
     .catch((error: unknown): OutputBytes => ({
       stdout: new Uint8Array(),

@@ -5,6 +5,8 @@
  * that this file polls inside a `try`, so a trap is caught here, reported as
  * a WabashError with code WABASH_TRAP, and the instance is marked dead.
  */
+import { outsideSandbox } from "./defense.js";
+import { Wasm } from "./platform.js";
 import { createBindings, type Bindings, type RunId } from "./bindings.js";
 import { WabashError, hasCode } from "./errors.js";
 
@@ -27,10 +29,10 @@ export class Engine {
   static async create(module: WebAssembly.Module): Promise<Engine> {
     const bindings = createBindings();
     const imports: WebAssembly.Imports = {};
-    for (const entry of WebAssembly.Module.imports(module)) {
+    for (const entry of Wasm.Module.imports(module)) {
       imports[entry.module] = bindings;
     }
-    const instance = await WebAssembly.instantiate(module, imports);
+    const instance = await Wasm.instantiate(module, imports);
     bindings.__wbg_set_wasm(instance.exports);
     const start = instance.exports["__wbindgen_start"];
     if (typeof start === "function") {
@@ -51,6 +53,12 @@ export class Engine {
    * itself answers any late poll with an error rather than a trap.
    */
   drive<T>(start: (bindings: Bindings) => RunId): Promise<T> {
+    // The engine's own work never runs in a sandbox's defense context, even
+    // when a custom command (which does) starts it through ctx.fs or ctx.exec.
+    return outsideSandbox(() => this.#drive<T>(start));
+  }
+
+  #drive<T>(start: (bindings: Bindings) => RunId): Promise<T> {
     if (this.#trap) {
       return Promise.reject(this.#trap);
     }
@@ -100,7 +108,7 @@ export class Engine {
       this.#wakers.set(id, () => {
         if (!scheduled && !done) {
           scheduled = true;
-          queueMicrotask(step);
+          queueMicrotask(() => outsideSandbox(step));
         }
       });
       step();
@@ -115,7 +123,7 @@ export class Engine {
   #die(cause: unknown): WabashError {
     const message = cause instanceof Error ? cause.message : String(cause);
     const outOfMemory =
-      this.#panicMessage === undefined && cause instanceof WebAssembly.RuntimeError && /unreachable/i.test(message);
+      this.#panicMessage === undefined && cause instanceof Wasm.RuntimeError && /unreachable/i.test(message);
     let detail = this.#panicMessage ?? message;
     if (outOfMemory) {
       detail = `out of memory (${this.#memoryReport()})`;

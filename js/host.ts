@@ -2,12 +2,14 @@
  * The host object handed to each sandbox: timers, interruption and custom
  * commands, built only from what every target runtime has.
  */
+import { startImmediate, startTimer, stopTimer } from "./platform.js";
 import type { HostObject } from "./bindings.js";
+import type { DefensePolicy } from "./defense.js";
 import { startCommand, type CommandCall, type CommandServices, type CustomCommand } from "./commands.js";
 
 /** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
 function nextMacrotask(): Promise<void> {
-  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  const immediate = startImmediate;
   if (typeof immediate === "function") {
     return new Promise((resolve) => void immediate(resolve));
   }
@@ -21,7 +23,7 @@ function nextMacrotask(): Promise<void> {
       channel.port2.postMessage(null);
     });
   }
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => startTimer(resolve, 0));
 }
 
 /** A failed command session: reports `message` as the command's error. */
@@ -40,8 +42,9 @@ export function createHost(
   fs: CommandServices["fs"] = () => {
     throw new Error("ctx.fs is not available");
   },
+  policy?: DefensePolicy,
 ): HostObject {
-  const services: CommandServices = { signal: currentSignal, fs };
+  const services: CommandServices = { signal: currentSignal, fs, ...(policy ? { policy } : {}) };
   return {
     commandNames: () => [...commands.keys()],
     startCommand(call) {
@@ -54,11 +57,11 @@ export function createHost(
       const signal = currentSignal();
       return new Promise((resolve) => {
         const done = (): void => {
-          clearTimeout(timer);
+          stopTimer(timer);
           signal?.removeEventListener("abort", done);
           resolve();
         };
-        const timer = setTimeout(done, Math.max(0, millis));
+        const timer = startTimer(done, Math.max(0, millis));
         signal?.addEventListener("abort", done, { once: true });
       });
     },

@@ -43,6 +43,18 @@ export interface BashOptions {
   crashRecovery?: "restore" | "reset";
   /** Called after the engine crashed and the sandbox was recovered, before the failing call rejects. */
   onCrash?: (event: CrashEvent) => void;
+  /**
+   * Defense in depth (default on): while an exec runs, the JavaScript
+   * globals that turn data into code or reach outside (`Function` and its
+   * async/generator kin, `eval`, timers, `WeakRef`, `Reflect`, `Proxy`,
+   * `process.env`, `process.binding`, `require`, `WebAssembly`,
+   * `SharedArrayBuffer`, `Atomics`, the `__proto__` setter) throw when code
+   * running for the sandbox (custom commands, output listeners, network
+   * callbacks) uses them; the host's own code is unaffected.
+   * `{ auditMode: true }` reports without blocking; `onViolation` hears of
+   * every use; `excludeViolationTypes` lets chosen kinds through.
+   */
+  defenseInDepth?: boolean | import("./defense.js").DefenseOptions;
 }
 
 /** What {@link BashOptions.onCrash} receives. */

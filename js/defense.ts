@@ -1,0 +1,354 @@
+/**
+ * Defense in depth: while a sandbox executes, the JavaScript globals that
+ * turn data into code or reach outside the sandbox are replaced by guards,
+ * so that a bug letting script text reach JavaScript (in a custom command,
+ * a network callback, an output listener) finds nothing to use.
+ *
+ * The guards block only code that runs on a sandbox's behalf: the wrapper
+ * runs every callback it makes for a sandbox (custom commands, output
+ * listeners, network decisions) inside a *sandbox context*, and a guard
+ * asks the context tracker whether its caller is inside one. Host code that
+ * runs while an exec is waiting (its own timers, requests, other work) is
+ * outside and sees the real globals behave as always.
+ *
+ * The context tracker is the runtime's best: in Node, AsyncLocalStorage,
+ * which follows a callback across its awaits; elsewhere (browsers, workerd
+ * without node compatibility) a flag set while the callback's synchronous
+ * part runs, so code after its first `await` is not covered there.
+ *
+ * The guards are installed when the first guarded exec starts and the
+ * original globals put back exactly when the last one ends (a count, so
+ * nested and concurrent execs on several Bash objects compose; an exec
+ * that throws still ends). The wrapper's own timers and WebAssembly use
+ * references captured before any patching (platform.ts).
+ *
+ * Not covered: `import()` (syntax, cannot be replaced), code the host
+ * itself evaluates in a sandbox context on purpose, and anything reached
+ * before the guards exist (references captured by a custom command's module
+ * when it loaded).
+ */
+
+/** The kinds of violation, as `excludeViolationTypes` names them. */
+export type ViolationType =
+  | "function_constructor"
+  | "async_function_constructor"
+  | "generator_function_constructor"
+  | "eval"
+  | "timer"
+  | "weak_reference"
+  | "reflect"
+  | "proxy"
+  | "process_env"
+  | "process_binding"
+  | "process_dlopen"
+  | "module_loading"
+  | "webassembly"
+  | "shared_memory"
+  | "atomics"
+  | "proto_setter";
+
+/** One use of a guarded global by code running for a sandbox. */
+export interface Violation {
+  /** What was used. */
+  type: ViolationType;
+  /** A sentence naming the global. */
+  message: string;
+  /** Where it was used from, when the runtime says. */
+  stack?: string;
+  /** True when it was allowed (audit mode or an excluded type). */
+  allowed: boolean;
+}
+
+/** The `defenseInDepth` option's object form. */
+export interface DefenseOptions {
+  /** Default true. */
+  enabled?: boolean;
+  /** Report violations (to `onViolation`) but let them through. */
+  auditMode?: boolean;
+  /** Called for every violation, blocked or allowed. */
+  onViolation?: (violation: Violation) => void;
+  /** Types allowed without a report of blocking (still reported as allowed). */
+  excludeViolationTypes?: ViolationType[];
+}
+
+/** The policy one Bash applies to its sandbox context. */
+export interface DefensePolicy {
+  audit: boolean;
+  onViolation: ((violation: Violation) => void) | undefined;
+  excluded: ReadonlySet<ViolationType>;
+}
+
+/** Follows "are we running for a sandbox, and which policy" across calls. */
+export interface ContextTracker {
+  /** Runs `fn` with `policy` as the current context. */
+  run<T>(policy: DefensePolicy, fn: () => T): T;
+  /** Runs `fn` outside any sandbox context (the wrapper's own work). */
+  exit<T>(fn: () => T): T;
+  /** The policy of the code running now, if it runs for a sandbox. */
+  current(): DefensePolicy | undefined;
+}
+
+// The guards delegate through these, captured before anything is patched
+// (Reflect itself is one of the guarded globals).
+const construct = Reflect.construct;
+const apply = Reflect.apply;
+const ownKeys = Reflect.ownKeys;
+
+/** The tracker for runtimes without AsyncLocalStorage: the synchronous part of each call. */
+function flagTracker(): ContextTracker {
+  const stack: (DefensePolicy | undefined)[] = [];
+  const within = <T>(policy: DefensePolicy | undefined, fn: () => T): T => {
+    stack.push(policy);
+    try {
+      return fn();
+    } finally {
+      stack.pop();
+    }
+  };
+  return {
+    run: within,
+    exit: (fn) => within(undefined, fn),
+    current: () => stack[stack.length - 1],
+  };
+}
+
+let tracker: ContextTracker = flagTracker();
+
+/** Lets a runtime entry supply a better tracker (Node: AsyncLocalStorage). */
+export function setContextTracker(next: ContextTracker): void {
+  tracker = next;
+}
+
+/** The policy `options` describe, or undefined when defense is off. */
+export function policyOf(options: boolean | DefenseOptions | undefined): DefensePolicy | undefined {
+  if (options === false || (typeof options === "object" && options !== null && options.enabled === false)) {
+    return undefined;
+  }
+  const object = typeof options === "object" && options !== null ? options : {};
+  return {
+    audit: Boolean(object.auditMode),
+    onViolation: object.onViolation,
+    excluded: new Set(object.excludeViolationTypes ?? []),
+  };
+}
+
+/** A violation in the current context: reports it, then throws unless allowed. */
+function check(type: ViolationType, what: string): void {
+  const policy = tracker.current();
+  if (!policy) {
+    return;
+  }
+  const allowed = policy.audit || policy.excluded.has(type);
+  const stack = new Error().stack;
+  const violation: Violation = {
+    type,
+    message: `${what} is not available to code running for the wabash sandbox`,
+    allowed,
+    ...(stack === undefined ? {} : { stack }),
+  };
+  try {
+    policy.onViolation?.(violation);
+  } catch {
+    // A listener that throws must not change the outcome.
+  }
+  if (!allowed) {
+    throw new TypeError(`wabash defense in depth: ${violation.message}`);
+  }
+}
+
+/** One replaced property: where, the original descriptor, and the guard's. */
+interface Patch {
+  target: object;
+  key: PropertyKey;
+  original: PropertyDescriptor | undefined;
+  guard: PropertyDescriptor;
+}
+
+/** A guard for a function or constructor value: checks, then behaves as `original`. */
+function guardFunction(original: (...args: unknown[]) => unknown, type: ViolationType, what: string): unknown {
+  const guard = function (this: unknown, ...args: unknown[]): unknown {
+    check(type, what);
+    return new.target ? construct(original as never, args, new.target) : apply(original, this, args);
+  };
+  Object.defineProperty(guard, "name", { value: original.name });
+  Object.defineProperty(guard, "length", { value: original.length });
+  // `x instanceof Function` and static members keep working.
+  guard.prototype = (original as { prototype?: unknown }).prototype;
+  Object.setPrototypeOf(guard, Object.getPrototypeOf(original));
+  return guard;
+}
+
+/** A guard object whose every function-valued member is guarded. */
+function guardNamespace(original: object, type: ViolationType, what: string): object {
+  const copy: Record<PropertyKey, unknown> = {};
+  for (const key of ownKeys(original)) {
+    const value = (original as Record<PropertyKey, unknown>)[key];
+    copy[key] =
+      typeof value === "function" ? guardFunction(value as (...args: unknown[]) => unknown, type, `${what}.${String(key)}`) : value;
+  }
+  return copy;
+}
+
+/** The constructor of a kind of function (`async function () {}` → AsyncFunction). */
+function constructorOf(make: () => unknown): ((...args: unknown[]) => unknown) | undefined {
+  try {
+    return Object.getPrototypeOf(make()).constructor;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every patch to make, for the globals this runtime has. */
+function plannedPatches(): Patch[] {
+  const patches: Patch[] = [];
+  const replace = (target: object | undefined, key: PropertyKey, guard: PropertyDescriptor): void => {
+    if (target === undefined || target === null) {
+      return;
+    }
+    const original = Object.getOwnPropertyDescriptor(target, key);
+    if (original === undefined || original.configurable === false) {
+      return;
+    }
+    patches.push({ target, key, original, guard });
+  };
+  const value = (target: object, key: PropertyKey, type: ViolationType, what: string): void => {
+    const current = (target as Record<PropertyKey, unknown>)[key];
+    if (typeof current === "function") {
+      replace(target, key, {
+        value: guardFunction(current as (...args: unknown[]) => unknown, type, what),
+        writable: true,
+        configurable: true,
+      });
+    }
+  };
+  const g = globalThis as Record<string, unknown>;
+  value(g, "Function", "function_constructor", "Function");
+  value(g, "eval", "eval", "eval");
+  for (const name of ["setTimeout", "setInterval", "setImmediate"]) {
+    value(g, name, "timer", name);
+  }
+  value(g, "WeakRef", "weak_reference", "WeakRef");
+  value(g, "FinalizationRegistry", "weak_reference", "FinalizationRegistry");
+  value(g, "Proxy", "proxy", "Proxy");
+  value(g, "SharedArrayBuffer", "shared_memory", "SharedArrayBuffer");
+  value(g, "require", "module_loading", "require");
+  for (const [name, type] of [
+    ["Reflect", "reflect"],
+    ["Atomics", "atomics"],
+    ["WebAssembly", "webassembly"],
+  ] as const) {
+    if (g[name] !== undefined) {
+      replace(g, name, { value: guardNamespace(g[name] as object, type, name), writable: true, configurable: true });
+    }
+  }
+  // The constructors reachable from any function: (function () {}).constructor...
+  const constructors: [(() => unknown) | undefined, ViolationType, string][] = [
+    [() => function () {}, "function_constructor", "Function"],
+    [() => async function () {}, "async_function_constructor", "AsyncFunction"],
+    [() => function* () {}, "generator_function_constructor", "GeneratorFunction"],
+    [() => async function* () {}, "generator_function_constructor", "AsyncGeneratorFunction"],
+  ];
+  for (const [make, type, what] of constructors) {
+    const ctor = make && constructorOf(make);
+    if (ctor?.prototype) {
+      replace(ctor.prototype, "constructor", { value: guardFunction(ctor, type, what), writable: true, configurable: true });
+    }
+  }
+  const proc = g.process as Record<string, unknown> | undefined;
+  if (proc) {
+    const env = proc.env;
+    replace(proc, "env", {
+      get() {
+        check("process_env", "process.env");
+        return env;
+      },
+      set() {
+        check("process_env", "process.env");
+      },
+      configurable: true,
+    });
+    value(proc, "binding", "process_binding", "process.binding");
+    value(proc, "_linkedBinding", "process_binding", "process._linkedBinding");
+    value(proc, "dlopen", "process_dlopen", "process.dlopen");
+    if (proc.mainModule !== undefined) {
+      const main = proc.mainModule;
+      replace(proc, "mainModule", {
+        get() {
+          check("module_loading", "process.mainModule");
+          return main;
+        },
+        configurable: true,
+      });
+    }
+  }
+  if (g.module !== undefined) {
+    const module = g.module;
+    replace(g, "module", {
+      get() {
+        check("module_loading", "module");
+        return module;
+      },
+      configurable: true,
+    });
+  }
+  const proto = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+  if (proto?.set && proto.get) {
+    const setter = proto.set;
+    replace(Object.prototype, "__proto__", {
+      get: proto.get,
+      set(this: unknown, next: unknown) {
+        check("proto_setter", "the __proto__ setter");
+        setter.call(this, next);
+      },
+      configurable: true,
+    });
+  }
+  return patches;
+}
+
+let active = 0;
+let applied: Patch[] = [];
+
+/** Installs the guards (the first guarded exec) or counts one more user. */
+export function acquireGuards(): void {
+  active += 1;
+  if (active > 1) {
+    return;
+  }
+  applied = plannedPatches();
+  for (const patch of applied) {
+    Object.defineProperty(patch.target, patch.key, patch.guard);
+  }
+}
+
+/** Counts one user less; the last puts every original global back exactly. */
+export function releaseGuards(): void {
+  if (active === 0) {
+    return;
+  }
+  active -= 1;
+  if (active > 0) {
+    return;
+  }
+  for (const patch of applied.reverse()) {
+    if (patch.original) {
+      Object.defineProperty(patch.target, patch.key, patch.original);
+    }
+  }
+  applied = [];
+}
+
+/** True while guards are installed (tests). */
+export function guardsInstalled(): boolean {
+  return active > 0;
+}
+
+/** Runs `fn` on a sandbox's behalf under `policy` (no policy: as is). */
+export function inSandbox<T>(policy: DefensePolicy | undefined, fn: () => T): T {
+  return policy ? tracker.run(policy, fn) : fn();
+}
+
+/** Runs `fn` as the wrapper's own work, outside any sandbox context. */
+export function outsideSandbox<T>(fn: () => T): T {
+  return tracker.exit(fn);
+}
