@@ -79,6 +79,12 @@ impl Counts {
         }
     }
 
+    /// Counts only lines and bytes (what `-l` and `-c` need).
+    fn add_lines_and_bytes(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len() as u64;
+        self.lines += chunk.iter().filter(|&&byte| byte == b'\n').count() as u64;
+    }
+
     fn start_word(&mut self, width: u64) {
         self.chars += 1;
         self.line_length += width;
@@ -178,6 +184,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         if selection.how_many() == 0 {
             (selection.lines, selection.words, selection.bytes) = (true, true, true);
         }
+        // Lines and bytes alone need no decoding: a vectorized newline count.
+        let only_lines_and_bytes = !(selection.words || selection.chars || selection.max_length);
         let list = inputs(&parsed.operands);
         let width = column_width(ctx, &list, &selection).await;
         let mut status = 0;
@@ -191,6 +199,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             loop {
                 match stream.read(READ_CHUNK).await {
                     Ok(chunk) if chunk.is_empty() => break,
+                    Ok(chunk) if only_lines_and_bytes => counts.add_lines_and_bytes(&chunk),
                     Ok(chunk) => counts.add(&chunk),
                     Err(error) => {
                         ctx.report(&format!("{}: {error}", crate::commands::text::input::input_name(input))).await;
