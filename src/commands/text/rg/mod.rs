@@ -161,7 +161,7 @@ enum Subject {
 async fn search_all(ctx: &Invocation<'_>, config: &Config, paths: &[String], list_files: bool, printer: &mut Printer, tally: &mut Tally) -> Result<(), i32> {
     let mut subjects = Vec::new();
     if paths.is_empty() {
-        if !list_files && stdin_is_searchable(&ctx.stdin) {
+        if !list_files && stdin_is_searchable(&ctx.stdin).await {
             subjects.push(Subject::Stdin);
         } else {
             subjects.push(Subject::Directory(".".to_string(), String::new()));
@@ -241,10 +241,10 @@ fn list(config: &Config, printer: &mut Printer, shown: &str) {
 
 /// ripgrep searches standard input when no path is given and it is a pipe
 /// or a file; the sandbox's empty or absent input means "search `./`".
-fn stdin_is_searchable(stdin: &Fd) -> bool {
+pub async fn stdin_is_searchable(stdin: &Fd) -> bool {
     match stdin.as_ref() {
         Stream::PipeReader(_) => true,
-        Stream::File(file) => file.readable,
+        Stream::File(file) => file.readable && file.handle.metadata().await.is_ok_and(|meta| meta.is_file()),
         Stream::Input(bytes, _) => !bytes.is_empty(),
         _ => false,
     }

@@ -109,9 +109,8 @@ pub struct Setup {
 
 /// Writes a clap-style error and returns status 2.
 async fn clap_error(ctx: &Invocation<'_>, message: &str, with_usage: bool) -> i32 {
-    let mut text = format!("error: {message}\n");
+    let mut text = format!("error: {message}\n\n");
     if with_usage {
-        text.push('\n');
         text.push_str(USAGE);
     }
     let _ = ctx.stderr.write(text.as_bytes()).await;
@@ -296,7 +295,7 @@ pub async fn configure(ctx: &Invocation<'_>) -> Result<Setup, i32> {
         let path = paths.first().map(String::as_str).unwrap_or("");
         path == "-" || ctx.fs.metadata(&ctx.resolve(path)).await.is_ok_and(|meta| !meta.is_dir())
     };
-    let searching_stdin = paths.is_empty() && super::stdin_is_searchable(&ctx.stdin);
+    let searching_stdin = paths.is_empty() && !flags.files && super::stdin_is_searchable(&ctx.stdin).await;
     let vimgrep = flags.vimgrep;
     let config = Config {
         matcher,
