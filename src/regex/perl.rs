@@ -98,7 +98,7 @@ fn pcre_message(error: &Error) -> String {
             ParseError::UnknownFlag(_) => "unrecognized character after (? or (?-",
             ParseError::InvalidBackref | ParseError::InvalidGroupNameBackref(_) => "reference to non-existent subpattern",
             ParseError::InvalidGroupName => "subpattern name expected",
-            ParseError::GeneralParseError(detail) if detail.contains("close") || detail.contains(')') => "unmatched closing parenthesis",
+            ParseError::GeneralParseError(detail) if detail.contains("end of string not reached") => "unmatched closing parenthesis",
             _ => return error.to_string(),
         },
         Error::CompileError(compile) => match compile.as_ref() {
@@ -155,9 +155,11 @@ pub fn translate(pattern: &str, ascii_classes: bool) -> String {
                     'd' if ascii_classes => out.push_str(if in_class { "0-9" } else { "[0-9]" }),
                     'w' if ascii_classes => out.push_str(if in_class { "A-Za-z0-9_" } else { "[A-Za-z0-9_]" }),
                     's' if ascii_classes => out.push_str(if in_class { r"\t\n\x0B\f\r " } else { r"[\t\n\x0B\f\r ]" }),
-                    'D' if ascii_classes && !in_class => out.push_str("[^0-9]"),
-                    'W' if ascii_classes && !in_class => out.push_str("[^A-Za-z0-9_]"),
-                    'S' if ascii_classes && !in_class => out.push_str(r"[^\t\n\x0B\f\r ]"),
+                    // grep 3.8's PCRE2 setup: the negated classes match
+                    // ASCII characters only (`\D` does not match `é`).
+                    'D' if ascii_classes && !in_class => out.push_str(r"[\x00-/:-\x7F]"),
+                    'W' if ascii_classes && !in_class => out.push_str(r"[\x00-/:-@\[-^`{-\x7F]"),
+                    'S' if ascii_classes && !in_class => out.push_str(r"[\x00-\x08\x0E-\x1F!-\x7F]"),
                     'Q' => {
                         let mut literal = String::new();
                         while let Some(q) = chars.next() {

@@ -201,7 +201,14 @@ pub async fn search_stream(ctx: &Invocation<'_>, config: &Config, stream: Fd, na
         let length = record.len() as u64;
         let line = record.strip_suffix(&[config.eol]).unwrap_or(record);
         number += 1;
-        let is_selected = line_matches(config, line).map_err(Failure::Regex)? != config.invert;
+        let is_selected = match line_matches(config, line) {
+            Ok(found) => found != config.invert,
+            Err(error) => {
+                // What was selected before the failure is still printed.
+                out.flush().await?;
+                return Err(Failure::Regex(error));
+            }
+        };
         if stopping {
             // Trailing context after the last selected line of `-m`.
             if is_selected || !printing {
