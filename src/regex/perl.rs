@@ -102,7 +102,9 @@ fn pcre_message(error: &Error) -> String {
             _ => return error.to_string(),
         },
         Error::CompileError(compile) => match compile.as_ref() {
-            CompileError::LookBehindNotConst | CompileError::VariableLookBehindRequiresFeature => "lookbehind assertion is not fixed length",
+            CompileError::LookBehindNotConst | CompileError::VariableLookBehindRequiresFeature => {
+                "lookbehind assertion is not fixed length"
+            }
             CompileError::InvalidBackref(_) | CompileError::InvalidGroupNameBackref(_) => "reference to non-existent subpattern",
             CompileError::InnerError(inner) => return inner_message(inner),
             _ => return error.to_string(),

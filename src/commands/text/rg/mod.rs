@@ -158,7 +158,14 @@ enum Subject {
     Directory(String, String),
 }
 
-async fn search_all(ctx: &Invocation<'_>, config: &Config, paths: &[String], list_files: bool, printer: &mut Printer, tally: &mut Tally) -> Result<(), i32> {
+async fn search_all(
+    ctx: &Invocation<'_>,
+    config: &Config,
+    paths: &[String],
+    list_files: bool,
+    printer: &mut Printer,
+    tally: &mut Tally,
+) -> Result<(), i32> {
     let mut subjects = Vec::new();
     if paths.is_empty() {
         if !list_files && stdin_is_searchable(&ctx.stdin).await {
@@ -250,7 +257,15 @@ pub async fn stdin_is_searchable(stdin: &Fd) -> bool {
     }
 }
 
-async fn search_path(ctx: &Invocation<'_>, config: &Config, printer: &mut Printer, tally: &mut Tally, path: &str, shown: &str, origin: Origin) -> Result<(), i32> {
+async fn search_path(
+    ctx: &Invocation<'_>,
+    config: &Config,
+    printer: &mut Printer,
+    tally: &mut Tally,
+    path: &str,
+    shown: &str,
+    origin: Origin,
+) -> Result<(), i32> {
     let data = match ctx.fs.read_file(&ctx.resolve(path)).await {
         Ok(data) => data,
         Err(error) => {
@@ -262,7 +277,15 @@ async fn search_path(ctx: &Invocation<'_>, config: &Config, printer: &mut Printe
     search_one(ctx, config, printer, tally, shown, &data, origin).await
 }
 
-async fn search_one(ctx: &Invocation<'_>, config: &Config, printer: &mut Printer, tally: &mut Tally, shown: &str, data: &[u8], origin: Origin) -> Result<(), i32> {
+async fn search_one(
+    ctx: &Invocation<'_>,
+    config: &Config,
+    printer: &mut Printer,
+    tally: &mut Tally,
+    shown: &str,
+    data: &[u8],
+    origin: Origin,
+) -> Result<(), i32> {
     match search_buffer(config, printer, shown, data, origin) {
         Ok(outcome) => tally.matched |= outcome.matched,
         Err(_) => {

@@ -245,7 +245,9 @@ pub async fn configure(ctx: &Invocation<'_>) -> Result<Setup, i32> {
                 return Err(clap_error(ctx, &message, true).await);
             }
             "sort" | "sortr" | "sort-files" if !matches!(text, "path" | "modified" | "accessed" | "created" | "none" | "") => {
-                let message = format!("'{text}' isn't a valid value for '--{key} <SORTBY>'\n\t[possible values: path, modified, accessed, created, none]");
+                let message = format!(
+                    "'{text}' isn't a valid value for '--{key} <SORTBY>'\n\t[possible values: path, modified, accessed, created, none]"
+                );
                 return Err(clap_error(ctx, &message, true).await);
             }
             _ => {}

@@ -69,12 +69,7 @@ impl LineCounter {
 
 /// Scans `buffer`, handing each event to `sink`; returns the number of
 /// selected lines.
-pub fn scan(
-    buffer: &[u8],
-    matcher: &Matcher,
-    options: &ScanOptions,
-    sink: &mut dyn FnMut(Event<'_>) -> Flow,
-) -> Result<u64, MatchError> {
+pub fn scan(buffer: &[u8], matcher: &Matcher, options: &ScanOptions, sink: &mut dyn FnMut(Event<'_>) -> Flow) -> Result<u64, MatchError> {
     let mut counter = LineCounter { position: 0, number: 1 };
     let mut selected: u64 = 0;
     // The end (after the terminator) of the last line shown.

@@ -159,7 +159,8 @@ fn print_event(config: &Config, printer: &mut Printer, shown: &str, event: &Even
                 }
                 return Ok(());
             }
-            let column = if config.column && !config.invert { matches_in(matcher, line.text)?.first().map(|(start, _)| start + 1) } else { None };
+            let column =
+                if config.column && !config.invert { matches_in(matcher, line.text)?.first().map(|(start, _)| start + 1) } else { None };
             let replaced = match &config.replace {
                 Some(replacement) if !config.invert => Some(super::replace::replace_all(matcher, line.text, replacement)?),
                 _ => None,

@@ -12,7 +12,10 @@ pub const TYPES: &[(&str, &[&str])] = &[
     ("c", &["*.[chH]", "*.[chH].in", "*.cats"]),
     ("cmake", &["*.cmake", "CMakeLists.txt"]),
     ("config", &["*.cfg", "*.conf", "*.config", "*.ini"]),
-    ("cpp", &["*.[ChH]", "*.[ChH].in", "*.[ch]pp", "*.[ch]pp.in", "*.[ch]xx", "*.[ch]xx.in", "*.cc", "*.cc.in", "*.hh", "*.hh.in", "*.inl"]),
+    (
+        "cpp",
+        &["*.[ChH]", "*.[ChH].in", "*.[ch]pp", "*.[ch]pp.in", "*.[ch]xx", "*.[ch]xx.in", "*.cc", "*.cc.in", "*.hh", "*.hh.in", "*.inl"],
+    ),
     ("cs", &["*.cs"]),
     ("css", &["*.css", "*.scss"]),
     ("csv", &["*.csv"]),
@@ -45,7 +48,19 @@ pub const TYPES: &[(&str, &[&str])] = &[
     ("lock", &["*.lock", "package-lock.json"]),
     ("log", &["*.log"]),
     ("lua", &["*.lua"]),
-    ("make", &["*.mak", "*.mk", "[Gg][Nn][Uu]makefile", "[Gg][Nn][Uu]makefile.am", "[Gg][Nn][Uu]makefile.in", "[Mm]akefile", "[Mm]akefile.am", "[Mm]akefile.in"]),
+    (
+        "make",
+        &[
+            "*.mak",
+            "*.mk",
+            "[Gg][Nn][Uu]makefile",
+            "[Gg][Nn][Uu]makefile.am",
+            "[Gg][Nn][Uu]makefile.in",
+            "[Mm]akefile",
+            "[Mm]akefile.am",
+            "[Mm]akefile.in",
+        ],
+    ),
     ("markdown", &["*.markdown", "*.md", "*.mdown", "*.mkdn"]),
     ("matlab", &["*.m"]),
     ("md", &["*.markdown", "*.md", "*.mdown", "*.mkdn"]),
@@ -67,7 +82,45 @@ pub const TYPES: &[(&str, &[&str])] = &[
     ("rust", &["*.rs"]),
     ("sass", &["*.sass", "*.scss"]),
     ("scala", &["*.sbt", "*.scala"]),
-    ("sh", &["*.bash", "*.bashrc", "*.csh", "*.cshrc", "*.ksh", "*.kshrc", "*.sh", "*.tcsh", "*.zsh", ".bash_login", ".bash_logout", ".bash_profile", ".bashrc", ".cshrc", ".kshrc", ".login", ".logout", ".profile", ".tcshrc", ".zlogin", ".zlogout", ".zprofile", ".zshenv", ".zshrc", "bash_login", "bash_logout", "bash_profile", "bashrc", "profile", "zlogin", "zlogout", "zprofile", "zshenv", "zshrc"]),
+    (
+        "sh",
+        &[
+            "*.bash",
+            "*.bashrc",
+            "*.csh",
+            "*.cshrc",
+            "*.ksh",
+            "*.kshrc",
+            "*.sh",
+            "*.tcsh",
+            "*.zsh",
+            ".bash_login",
+            ".bash_logout",
+            ".bash_profile",
+            ".bashrc",
+            ".cshrc",
+            ".kshrc",
+            ".login",
+            ".logout",
+            ".profile",
+            ".tcshrc",
+            ".zlogin",
+            ".zlogout",
+            ".zprofile",
+            ".zshenv",
+            ".zshrc",
+            "bash_login",
+            "bash_logout",
+            "bash_profile",
+            "bashrc",
+            "profile",
+            "zlogin",
+            "zlogout",
+            "zprofile",
+            "zshenv",
+            "zshrc",
+        ],
+    ),
     ("sql", &["*.psql", "*.sql"]),
     ("swift", &["*.swift"]),
     ("tex", &["*.bib", "*.cls", "*.dtx", "*.ins", "*.ltx", "*.sty", "*.tex"]),
@@ -133,7 +186,8 @@ impl TypeFilter {
 /// The `--type-list` text: `name: glob, glob` per type, with the types
 /// `--type-add` defined merged in.
 pub fn type_list(added: &[(String, Vec<String>)]) -> String {
-    let mut all: std::collections::BTreeMap<String, Vec<String>> = TYPES.iter().map(|(name, globs)| (name.to_string(), globs.iter().map(|g| g.to_string()).collect())).collect();
+    let mut all: std::collections::BTreeMap<String, Vec<String>> =
+        TYPES.iter().map(|(name, globs)| (name.to_string(), globs.iter().map(|g| g.to_string()).collect())).collect();
     for (name, globs) in added {
         all.entry(name.clone()).or_default().extend(globs.iter().cloned());
     }
