@@ -49,6 +49,9 @@ pub enum Matcher {
     Perl(Box<Regex>),
 }
 
+/// The spans of a match's groups (index 0 is the whole match).
+pub type Groups = Vec<Option<(usize, usize)>>;
+
 /// A search that could not finish (Perl's backtracking limit).
 #[derive(Debug)]
 pub struct MatchError;
@@ -110,7 +113,7 @@ impl Matcher {
 
     /// The spans of the groups of the first match at or after `at` (index
     /// 0 is the whole match).
-    pub fn captures_at(&self, line: &[u8], at: usize) -> Result<Option<Vec<Option<(usize, usize)>>>, MatchError> {
+    pub fn captures_at(&self, line: &[u8], at: usize) -> Result<Option<Groups>, MatchError> {
         match self {
             Matcher::Rust(regex) => {
                 let mut captures = regex.create_captures();

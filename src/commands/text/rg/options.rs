@@ -165,8 +165,9 @@ pub async fn configure(ctx: &Invocation<'_>) -> Result<Setup, i32> {
     let mut heading = false;
     let mut globs: Vec<String> = Vec::new();
     let mut iglobs: Vec<String> = Vec::new();
-    let (mut selected_types, mut negated_types, mut added_types): (Vec<String>, Vec<String>, Vec<(String, Vec<String>)>) =
-        (Vec::new(), Vec::new(), Vec::new());
+    let mut selected_types: Vec<String> = Vec::new();
+    let mut negated_types: Vec<String> = Vec::new();
+    let mut added_types: Vec<(String, Vec<String>)> = Vec::new();
     let mut unrestricted = 0;
     let mut flags = Flags::default();
     let mut show_type_list = false;

@@ -28,7 +28,7 @@ pub fn expand_at(matcher: &Matcher, line: &[u8], start: usize, replacement: &str
     let mut out = Vec::new();
     let mut rest = replacement;
     while let Some(dollar) = rest.find('$') {
-        out.extend_from_slice(rest[..dollar].as_bytes());
+        out.extend_from_slice(rest.as_bytes().get(..dollar).unwrap_or(&[]));
         let after = &rest[dollar + 1..];
         if let Some(tail) = after.strip_prefix('$') {
             out.push(b'$');
