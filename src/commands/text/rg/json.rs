@@ -4,7 +4,7 @@
 //! commands, so every `elapsed` is zero.
 
 use super::matcher::MatchError;
-use super::scan::{scan, Event, Flow, Line, ScanOptions};
+use super::scan::{try_scan, Event, Flow, Line, ScanOptions};
 use super::search::{matches_in, Outcome, Printer};
 use super::Config;
 use base64::Engine as _;
@@ -33,34 +33,20 @@ pub fn search(config: &Config, printer: &mut Printer, shown: &str, buffer: &[u8]
     let path = data(shown.as_bytes());
     let mut file = Stats { searches: 1, bytes_searched: buffer.len() as u64, ..Stats::default() };
     let mut messages = Vec::new();
-    let mut failure = None;
-    let selected = scan(buffer, &config.matcher, &options, &mut |event| {
+    let selected = try_scan(buffer, &config.matcher, &options, &mut |event| {
         let (kind, line, submatches) = match event {
-            Event::Break => return Flow::Continue,
+            Event::Break => return Ok(Flow::Continue),
             Event::Context(line) => ("context", line, Vec::new()),
             Event::Selected(line) => {
-                let found = if config.invert {
-                    Vec::new()
-                } else {
-                    match matches_in(&config.matcher, line.text) {
-                        Ok(found) => found,
-                        Err(error) => {
-                            failure = Some(error);
-                            return Flow::Stop;
-                        }
-                    }
-                };
+                let found = if config.invert { Vec::new() } else { matches_in(&config.matcher, line.text)? };
                 file.matched_lines += 1;
                 file.matches += found.len() as u64;
                 ("match", line, found)
             }
         };
         messages.push(line_message(kind, &path, &line, &submatches));
-        Flow::Continue
+        Ok(Flow::Continue)
     })?;
-    if let Some(error) = failure {
-        return Err(error);
-    }
     if selected > 0 {
         file.searches_with_match = 1;
         let begin = format!("{{\"type\":\"begin\",\"data\":{{\"path\":{path}}}}}\n");

@@ -120,6 +120,28 @@ pub fn scan(buffer: &[u8], matcher: &Matcher, options: &ScanOptions, sink: &mut 
     Ok(selected)
 }
 
+/// [`scan`] with a sink that may fail: its first failure stops the scan
+/// and is returned.
+pub fn try_scan(
+    buffer: &[u8],
+    matcher: &Matcher,
+    options: &ScanOptions,
+    sink: &mut dyn FnMut(Event<'_>) -> Result<Flow, MatchError>,
+) -> Result<u64, MatchError> {
+    let mut failure = None;
+    let selected = scan(buffer, matcher, options, &mut |event| match sink(event) {
+        Ok(flow) => flow,
+        Err(error) => {
+            failure = Some(error);
+            Flow::Stop
+        }
+    })?;
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(selected),
+    }
+}
+
 fn make_line<'b>(buffer: &'b [u8], counter: &mut LineCounter, start: usize, end: usize) -> Line<'b> {
     let raw_end = if end < buffer.len() { end + 1 } else { end };
     Line {

@@ -5,7 +5,7 @@
 
 use super::json::JsonPrinter;
 use super::matcher::{MatchError, Matcher};
-use super::scan::{scan, Event, Flow, Line, ScanOptions};
+use super::scan::{scan, try_scan, Event, Flow, Line, ScanOptions};
 use super::Config;
 
 /// What was printed so far across files (for the separators between them).
@@ -66,22 +66,12 @@ pub fn search_buffer(config: &Config, printer: &mut Printer, shown: &str, buffer
     }
     if config.count || config.count_matches {
         let mut total: u64 = 0;
-        let mut failure = None;
-        let selected = scan(buffer, matcher, &options, &mut |event| {
+        let selected = try_scan(buffer, matcher, &options, &mut |event| {
             if let (Event::Selected(line), true) = (event, config.count_matches) {
-                match matches_in(matcher, line.text) {
-                    Ok(found) => total += found.len() as u64,
-                    Err(error) => {
-                        failure = Some(error);
-                        return Flow::Stop;
-                    }
-                }
+                total += matches_in(matcher, line.text)?.len() as u64;
             }
-            Flow::Continue
+            Ok(Flow::Continue)
         })?;
-        if let Some(error) = failure {
-            return Err(error);
-        }
         let value = if config.count_matches && !config.invert { total } else { selected };
         if value > 0 || config.include_zero {
             if config.with_filename {
@@ -103,22 +93,15 @@ pub fn search_buffer(config: &Config, printer: &mut Printer, shown: &str, buffer
         }
         return Ok(Outcome { matched: found });
     }
-    let mut failure = None;
     let mut first = true;
-    let selected = scan(buffer, matcher, &options, &mut |event| {
+    let selected = try_scan(buffer, matcher, &options, &mut |event| {
         if first {
             first = false;
             start_file(config, printer, shown);
         }
-        if let Err(error) = print_event(config, printer, shown, &event) {
-            failure = Some(error);
-            return Flow::Stop;
-        }
-        Flow::Continue
+        print_event(config, printer, shown, &event)?;
+        Ok(Flow::Continue)
     })?;
-    if let Some(error) = failure {
-        return Err(error);
-    }
     Ok(Outcome { matched: selected > 0 })
 }
 
