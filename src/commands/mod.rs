@@ -68,6 +68,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "readlink", run: file::readlink::run_readlink },
     Utility { name: "realpath", run: file::readlink::run_realpath },
     Utility { name: "rev", run: text::rev::run },
+    Utility { name: "rg", run: text::rg::run },
     Utility { name: "rm", run: file::rm::run },
     Utility { name: "rmdir", run: file::rmdir::run },
     Utility { name: "sed", run: text::sed::run },

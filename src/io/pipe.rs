@@ -66,7 +66,13 @@ impl PipeReader {
             let mut state = self.state.borrow_mut();
             if !state.buffer.is_empty() {
                 let take = max.min(state.buffer.len());
-                let out: Vec<u8> = state.buffer.drain(..take).collect();
+                // Copy the ring buffer's two halves in bulk, not byte by byte.
+                let mut out = Vec::with_capacity(take);
+                let (front, back) = state.buffer.as_slices();
+                let from_front = take.min(front.len());
+                out.extend_from_slice(front.get(..from_front).unwrap_or(&[]));
+                out.extend_from_slice(back.get(..take - from_front).unwrap_or(&[]));
+                state.buffer.drain(..take);
                 state.wake_writers();
                 return Poll::Ready(out);
             }

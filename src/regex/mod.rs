@@ -29,8 +29,11 @@ const SIZE_LIMIT: usize = 8 << 20;
 pub struct Syntax {
     /// Extended (`-E`) rather than basic syntax.
     pub extended: bool,
-    /// Perl-like syntax as the `regex` crate reads it (`grep -P`).
+    /// Perl-compatible syntax (`grep -P`, `rg -P`), on fancy-regex.
     pub perl: bool,
+    /// With `perl`: `\d \w \s` cover Unicode (ripgrep's PCRE2 with `UCP`)
+    /// rather than ASCII only (grep's PCRE2 without it).
+    pub unicode_classes: bool,
     /// Follow glibc `regcomp` (sed) rather than grep's own parser in corners.
     pub glibc: bool,
     /// Read `\n`, `\t`... as the characters they name (sed).
@@ -86,6 +89,10 @@ pub enum RegexError {
     BareClass,
     /// The backtracker ran out of steps.
     StepLimit,
+    /// A Perl expression's backtracking budget ran out (PCRE's match limit).
+    BacktrackLimit,
+    /// A Perl expression nested its backtracking too deep.
+    StackLimit,
     /// A Perl-syntax expression the engine does not support, with the reason.
     Perl(String),
 }
@@ -107,6 +114,8 @@ impl std::fmt::Display for RegexError {
             RegexError::TooBig => "Regular expression too big",
             RegexError::BareClass => "character class syntax is [[:space:]], not [:space:]",
             RegexError::StepLimit => "regular expression backtracking limit exceeded",
+            RegexError::BacktrackLimit => "exceeded PCRE's backtracking limit",
+            RegexError::StackLimit => "exceeded PCRE's nested backtracking limit",
             RegexError::Perl(reason) => reason,
         };
         f.write_str(text)
@@ -185,45 +194,23 @@ enum Engine {
     /// (when it compiles) finds where a match may start, then the
     /// backtracker decides.
     Backtrack { prefilter: Option<meta::Regex> },
+    /// A Perl-compatible expression.
+    Perl(perl::Perl),
 }
 
 fn build(pattern: &str, syntax: &Syntax, kind: MatchKind) -> Result<meta::Regex, RegexError> {
     let config = meta::Config::new().match_kind(kind).nfa_size_limit(Some(SIZE_LIMIT)).onepass_size_limit(Some(SIZE_LIMIT));
     let syntax_config = syntax::Config::new().utf8(false).case_insensitive(syntax.ignore_case).nest_limit(1000);
-    meta::Regex::builder().configure(config).syntax(syntax_config).build(pattern).map_err(|error| {
-        if error.size_limit().is_some() {
-            RegexError::TooBig
-        } else if syntax.perl {
-            RegexError::Perl(perl_reason(&error))
-        } else {
-            RegexError::TooBig
-        }
-    })
-}
-
-/// The last line of the `regex` crate's syntax error (what is unsupported).
-fn perl_reason(error: &meta::BuildError) -> String {
-    use std::error::Error;
-    let detail = error.source().map(|source| source.to_string()).unwrap_or_else(|| error.to_string());
-    let reason = detail.lines().rev().find(|line| line.starts_with("error:")).unwrap_or(detail.as_str());
-    reason.trim_start_matches("error:").trim().to_string()
+    meta::Regex::builder().configure(config).syntax(syntax_config).build(pattern).map_err(|_| RegexError::TooBig)
 }
 
 impl Regex {
     /// Compiles `pattern` in `syntax`.
     pub fn new(pattern: &[u8], syntax: &Syntax) -> Result<Regex, RegexError> {
         if syntax.perl {
-            let body = perl::translate(&String::from_utf8_lossy(pattern));
-            let text = if syntax.whole_line {
-                format!(r"\A(?:{body})\z")
-            } else if syntax.whole_word {
-                format!(r"\b{{start-half}}(?:{body})\b{{end-half}}")
-            } else {
-                body
-            };
-            let first = build(&text, syntax, MatchKind::LeftmostFirst)?;
-            let groups = first.group_info().group_len(regex_automata::PatternID::ZERO).saturating_sub(1);
-            let engine = Engine::Automata { first, longest: OnceCell::new(), pattern: text };
+            let perl = perl::Perl::new(pattern, syntax, !syntax.unicode_classes)?;
+            let groups = perl.groups();
+            let engine = Engine::Perl(perl);
             return Ok(Regex { engine, node: None, groups, syntax: syntax.clone(), program: OnceCell::new(), warnings: Vec::new() });
         }
         let parsed = if syntax.fixed { parse::literal(pattern) } else { parse::parse(pattern, syntax)? };
@@ -288,6 +275,7 @@ impl Regex {
         match &self.engine {
             Engine::Automata { first, .. } => Ok(first.is_match(hay)),
             Engine::Backtrack { .. } => Ok(self.find_at(hay, 0)?.is_some()),
+            Engine::Perl(perl) => perl.is_match(hay),
         }
     }
 
@@ -299,9 +287,6 @@ impl Regex {
                 let Some(found) = first.search(&Input::new(hay).range(start..)) else {
                     return Ok(None);
                 };
-                if self.syntax.perl {
-                    return Ok(Some((found.start(), found.end())));
-                }
                 let longest = longest.get_or_init(|| build(pattern, &self.syntax, MatchKind::All));
                 let longest = longest.as_ref().map_err(Clone::clone)?;
                 let input = Input::new(hay).range(found.start()..).anchored(Anchored::Yes);
@@ -319,12 +304,16 @@ impl Regex {
                 let slots = self.program()?.search(hay, from)?;
                 Ok(slots.and_then(|slots| span(&slots, 0)))
             }
+            Engine::Perl(perl) => perl.find_at(hay, start),
         }
     }
 
     /// The leftmost-longest match at or after `start` and its groups' spans
     /// (index 0 is the whole match).
     pub fn captures_at(&self, hay: &[u8], start: usize) -> Result<Option<Vec<Option<Span>>>, RegexError> {
+        if let Engine::Perl(perl) = &self.engine {
+            return perl.captures_at(hay, start);
+        }
         let Some((from, to)) = self.find_at(hay, start)? else {
             return Ok(None);
         };

@@ -2,8 +2,8 @@
 //! reading them line by line in chunks.
 
 use crate::commands::common::{open_input, Input};
-use crate::utility::Invocation;
 use crate::io::{Fd, READ_CHUNK};
+use crate::utility::Invocation;
 
 /// How a utility reports an input it cannot open.
 #[derive(Clone, Copy)]
@@ -76,23 +76,29 @@ impl LineReader {
     /// The next record with its delimiter (the last may lack one), `Ok(None)`
     /// at end of input, `Err(())` on a read error.
     pub async fn next_line(&mut self) -> Result<Option<Vec<u8>>, ()> {
+        Ok(self.next_record().await?.map(<[u8]>::to_vec))
+    }
+
+    /// The next record, borrowed from the reader's buffer (no copy): with its
+    /// delimiter, the last one maybe without; `Ok(None)` at end of input.
+    pub async fn next_record(&mut self) -> Result<Option<&[u8]>, ()> {
         let mut scanned = self.start;
         loop {
             let pending = self.buffer.get(scanned..).unwrap_or(&[]);
-            if let Some(offset) = pending.iter().position(|&b| b == self.delimiter) {
+            if let Some(offset) = memchr::memchr(self.delimiter, pending) {
+                let start = self.start;
                 let end = scanned + offset + 1;
-                let line = self.buffer.get(self.start..end).unwrap_or(&[]).to_vec();
                 self.start = end;
-                return Ok(Some(line));
+                return Ok(self.buffer.get(start..end));
             }
             scanned = self.buffer.len();
             if self.done {
                 if self.start >= self.buffer.len() {
                     return Ok(None);
                 }
-                let line = self.buffer.get(self.start..).unwrap_or(&[]).to_vec();
+                let start = self.start;
                 self.start = self.buffer.len();
-                return Ok(Some(line));
+                return Ok(self.buffer.get(start..));
             }
             if self.start > 0 {
                 self.buffer.drain(..self.start);
@@ -103,7 +109,11 @@ impl LineReader {
             if chunk.is_empty() {
                 self.done = true;
             }
-            self.buffer.extend_from_slice(&chunk);
+            if self.buffer.is_empty() {
+                self.buffer = chunk;
+            } else {
+                self.buffer.extend_from_slice(&chunk);
+            }
         }
     }
 }
@@ -156,10 +166,10 @@ pub async fn transform_records(
         };
         let mut reader = LineReader::new(stream, terminator);
         loop {
-            match reader.next_line().await {
+            match reader.next_record().await {
                 Ok(Some(record)) => {
                     converted.clear();
-                    transform(&record, &mut converted);
+                    transform(record, &mut converted);
                     out.write(&converted).await?;
                 }
                 Ok(None) => break,

@@ -21,6 +21,7 @@ pub mod od_format;
 pub mod output;
 pub mod paste;
 pub mod rev;
+pub mod rg;
 pub mod sed;
 pub mod shuf;
 pub mod sort;

@@ -104,9 +104,26 @@ impl Settings {
         Ordering::Equal
     }
 
+    /// Compares by the keys whose byte ranges were found beforehand (one
+    /// range per key, in order).
+    fn compare_ranges(&self, a: &[u8], a_ranges: &[(usize, usize)], b: &[u8], b_ranges: &[(usize, usize)]) -> Ordering {
+        for ((key, (a_start, a_end)), (b_start, b_end)) in self.keys.iter().zip(a_ranges).zip(b_ranges) {
+            let ordering = self.compare_key(&key.flags, a.get(*a_start..*a_end).unwrap_or(&[]), b.get(*b_start..*b_end).unwrap_or(&[]));
+            if ordering != Ordering::Equal {
+                return ordering;
+            }
+        }
+        self.last_resort(Ordering::Equal, a, b)
+    }
+
     /// The full comparison: keys, then bytes as a last resort.
     fn compare(&self, a: &[u8], b: &[u8]) -> Ordering {
-        let ordering = self.compare_keys(a, b);
+        self.last_resort(self.compare_keys(a, b), a, b)
+    }
+
+    /// The byte comparison that settles lines whose keys are equal (unless
+    /// `-u` or `-s`).
+    fn last_resort(&self, ordering: Ordering, a: &[u8], b: &[u8]) -> Ordering {
         if ordering != Ordering::Equal || self.unique || self.stable {
             return ordering;
         }
@@ -334,6 +351,24 @@ fn merge<'a>(settings: &Settings, lists: Vec<Vec<&'a [u8]>>) -> Vec<&'a [u8]> {
     }
 }
 
+/// Sorts lines in memory. Each key's byte range is found once per line,
+/// not once per comparison, and comparing allocates nothing.
+fn sort_lines<'a>(settings: &Settings, mut lines: Vec<&'a [u8]>) -> Vec<&'a [u8]> {
+    let keys = settings.keys.len();
+    if keys == 0 {
+        lines.sort_by(|a, b| settings.compare(a, b));
+        return lines;
+    }
+    let mut ranges = Vec::with_capacity(lines.len() * keys);
+    for line in &lines {
+        ranges.extend(settings.keys.iter().map(|key| key_range(line, key, settings.tab)));
+    }
+    let mut prepared: Vec<(&[u8], usize)> = lines.iter().enumerate().map(|(index, line)| (*line, index * keys)).collect();
+    let ranges_of = |at: usize| ranges.get(at..at + keys).unwrap_or(&[]);
+    prepared.sort_by(|(a, a_at), (b, b_at)| settings.compare_ranges(a, ranges_of(*a_at), b, ranges_of(*b_at)));
+    prepared.into_iter().map(|(line, _)| line).collect()
+}
+
 async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) -> Result<i32, i32> {
     let contents = read_inputs(ctx, operands).await?;
     if settings.check != Check::None {
@@ -344,9 +379,8 @@ async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
         let lists = contents.iter().map(|(_, data)| records(data, settings.delimiter)).collect();
         merge(settings, lists)
     } else {
-        let mut all: Vec<&[u8]> = contents.iter().flat_map(|(_, data)| records(data, settings.delimiter)).collect();
-        all.sort_by(|a, b| settings.compare(a, b));
-        all
+        let all: Vec<&[u8]> = contents.iter().flat_map(|(_, data)| records(data, settings.delimiter)).collect();
+        sort_lines(settings, all)
     };
     if settings.unique {
         lines.dedup_by(|line, kept| settings.compare_keys(kept, line) == Ordering::Equal);

@@ -7,8 +7,8 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::tr_sets::{expand, parse_set, Class, Element, SetError};
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::io::READ_CHUNK;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "cCdst",
@@ -192,6 +192,7 @@ async fn transform(ctx: &Invocation<'_>, plan: &Plan) -> Result<i32, i32> {
     let mut out = Output::new(ctx);
     let mut last: Option<u8> = None;
     let mut buffer = Vec::with_capacity(READ_CHUNK);
+    let plain_translation = !plan.delete.contains(&true) && !plan.squeeze.contains(&true);
     loop {
         let chunk = match ctx.stdin.read(READ_CHUNK).await {
             Ok(chunk) => chunk,
@@ -202,6 +203,16 @@ async fn transform(ctx: &Invocation<'_>, plan: &Plan) -> Result<i32, i32> {
         };
         if chunk.is_empty() {
             break;
+        }
+        if plain_translation {
+            // Nothing deleted or squeezed: map the chunk in place, no copy.
+            let mut chunk = chunk;
+            for byte in chunk.iter_mut() {
+                *byte = plan.map[usize::from(*byte)];
+            }
+            out.flush().await?;
+            ctx.write_out(&chunk).await.map_err(crate::utility::write_failure_status)?;
+            continue;
         }
         buffer.clear();
         for byte in chunk {

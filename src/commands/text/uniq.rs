@@ -8,8 +8,8 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, report_
 use crate::commands::text::input::{open_output, LineReader};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::Fd;
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "cdDf:is:uw:z",
@@ -206,24 +206,26 @@ impl Writer {
 
 async fn uniq(ctx: &Invocation<'_>, settings: &Settings, input: Fd, writer: &mut Writer) -> Result<i32, i32> {
     let mut reader = LineReader::new(input, settings.delimiter);
-    let mut current: Option<Vec<u8>> = None;
+    // The first line of the current group (its buffer reused across groups).
+    let mut current: Vec<u8> = Vec::new();
+    let mut has_current = false;
     let mut count: u64 = 0;
     let mut groups_started = 0u64;
     loop {
-        let next = match reader.next_line().await {
+        let next = match reader.next_record().await {
             Ok(line) => line,
             Err(()) => {
                 ctx.report("read error").await;
                 return Ok(1);
             }
         };
-        let same = match (&current, &next) {
-            (Some(previous), Some(line)) => settings.same(previous, line),
+        let same = match next {
+            Some(line) if has_current => settings.same(&current, line),
             _ => false,
         };
         if same {
             count += 1;
-            let line = next.unwrap_or_default();
+            let line = next.unwrap_or(&[]);
             if let Some(separation) = settings.all_repeated {
                 if count == 2 {
                     let first_group = groups_started == 0;
@@ -231,20 +233,21 @@ async fn uniq(ctx: &Invocation<'_>, settings: &Settings, input: Fd, writer: &mut
                     if separation == Separation::Prepend || (separation == Separation::Separate && !first_group) {
                         writer.separator().await?;
                     }
-                    writer.line(None, current.as_deref().unwrap_or(&[])).await?;
+                    writer.line(None, &current).await?;
                 }
-                writer.line(None, &line).await?;
+                writer.line(None, line).await?;
             } else if settings.group.is_some() {
-                writer.line(None, &line).await?;
+                writer.line(None, line).await?;
             }
             continue;
         }
         // The group of `current` ended.
-        if let Some(previous) = current.take() {
+        if has_current {
+            let previous = &current;
             let plain = settings.all_repeated.is_none() && settings.group.is_none();
             let wanted = (!settings.repeated || count > 1) && (!settings.unique || count == 1);
             if plain && wanted {
-                writer.line(settings.count.then_some(count), &previous).await?;
+                writer.line(settings.count.then_some(count), previous).await?;
             }
         }
         let Some(line) = next else {
@@ -266,9 +269,11 @@ async fn uniq(ctx: &Invocation<'_>, settings: &Settings, input: Fd, writer: &mut
                 writer.separator().await?;
             }
             groups_started += 1;
-            writer.line(None, &line).await?;
+            writer.line(None, line).await?;
         }
-        current = Some(line);
+        current.clear();
+        current.extend_from_slice(line);
+        has_current = true;
         count = 1;
     }
     writer.flush().await?;

@@ -5,8 +5,8 @@ use crate::commands::common::{inputs, Input};
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, OpenError};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::READ_CHUNK;
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "clLmw",
@@ -77,6 +77,12 @@ impl Counts {
                 _ => self.chars += 1,
             }
         }
+    }
+
+    /// Counts only lines and bytes (what `-l` and `-c` need).
+    fn add_lines_and_bytes(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len() as u64;
+        self.lines += chunk.iter().filter(|&&byte| byte == b'\n').count() as u64;
     }
 
     fn start_word(&mut self, width: u64) {
@@ -178,6 +184,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         if selection.how_many() == 0 {
             (selection.lines, selection.words, selection.bytes) = (true, true, true);
         }
+        // Lines and bytes alone need no decoding: a vectorized newline count.
+        let only_lines_and_bytes = !(selection.words || selection.chars || selection.max_length);
         let list = inputs(&parsed.operands);
         let width = column_width(ctx, &list, &selection).await;
         let mut status = 0;
@@ -191,6 +199,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             loop {
                 match stream.read(READ_CHUNK).await {
                     Ok(chunk) if chunk.is_empty() => break,
+                    Ok(chunk) if only_lines_and_bytes => counts.add_lines_and_bytes(&chunk),
                     Ok(chunk) => counts.add(&chunk),
                     Err(error) => {
                         ctx.report(&format!("{}: {error}", crate::commands::text::input::input_name(input))).await;

@@ -3,9 +3,9 @@
 
 use super::{write_status, BinaryFiles, Config, ListFiles};
 use crate::commands::text::input::LineReader;
-use crate::utility::Invocation;
 use crate::io::Fd;
 use crate::regex::{decode_at, RegexError, Unit};
+use crate::utility::Invocation;
 use std::collections::VecDeque;
 
 /// Output is handed on in blocks this large.
@@ -197,19 +197,24 @@ pub async fn search_stream(ctx: &Invocation<'_>, config: &Config, stream: Fd, na
     let mut binary_matched = false;
     let mut stopping = config.max_count == Some(0);
     while !stopping || search.after_left > 0 {
-        let Some(mut line) = reader.next_line().await.map_err(|()| Failure::Read)? else { break };
-        let length = line.len() as u64;
-        if line.last() == Some(&config.eol) {
-            line.pop();
-        }
+        let Some(record) = reader.next_record().await.map_err(|()| Failure::Read)? else { break };
+        let length = record.len() as u64;
+        let line = record.strip_suffix(&[config.eol]).unwrap_or(record);
         number += 1;
-        let is_selected = line_matches(config, &line).map_err(Failure::Regex)? != config.invert;
+        let is_selected = match line_matches(config, line) {
+            Ok(found) => found != config.invert,
+            Err(error) => {
+                // What was selected before the failure is still printed.
+                out.flush().await?;
+                return Err(Failure::Regex(error));
+            }
+        };
         if stopping {
             // Trailing context after the last selected line of `-m`.
             if is_selected || !printing {
                 break;
             }
-            search.context_line(&mut out.buffer, number, offset, &line);
+            search.context_line(&mut out.buffer, number, offset, line);
             search.after_left -= 1;
             offset += length;
             continue;
@@ -223,14 +228,14 @@ pub async fn search_stream(ctx: &Invocation<'_>, config: &Config, stream: Fd, na
                 break;
             }
             if printing {
-                let binary_line = config.binary != BinaryFiles::Text && (nul_binary || has_encoding_error(&line));
+                let binary_line = config.binary != BinaryFiles::Text && (nul_binary || has_encoding_error(line));
                 if binary_line {
                     binary_matched = true;
                     if nul_binary {
                         break;
                     }
                 } else {
-                    search.selected_line(&mut out.buffer, number, offset, &line).map_err(Failure::Regex)?;
+                    search.selected_line(&mut out.buffer, number, offset, line).map_err(Failure::Regex)?;
                     search.after_left = config.after;
                 }
             }
@@ -239,10 +244,10 @@ pub async fn search_stream(ctx: &Invocation<'_>, config: &Config, stream: Fd, na
             }
         } else if printing && !config.only_matching {
             if search.after_left > 0 {
-                search.context_line(&mut out.buffer, number, offset, &line);
+                search.context_line(&mut out.buffer, number, offset, line);
                 search.after_left -= 1;
             } else if config.before > 0 {
-                search.before.push_back((number, offset, line));
+                search.before.push_back((number, offset, line.to_vec()));
                 if search.before.len() > config.before {
                     search.before.pop_front();
                 }

@@ -7,6 +7,7 @@ use super::{display_name, report_file, Config};
 use crate::commands::common::{inputs, open_input, Input};
 use crate::commands::file::glob;
 use crate::fs::FsError;
+use crate::regex::RegexError;
 use crate::utility::Invocation;
 
 /// What the run has seen so far.
@@ -145,7 +146,12 @@ async fn search_input(
         }
         Err(Failure::Stop(status)) => return Err(status),
         Err(Failure::Regex(error)) => {
-            ctx.report(&error.to_string()).await;
+            let message = match error {
+                // GNU grep names the input whose search hit PCRE's limits.
+                RegexError::BacktrackLimit | RegexError::StackLimit => format!("{shown}: {error}"),
+                other => other.to_string(),
+            };
+            ctx.report(&message).await;
             return Err(2);
         }
     }
