@@ -18,3 +18,9 @@ export const startImmediate: ((callback: () => void) => unknown) | undefined = (
 
 /** `clearTimeout` as it was when the package loaded. */
 export const stopTimer: typeof clearTimeout = globalThis.clearTimeout.bind(globalThis);
+
+/** Globals wasm-bindgen's glue uses, as they were when the package loaded (scripts/bindings.mjs). */
+export const captured = {
+  FinalizationRegistry: globalThis.FinalizationRegistry,
+  Reflect: globalThis.Reflect,
+};

@@ -75,6 +75,25 @@ async fn exec_returns_bytes_and_status() {
 }
 
 #[wasm_bindgen_test]
+async fn a_finished_run_answers_late_polls_with_an_error_not_a_trap() {
+    let sandbox = sandbox().await;
+    let before = wabash::wasm::run::run_count();
+    let id = sandbox.exec("seq 100000 | wc -l".into(), JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let result = finish(id).await.expect("exec");
+    assert_eq!(text(&field(&result, "stdout")), "100000\n");
+    // The run left the table when its result was taken: nothing can reach it.
+    assert_eq!(wabash::wasm::run::run_count(), before);
+    let late = poll_run(id).expect_err("a late poll");
+    assert_eq!(field(&late, "code").as_string().as_deref(), Some("WABASH_INTERNAL"));
+    let again = take_run_result(id).expect_err("a second take");
+    assert_eq!(field(&again, "code").as_string().as_deref(), Some("WABASH_INTERNAL"));
+    wabash::wasm::cancel_run(id);
+    // The sandbox is still there.
+    let next = finish(sandbox.exec("echo ok".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.expect("exec");
+    assert_eq!(text(&field(&next, "stdout")), "ok\n");
+}
+
+#[wasm_bindgen_test]
 async fn unknown_command_is_a_bash_error_not_an_exception() {
     let sandbox = sandbox().await;
     let result = finish(sandbox.exec("nosuchcommand".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.expect("exec");

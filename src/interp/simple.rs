@@ -29,7 +29,8 @@ impl Shell {
         if let Some(message) = self.output_overflow() {
             return Err(self.limit_exceeded(message).await);
         }
-        if count % 256 == 0 {
+        // An interrupt is seen at the next command, not 256 commands later.
+        if count % 256 == 0 || self.host.interrupted() {
             self.check_time_and_interrupt().await?;
             if count % 4096 == 0 {
                 self.host.yield_now().await;

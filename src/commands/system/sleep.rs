@@ -69,6 +69,10 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
         }
         ctx.host.sleep(total).await;
+        // Woken early by an interrupt (Ctrl-C, an abort): ended by SIGINT.
+        if ctx.host.interrupted() && !ctx.host.deadline_passed() {
+            return 130;
+        }
         0
     })
 }
