@@ -34,6 +34,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "cut", run: text::cut::run },
     Utility { name: "date", run: system::date::run },
     Utility { name: "df", run: file::df::run },
+    Utility { name: "diff", run: text::diff::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
     Utility { name: "du", run: file::du::run },
     Utility { name: "egrep", run: text::grep::run },

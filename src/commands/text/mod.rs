@@ -8,6 +8,7 @@ pub mod column;
 pub mod comm;
 pub mod count;
 pub mod cut;
+pub mod diff;
 pub mod expand;
 pub mod expr;
 pub mod fold;
