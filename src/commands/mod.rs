@@ -28,6 +28,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "chown", run: file::chown::run_chown },
     Utility { name: "cksum", run: hash::cksum::run },
     Utility { name: "clear", run: system::terminal::run_clear },
+    Utility { name: "cmp", run: text::cmp::run },
     Utility { name: "column", run: text::column::run },
     Utility { name: "comm", run: text::comm::run },
     Utility { name: "cp", run: file::cp::run },

@@ -2,8 +2,8 @@
 //! reading them line by line in chunks.
 
 use crate::commands::common::{open_input, Input};
-use crate::utility::Invocation;
 use crate::io::{Fd, READ_CHUNK};
+use crate::utility::Invocation;
 
 /// How a utility reports an input it cannot open.
 #[derive(Clone, Copy)]

@@ -7,8 +7,8 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::tr_sets::{expand, parse_set, Class, Element, SetError};
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::io::READ_CHUNK;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "cCdst",

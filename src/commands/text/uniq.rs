@@ -8,8 +8,8 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, report_
 use crate::commands::text::input::{open_output, LineReader};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::Fd;
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "cdDf:is:uw:z",

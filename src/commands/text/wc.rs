@@ -5,8 +5,8 @@ use crate::commands::common::{inputs, Input};
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, OpenError};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::READ_CHUNK;
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "clLmw",

@@ -3,9 +3,9 @@
 
 use super::{write_status, BinaryFiles, Config, ListFiles};
 use crate::commands::text::input::LineReader;
-use crate::utility::Invocation;
 use crate::io::Fd;
 use crate::regex::{decode_at, RegexError, Unit};
+use crate::utility::Invocation;
 use std::collections::VecDeque;
 
 /// Output is handed on in blocks this large.
