@@ -22,6 +22,7 @@ pub mod od;
 pub mod od_format;
 pub mod output;
 pub mod paste;
+pub mod patch;
 pub mod rev;
 pub mod sed;
 pub mod shuf;
