@@ -116,11 +116,15 @@ fn parse_count(text: &str) -> Option<u64> {
     Some(result)
 }
 
-/// Parses `-i`'s `SKIP` or `SKIP1:SKIP2`.
-fn parse_skips(text: &str) -> Option<[u64; 2]> {
+/// Parses `-i`'s `SKIP` or `SKIP1:SKIP2`; `Err` holds the text from where
+/// parsing failed, as GNU reports it.
+fn parse_skips(text: &str) -> Result<[u64; 2], &str> {
     match text.split_once(':') {
-        Some((first, second)) => Some([parse_count(first)?, parse_count(second)?]),
-        None => parse_count(text).map(|skip| [skip, skip]),
+        Some((first, second)) => {
+            let first = parse_count(first).ok_or(text)?;
+            Ok([first, parse_count(second).ok_or(second)?])
+        }
+        None => parse_count(text).map(|skip| [skip, skip]).ok_or(text),
     }
 }
 
@@ -154,8 +158,8 @@ fn parse_command(args: &[String]) -> Command {
                 None => return usage(format!("invalid --bytes value '{value}'")),
             },
             "i" => match parse_skips(value) {
-                Some(skips) => settings.skips = skips,
-                None => return usage(format!("invalid --ignore-initial value '{value}'")),
+                Ok(skips) => settings.skips = skips,
+                Err(bad) => return usage(format!("invalid --ignore-initial value '{bad}'")),
             },
             _ => {}
         }
@@ -431,8 +435,9 @@ mod tests {
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count(""), None);
         assert_eq!(parse_count("99999999999999999999999"), None);
-        assert_eq!(parse_skips("1:2"), Some([1, 2]));
-        assert_eq!(parse_skips("2:"), None);
+        assert_eq!(parse_skips("1:2"), Ok([1, 2]));
+        assert_eq!(parse_skips("2:"), Err(""));
+        assert_eq!(parse_skips(":3"), Err(":3"));
     }
 
     #[test]

@@ -80,6 +80,7 @@ async fn compare_entry(session: &mut Session<'_, '_>, old: &Operand, new: &Opera
         return Ok(1);
     }
     let mut sides = Vec::with_capacity(2);
+    let mut trouble = false;
     for side in 0..2 {
         if !present[side] {
             sides.push(Operand { name: names[side].clone(), kind: None });
@@ -89,9 +90,12 @@ async fn compare_entry(session: &mut Session<'_, '_>, old: &Operand, new: &Opera
             Ok(meta) => sides.push(Operand { name: names[side].clone(), kind: Some(Kind::Node(meta)) }),
             Err(error) => {
                 session.report(&format!("{}: {error}", names[side])).await?;
-                return Ok(2);
+                trouble = true;
             }
         }
+    }
+    if trouble {
+        return Ok(2);
     }
     let new_side = sides.pop().unwrap_or(Operand { name: names[1].clone(), kind: None });
     let old_side = sides.pop().unwrap_or(Operand { name: names[0].clone(), kind: None });

@@ -7,7 +7,7 @@ use super::compare::{compare, CompareOptions};
 use super::directory::compare_directories;
 use super::formats::{context_hunk, normal_hunk, unified_hunk};
 use super::hunks::{group, mark_ignorable};
-use super::settings::Style;
+use super::settings::{name_quote, Style};
 use super::side::{side_by_side, Layout};
 use super::text::Text;
 use super::Session;
@@ -235,7 +235,8 @@ pub async fn compare_pair(session: &mut Session<'_, '_>, old: Operand, new: Oper
         return Ok(1);
     }
     if !top {
-        session.out.extend_from_slice(format!("diff{} {} {}\n", session.settings.switches, shown[0], shown[1]).as_bytes());
+        let names = [name_quote(&shown[0]), name_quote(&shown[1])];
+        session.out.extend_from_slice(format!("diff{} {} {}\n", session.settings.switches, names[0], names[1]).as_bytes());
     }
     let pair = [&texts[0], &texts[1]];
     let context = session.settings.context;

@@ -197,7 +197,7 @@ fn settings(parsed: &Parsed, args: &[String]) -> Result<Command, Command> {
         width: 130,
         left_column: false,
         suppress_common: false,
-        switches: switch_words(args, &parsed.operands),
+        switches: switch_words(args),
         operands: parsed.operands.clone(),
     };
     let mut context: Option<usize> = None;
@@ -276,7 +276,7 @@ fn settings(parsed: &Parsed, args: &[String]) -> Result<Command, Command> {
 
 /// The words of `args` that are options or their arguments, joined with a
 /// leading space each, as GNU diff repeats them in `diff -r a/x b/x`.
-fn switch_words(args: &[String], operands: &[String]) -> String {
+fn switch_words(args: &[String]) -> String {
     let mut words = String::new();
     let mut index = 0;
     while let Some(word) = args.get(index) {
@@ -289,17 +289,52 @@ fn switch_words(args: &[String], operands: &[String]) -> String {
             continue;
         }
         words.push(' ');
-        words.push_str(word);
+        words.push_str(&shell_quote(word));
         if takes_separate_argument(word) {
             if let Some(argument) = args.get(index) {
                 words.push(' ');
-                words.push_str(argument);
+                words.push_str(&shell_quote(argument));
                 index += 1;
             }
         }
     }
-    let _ = operands;
     words
+}
+
+/// True when `text` needs no quoting for the shell.
+fn is_shell_safe(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"%+,-./:@^_".contains(&b))
+}
+
+/// `text` as GNU diff repeats an option word: in single quotes when the
+/// shell would need them.
+fn shell_quote(text: &str) -> String {
+    if is_shell_safe(text) {
+        return text.to_string();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// A file name as GNU diff shows it in `diff a/x b/x` lines: in double
+/// quotes, C style, when the shell would need quoting.
+pub fn name_quote(text: &str) -> String {
+    if is_shell_safe(text) {
+        return text.to_string();
+    }
+    let mut quoted = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                quoted.push('\\');
+                quoted.push(c);
+            }
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            _ => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
 }
 
 /// True when `word` is an option whose argument is the next word.
@@ -329,8 +364,9 @@ mod tests {
 
     #[test]
     fn switches_repeat_the_options() {
-        let args = words(&["-r", "a", "-U", "5", "--label=x", "-yW", "20", "b"]);
-        assert_eq!(switch_words(&args, &[]), " -r -U 5 --label=x -yW 20");
+        let args = words(&["-r", "a", "-U", "5", "--label=x", "-yW", "20", "-x", "*.o", "b"]);
+        assert_eq!(switch_words(&args), " -r -U 5 '--label=x' -yW 20 -x '*.o'");
+        assert_eq!(name_quote("a b/f"), "\"a b/f\"");
     }
 
     #[test]

@@ -14,14 +14,14 @@ pub struct Text {
 
 impl Text {
     /// Splits `raw` into lines; with `strip_cr`, a carriage return before a
-    /// newline (or at the very end) is dropped.
+    /// newline is dropped.
     pub fn new(mut raw: Vec<u8>, strip_cr: bool) -> Text {
+        if strip_cr && raw.contains(&b'\r') {
+            raw = strip_carriage_returns(&raw);
+        }
         let missing_newline = raw.last().is_some_and(|&b| b != b'\n');
         if missing_newline {
             raw.push(b'\n');
-        }
-        if strip_cr && raw.contains(&b'\r') {
-            raw = strip_carriage_returns(&raw);
         }
         let mut starts = Vec::with_capacity(raw.len() / 32 + 2);
         starts.push(0);
@@ -58,7 +58,7 @@ impl Text {
     }
 }
 
-/// `data` with each `\r\n` turned into `\n` (the data ends with `\n`).
+/// `data` with each `\r\n` turned into `\n`.
 fn strip_carriage_returns(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len());
     let mut index = 0;
@@ -85,7 +85,7 @@ mod tests {
         assert_eq!(text.body(1), b"b");
         assert!(text.is_incomplete(1) && !text.is_incomplete(0));
         let text = Text::new(b"a\r\nb\r".to_vec(), true);
-        assert_eq!(text.data, b"a\nb\n");
+        assert_eq!(text.data, b"a\nb\r\n");
         assert!(text.missing_newline);
         assert_eq!(Text::new(Vec::new(), false).line_count(), 0);
     }

@@ -157,7 +157,7 @@ impl Hunk {
         out.extend_from_slice(b"***************\n");
         out.extend_from_slice(format!("*** {}{stars}\n", context_range(shift(self.old_first), self.old_count())).as_bytes());
         let changed_runs = if format == Format::Context { self.change_runs() } else { vec![false; self.lines.len()] };
-        if self.lines.iter().any(|l| l.op == Op::Delete) {
+        if self.old_count() > 0 {
             for (index, line) in self.lines.iter().enumerate() {
                 if line.op == Op::Insert {
                     continue;
@@ -171,7 +171,7 @@ impl Hunk {
             }
         }
         out.extend_from_slice(format!("--- {}{minuses}\n", context_range(shift(self.new_first), self.new_count())).as_bytes());
-        if self.lines.iter().any(|l| l.op == Op::Insert) {
+        if self.new_count() > 0 {
             for (index, line) in self.lines.iter().enumerate() {
                 if line.op == Op::Delete {
                     continue;
