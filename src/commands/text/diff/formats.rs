@@ -135,6 +135,37 @@ fn push_context_range(out: &mut Vec<u8>, (first, last): (isize, isize)) {
     push_number(out, b);
 }
 
+/// Appends one side of a context hunk: lines `first..=last` of `text`,
+/// marked `!` where a change on this side has lines on the other too,
+/// `own` where it has not, two spaces where no change covers them.
+/// `side_of` gives a change's first line and count on this side and its
+/// count on the other.
+fn context_side(
+    out: &mut Vec<u8>,
+    text: &Text,
+    (first, last): (isize, isize),
+    hunk: &[Change],
+    side_of: impl Fn(&Change) -> (usize, usize, usize),
+    own: &[u8],
+) {
+    let mut next = 0;
+    for line in first..=last {
+        while hunk.get(next).is_some_and(|c| {
+            let (start, count, _) = side_of(c);
+            ((start + count) as isize) <= line
+        }) {
+            next += 1;
+        }
+        let covering = hunk.get(next).map(&side_of).filter(|(start, _, _)| *start as isize <= line);
+        let prefix: &[u8] = match covering {
+            Some((_, _, other)) if other > 0 => b"! ",
+            Some(_) => own,
+            None => b"  ",
+        };
+        push_line(out, prefix, text, line as usize);
+    }
+}
+
 /// Appends one hunk in the context format.
 pub fn context_hunk(out: &mut Vec<u8>, texts: [&Text; 2], hunk: &[Change], context: usize) -> bool {
     let Some(span) = analyze(hunk) else { return false };
@@ -144,37 +175,13 @@ pub fn context_hunk(out: &mut Vec<u8>, texts: [&Text; 2], hunk: &[Change], conte
     push_context_range(out, span.old);
     out.extend_from_slice(b" ****\n");
     if kind != Kind::Insert {
-        let mut next = 0;
-        for line in span.old.0..=span.old.1 {
-            while hunk.get(next).is_some_and(|c| ((c.line0 + c.deleted) as isize) <= line) {
-                next += 1;
-            }
-            let covering = hunk.get(next).filter(|c| c.line0 as isize <= line);
-            let prefix: &[u8] = match covering {
-                Some(change) if change.inserted > 0 => b"! ",
-                Some(_) => b"- ",
-                None => b"  ",
-            };
-            push_line(out, prefix, texts[0], line as usize);
-        }
+        context_side(out, texts[0], span.old, hunk, |c| (c.line0, c.deleted, c.inserted), b"- ");
     }
     out.extend_from_slice(b"--- ");
     push_context_range(out, span.new);
     out.extend_from_slice(b" ----\n");
     if kind != Kind::Delete {
-        let mut next = 0;
-        for line in span.new.0..=span.new.1 {
-            while hunk.get(next).is_some_and(|c| ((c.line1 + c.inserted) as isize) <= line) {
-                next += 1;
-            }
-            let covering = hunk.get(next).filter(|c| c.line1 as isize <= line);
-            let prefix: &[u8] = match covering {
-                Some(change) if change.deleted > 0 => b"! ",
-                Some(_) => b"+ ",
-                None => b"  ",
-            };
-            push_line(out, prefix, texts[1], line as usize);
-        }
+        context_side(out, texts[1], span.new, hunk, |c| (c.line1, c.inserted, c.deleted), b"+ ");
     }
     true
 }

@@ -36,15 +36,13 @@ impl Applier {
     fn matches(&self, hunk: &Hunk, base: isize, prefix_fuzz: isize, suffix_fuzz: isize) -> bool {
         let pattern: Vec<&[u8]> = hunk.old_lines().map(|line| line.text.as_slice()).collect();
         let end = pattern.len() as isize - suffix_fuzz;
-        let mut line = base + prefix_fuzz;
-        for index in prefix_fuzz..end {
+        for (line, index) in (base + prefix_fuzz..).zip(prefix_fuzz..end) {
             let wanted = pattern.get(index as usize);
             let found = if line >= 1 { self.input.get((line - 1) as usize) } else { None };
             match (wanted, found) {
                 (Some(a), Some(b)) if *a == b.as_slice() => {}
                 _ => return false,
             }
-            line += 1;
         }
         true
     }

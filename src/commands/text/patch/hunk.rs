@@ -158,31 +158,27 @@ impl Hunk {
         out.extend_from_slice(format!("*** {}{stars}\n", context_range(shift(self.old_first), self.old_count())).as_bytes());
         let changed_runs = if format == Format::Context { self.change_runs() } else { vec![false; self.lines.len()] };
         if self.old_count() > 0 {
-            for (index, line) in self.lines.iter().enumerate() {
-                if line.op == Op::Insert {
-                    continue;
-                }
-                let prefix: &[u8] = match line.op {
-                    Op::Context => b"  ",
-                    _ if changed_runs.get(index).copied().unwrap_or(false) => b"! ",
-                    _ => b"- ",
-                };
-                push_patch_line(out, prefix, &line.text);
-            }
+            self.context_side(out, Op::Insert, &changed_runs, b"- ");
         }
         out.extend_from_slice(format!("--- {}{minuses}\n", context_range(shift(self.new_first), self.new_count())).as_bytes());
         if self.new_count() > 0 {
-            for (index, line) in self.lines.iter().enumerate() {
-                if line.op == Op::Delete {
-                    continue;
-                }
-                let prefix: &[u8] = match line.op {
-                    Op::Context => b"  ",
-                    _ if changed_runs.get(index).copied().unwrap_or(false) => b"! ",
-                    _ => b"+ ",
-                };
-                push_patch_line(out, prefix, &line.text);
+            self.context_side(out, Op::Delete, &changed_runs, b"+ ");
+        }
+    }
+
+    /// Appends one side of a context reject: every line but those doing
+    /// `other`, marked `!` in a run of both changes, else `own` or spaces.
+    fn context_side(&self, out: &mut Vec<u8>, other: Op, changed_runs: &[bool], own: &[u8]) {
+        for (index, line) in self.lines.iter().enumerate() {
+            if line.op == other {
+                continue;
             }
+            let prefix: &[u8] = match line.op {
+                Op::Context => b"  ",
+                _ if changed_runs.get(index).copied().unwrap_or(false) => b"! ",
+                _ => own,
+            };
+            push_patch_line(out, prefix, &line.text);
         }
     }
 

@@ -134,7 +134,7 @@ fn read_hunks(lines: &mut Lines<'_>, file: &mut FilePatch) {
 }
 
 /// Parses `N` or `N,M`.
-fn range(text: &str) -> Option<(usize, Option<usize>)> {
+fn range(text: &str) -> Option<Range> {
     match text.split_once(',') {
         Some((a, b)) => Some((a.parse().ok()?, Some(b.parse().ok()?))),
         None => Some((text.parse().ok()?, None)),
@@ -151,6 +151,26 @@ fn drop_newline(hunk_lines: &mut [HunkLine]) {
         if last.text.last() == Some(&b'\n') {
             last.text.pop();
         }
+    }
+}
+
+/// Takes a `\ No newline at end of file` line after the last line read.
+fn take_no_newline(lines: &mut Lines<'_>, hunk_lines: &mut [HunkLine]) {
+    if lines.current().is_some_and(|l| l.starts_with(b"\\")) {
+        drop_newline(hunk_lines);
+        lines.index += 1;
+    }
+}
+
+/// A hunk whose sides start at the stated lines: a side without lines
+/// starts after its stated line (the line it follows).
+fn hunk_at(old_start: usize, new_start: usize, lines: Vec<HunkLine>) -> Hunk {
+    let old_count = lines.iter().filter(|l| l.op != Op::Insert).count();
+    let new_count = lines.iter().filter(|l| l.op != Op::Delete).count();
+    Hunk {
+        old_first: if old_count == 0 { old_start + 1 } else { old_start },
+        new_first: if new_count == 0 { new_start + 1 } else { new_start },
+        lines,
     }
 }
 
@@ -205,15 +225,8 @@ fn read_unified(lines: &mut Lines<'_>) -> Result<Hunk, String> {
         hunk_lines.push(HunkLine { op, text: text.to_vec() });
         lines.index += 1;
     }
-    if lines.current().is_some_and(|l| l.starts_with(b"\\")) {
-        drop_newline(&mut hunk_lines);
-        lines.index += 1;
-    }
-    Ok(Hunk {
-        old_first: if old_count == 0 { old_start + 1 } else { old_start },
-        new_first: if new_count == 0 { new_start + 1 } else { new_start },
-        lines: hunk_lines,
-    })
+    take_no_newline(lines, &mut hunk_lines);
+    Ok(hunk_at(old_start, new_start, hunk_lines))
 }
 
 /// The lines of one side of a context hunk: (marker, text).
@@ -300,8 +313,11 @@ fn read_context(lines: &mut Lines<'_>) -> Result<Hunk, String> {
     Ok(Hunk { old_first, new_first, lines: hunk_lines })
 }
 
+/// A line range as written: the first line and, after a comma, the last.
+type Range = (usize, Option<usize>);
+
 /// The parts of a normal diff command line (`3,4c5`).
-fn normal_command(line: &[u8]) -> Option<((usize, Option<usize>), u8, (usize, Option<usize>))> {
+fn normal_command(line: &[u8]) -> Option<(Range, u8, Range)> {
     let text = std::str::from_utf8(line).ok()?.trim_end_matches('\n');
     let position = text.find(['a', 'c', 'd'])?;
     let letter = *text.as_bytes().get(position)?;
@@ -338,17 +354,10 @@ fn read_normal(lines: &mut Lines<'_>) -> Result<Hunk, String> {
                 None => return Err(format!("unexpected end of file in patch at line {}", lines.index + 1)),
             }
             lines.index += 1;
-            if lines.current().is_some_and(|l| l.starts_with(b"\\")) {
-                drop_newline(&mut hunk_lines);
-                lines.index += 1;
-            }
+            take_no_newline(lines, &mut hunk_lines);
         }
     }
-    Ok(Hunk {
-        old_first: if old_count == 0 { old_start + 1 } else { old_start },
-        new_first: if new_count == 0 { new_start + 1 } else { new_start },
-        lines: hunk_lines,
-    })
+    Ok(hunk_at(old_start, new_start, hunk_lines))
 }
 
 #[cfg(test)]
