@@ -3,8 +3,8 @@
 //! finding programs in `PATH` (`which`, `env`, `timeout`, `find -exec`).
 
 use crate::fs::{FsError, OpenOptions};
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, READ_CHUNK};
+use crate::utility::{write_failure_status, Invocation};
 
 /// An input a utility reads: standard input or a named file.
 pub enum Input {

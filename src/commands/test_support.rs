@@ -4,8 +4,8 @@
 
 use crate::fs::{Fs, MemoryFs};
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::utility::{Invocation, Process, ProgramRequest, ShellServices, StepKind, StepLimitError};
 use crate::io::{Capture, Fd, Stream};
+use crate::utility::{Invocation, Process, ProgramRequest, ShellServices, StepKind, StepLimitError};
 use std::rc::Rc;
 
 /// What a utility run produced.
@@ -98,7 +98,8 @@ pub fn run_utility(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> UtilityOutput 
     let fs: Rc<dyn Fs> = Rc::new(fs.clone());
     let stdout = Capture::new(usize::MAX, None);
     let stderr = Capture::new(usize::MAX, None);
-    let mut shell = RegistryShell { fs: fs.clone(), host: host.clone(), cwd: crate::fs::layout::HOME.to_string(), steps: Default::default() };
+    let mut shell =
+        RegistryShell { fs: fs.clone(), host: host.clone(), cwd: crate::fs::layout::HOME.to_string(), steps: Default::default() };
     let argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let status = crate::executor::block_on(shell.run_command(
         argv,

@@ -25,10 +25,10 @@ mod time_report;
 mod variables;
 pub mod vars;
 
+pub use crate::utility::{write_failure_status, Invocation, Process, ProgramRequest, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
 pub use flow::{Flow, Outcome};
 pub use limits::{Budget, Limits};
 pub use options::Options;
-pub use crate::utility::{write_failure_status, Invocation, Process, ProgramRequest, ShellServices, Utility, UtilityFn, STATUS_SIGPIPE};
 
 use crate::fs::Fs;
 use crate::host::Host;

@@ -4,8 +4,8 @@
 use crate::commands::test_support::new_fs;
 use crate::fs::{Fs, MemoryFs};
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
 use crate::io::{Capture, Fd, Stream};
+use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
 use std::rc::Rc;
 
 struct Shell;

@@ -4,8 +4,8 @@
 use crate::commands::common::{copy_to_stdout, inputs, open_input, Input};
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation, STATUS_SIGPIPE};
 use crate::io::READ_CHUNK;
+use crate::utility::{write_failure_status, Invocation, STATUS_SIGPIPE};
 
 const SPEC: Spec = Spec::new(
     "AbeEnstTuv",

@@ -7,8 +7,8 @@ use super::prompt::ask;
 use crate::commands::format::quote;
 use crate::fs::path::normalize;
 use crate::fs::{FsError, Metadata, OpenOptions};
-use crate::utility::Invocation;
 use crate::io::READ_CHUNK;
+use crate::utility::Invocation;
 
 /// When source symlinks are followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use super::source::{open_operand, quote_name, quote_value};
 use super::sum::format_line;
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, IoError, READ_CHUNK};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[
     Long::required("algorithm", "a"),

@@ -3,8 +3,8 @@
 
 use crate::commands::common::{open_input, Input};
 use crate::fs::FsError;
-use crate::utility::Invocation;
 use crate::io::{Fd, IoError};
+use crate::utility::Invocation;
 
 /// Why an operand could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use crate::commands::test_support::new_fs;
 use crate::fs::Fs;
 use crate::host::{FixedHost, Host, LocalFuture};
-use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
 use crate::io::{pipe::pipe, Capture, Fd, Stream};
+use crate::utility::{Invocation, Process, ProgramRequest, ShellServices};
 use std::rc::Rc;
 
 struct NoShell;

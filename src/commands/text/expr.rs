@@ -7,8 +7,8 @@
 use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::regex::{Regex, Syntax};
+use crate::utility::{write_failure_status, Invocation};
 use std::cmp::Ordering;
 
 /// A value: integers stay integers until a string is needed.

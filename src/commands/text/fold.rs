@@ -8,8 +8,8 @@ use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::commands::text::input::{open_or_report, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::io::READ_CHUNK;
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new("bsw:", &[Long::flag("bytes", "b"), Long::flag("spaces", "s"), Long::required("width", "w")]);
 

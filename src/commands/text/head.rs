@@ -7,8 +7,8 @@ use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::commands::text::count::{parse_count, rewrite_obsolete, Count};
 use crate::commands::text::input::{open_or_report, read_all, LineReader, OpenError};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, READ_CHUNK};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "c:n:qvz",

@@ -4,10 +4,12 @@
 //! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
 //! `unexpand`, `shuf`).
 
+pub mod cmp;
 pub mod column;
 pub mod comm;
 pub mod count;
 pub mod cut;
+pub mod diff;
 pub mod expand;
 pub mod expr;
 pub mod fold;
@@ -20,6 +22,7 @@ pub mod od;
 pub mod od_format;
 pub mod output;
 pub mod paste;
+pub mod patch;
 pub mod rev;
 pub mod rg;
 pub mod sed;

@@ -8,8 +8,8 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{transform_records, OpenError};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::regex::{Regex, Syntax};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "b:d:f:h:i:l:n:ps:v:w:",

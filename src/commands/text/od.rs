@@ -9,8 +9,8 @@ use crate::commands::text::input::{open_or_report, OpenError};
 use crate::commands::text::od_format::{parse_types, Kind, OutputType, TypeError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::io::{Fd, READ_CHUNK};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "A:abcdDfhHiIj:lLN:oOsS:t:vw::xX",

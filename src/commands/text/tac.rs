@@ -8,8 +8,8 @@ use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, read_all, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
-use crate::utility::Invocation;
 use crate::regex::{Regex, RegexError, Syntax};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new("brs:", &[Long::flag("before", "b"), Long::flag("regex", "r"), Long::required("separator", "s")]);
 

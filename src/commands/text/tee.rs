@@ -6,8 +6,8 @@
 use crate::commands::options::{parse_or_report, report_invalid_argument, Long, Spec};
 use crate::commands::text::input::open_output;
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::io::{Fd, IoError, READ_CHUNK};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec =
     Spec::new("aip", &[Long::flag("append", "a"), Long::flag("ignore-interrupts", "i"), Long::optional("output-error", "output-error")]);

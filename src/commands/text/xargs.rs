@@ -9,8 +9,8 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::xargs_input::{ItemReader, Splitting};
 use crate::host::LocalFuture;
-use crate::utility::{Invocation, ProgramRequest, STATUS_SIGPIPE};
 use crate::io::Stream;
+use crate::utility::{Invocation, ProgramRequest, STATUS_SIGPIPE};
 use std::rc::Rc;
 
 const SPEC: Spec = Spec::new(

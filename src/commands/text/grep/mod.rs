@@ -8,8 +8,8 @@ use crate::commands::common::Input;
 use crate::commands::options::{parse, Long, Spec};
 use crate::commands::text::input::read_all;
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
 use crate::regex::{Regex, Syntax};
+use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[
     Long::flag("extended-regexp", "E"),

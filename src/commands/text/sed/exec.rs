@@ -5,8 +5,8 @@
 use super::replace::expand;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Piece, Program, RegexRef, Substitute};
 use super::source::{Line, Source};
-use crate::utility::{write_failure_status, Invocation, StepKind, StepLimitError};
 use crate::regex::{decode_at, Regex, RegexError, Unit};
+use crate::utility::{write_failure_status, Invocation, StepKind, StepLimitError};
 use std::collections::HashMap;
 
 /// Output is handed on in blocks this large.
