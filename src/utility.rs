@@ -226,12 +226,20 @@ impl Invocation<'_> {
     /// reports the limit), 1 otherwise. A quota or a read-only file is never
     /// a silent failure.
     pub async fn write_failed(&self, error: IoError) -> i32 {
+        self.write_failed_with(error, |error| format!("write error: {error}"), 1).await
+    }
+
+    /// Like [`Invocation::write_failed`], for tools whose words or status
+    /// differ (`wc: write error`, `diff: standard output: ...` with status
+    /// 2): `message` makes the text after `NAME: `, `status` is the status
+    /// for errors other than a closed pipe.
+    pub async fn write_failed_with(&self, error: IoError, message: impl FnOnce(&IoError) -> String, status: i32) -> i32 {
         match error {
             IoError::BrokenPipe => STATUS_SIGPIPE,
-            IoError::OutputLimit => 1,
+            IoError::OutputLimit => status,
             other => {
-                self.report(&format!("write error: {other}")).await;
-                1
+                self.report(&message(&other)).await;
+                status
             }
         }
     }

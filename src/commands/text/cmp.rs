@@ -9,7 +9,7 @@ use crate::commands::common::{open_input, Input};
 use crate::commands::options::{parse, Long, Spec};
 use crate::host::LocalFuture;
 use crate::io::{Fd, READ_CHUNK};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "bi:ln:sv",
@@ -253,7 +253,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 let stream = if to_stdout { &ctx.stdout } else { &ctx.stderr };
                 return match stream.write(text.as_bytes()).await {
                     Ok(()) => status,
-                    Err(error) => write_failure_status(error),
+                    Err(error) => ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await,
                 };
             }
         };
@@ -354,7 +354,7 @@ async fn compare(ctx: &Invocation<'_>, settings: &Settings) -> i32 {
                     line.push('\n');
                     return match ctx.write_out(line.as_bytes()).await {
                         Ok(()) => 1,
-                        Err(error) => write_failure_status(error),
+                        Err(error) => ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await,
                     };
                 }
                 Report::All => {
@@ -369,7 +369,7 @@ async fn compare(ctx: &Invocation<'_>, settings: &Settings) -> i32 {
         }
         if out.len() >= READ_CHUNK {
             if let Err(error) = ctx.write_out(&out).await {
-                return write_failure_status(error);
+                return ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await;
             }
             out.clear();
         }
@@ -383,7 +383,7 @@ async fn compare(ctx: &Invocation<'_>, settings: &Settings) -> i32 {
     }
     if !out.is_empty() {
         if let Err(error) = ctx.write_out(&out).await {
-            return write_failure_status(error);
+            return ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await;
         }
     }
     let Some(short) = ended else { return i32::from(differ) };

@@ -8,7 +8,7 @@ use crate::commands::format::quote_locale;
 use crate::commands::options::report_usage;
 use crate::host::LocalFuture;
 use crate::regex::{Regex, Syntax};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 use std::cmp::Ordering;
 
 /// A value: integers stay integers until a string is needed.
@@ -344,7 +344,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(value) => {
                 let line = format!("{}\n", value.text());
                 if let Err(error) = ctx.write_out(line.as_bytes()).await {
-                    return write_failure_status(error);
+                    return ctx.write_failed_with(error, |error| format!("write error: {error}"), 3).await;
                 }
                 i32::from(value.is_null())
             }

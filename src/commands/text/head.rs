@@ -8,7 +8,7 @@ use crate::commands::text::count::{parse_count, rewrite_obsolete, Count};
 use crate::commands::text::input::{open_or_report, read_all, LineReader, OpenError};
 use crate::host::LocalFuture;
 use crate::io::{Fd, READ_CHUNK};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "c:n:qvz",
@@ -63,7 +63,7 @@ pub async fn amount_of(ctx: &Invocation<'_>, options: &[(&'static str, Option<St
 
 /// Writes the head of one stream; `Err(status)` to stop at once.
 async fn head_stream(ctx: &Invocation<'_>, stream: Fd, amount: Amount, delimiter: u8) -> Result<(), i32> {
-    let write = |data: Vec<u8>| async move { ctx.write_out(&data).await.map_err(write_failure_status) };
+    let write = |data: Vec<u8>| async move { match ctx.write_out(&data).await { Ok(value) => Ok(value), Err(error) => Err(ctx.write_failed(error).await) } };
     match amount {
         Amount::Lines(count) if !count.minus => {
             let mut reader = LineReader::new(stream, delimiter);
@@ -141,7 +141,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             };
             if headers {
                 if let Err(error) = ctx.write_out(&header(input, first)).await {
-                    return write_failure_status(error);
+                    return ctx.write_failed(error).await;
                 }
             }
             first = false;

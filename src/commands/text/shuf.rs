@@ -9,7 +9,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::text::input::{open_or_report, open_output, read_all, OpenError};
 use crate::host::LocalFuture;
 use crate::io::Fd;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "ei:n:o:rz",
@@ -58,17 +58,17 @@ fn parse_range(text: &str) -> Option<(u64, u64)> {
 }
 
 /// Writes lines in chunks to the chosen output.
-async fn write_lines(stream: &Fd, lines: impl Iterator<Item = Vec<u8>>, terminator: u8) -> Result<(), i32> {
+async fn write_lines(ctx: &Invocation<'_>, stream: &Fd, lines: impl Iterator<Item = Vec<u8>>, terminator: u8) -> Result<(), i32> {
     let mut buffer = Vec::new();
     for line in lines {
         buffer.extend_from_slice(&line);
         buffer.push(terminator);
         if buffer.len() >= 16 * 1024 {
-            stream.write(&buffer).await.map_err(write_failure_status)?;
+            match stream.write(&buffer).await { Ok(value) => Ok(value), Err(error) => Err(ctx.write_failed(error).await) }?;
             buffer.clear();
         }
     }
-    stream.write(&buffer).await.map_err(write_failure_status)
+    match stream.write(&buffer).await { Ok(value) => Ok(value), Err(error) => Err(ctx.write_failed(error).await) }
 }
 
 async fn shuf(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -> Result<i32, i32> {
@@ -164,7 +164,7 @@ async fn shuf(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
                 return Ok(0);
             }
             let picks: Vec<Vec<u8>> = (0..batch).map(|_| item(generator.below(population))).collect();
-            write_lines(&output, picks.into_iter(), terminator).await?;
+            write_lines(ctx, &output, picks.into_iter(), terminator).await?;
             left = left.map(|n| n - batch);
             if ctx.host.interrupted() {
                 return Ok(130);
@@ -186,7 +186,7 @@ async fn shuf(ctx: &Invocation<'_>, parsed: &crate::commands::options::Parsed) -
             swapped.insert(pick, at_current);
             picks.push(item(at_pick));
         }
-        write_lines(&output, picks.into_iter(), terminator).await?;
+        write_lines(ctx, &output, picks.into_iter(), terminator).await?;
         position = end;
     }
     Ok(0)

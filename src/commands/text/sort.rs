@@ -11,7 +11,7 @@ use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::sort_compare as compare;
 use crate::commands::text::sort_key::{key_range, parse_key, Flags, Key, Order};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 use std::cmp::Ordering;
 
 const SPEC: Spec = Spec::new(
@@ -392,14 +392,17 @@ async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     }
     match &settings.output {
         Some(name) => match open_output(ctx, name, false).await {
-            Ok(stream) => stream.write(&text).await.map(|()| 0).map_err(write_failure_status),
+            Ok(stream) => match stream.write(&text).await {
+                Ok(()) => Ok(0),
+                Err(error) => Err(ctx.write_failed_with(error, |error| format!("write failed: {name}: {error}"), 2).await),
+            },
             Err(error) => {
                 ctx.report(&format!("open failed: {name}: {error}")).await;
                 Ok(2)
             }
         },
         None => {
-            let mut out = Output::new(ctx);
+            let mut out = Output::with_failure(ctx, |error| format!("fflush failed: 'standard output': {error}\nsort: write error"), 2);
             out.write(&text).await?;
             out.flush().await?;
             Ok(0)

@@ -8,7 +8,7 @@ use crate::commands::text::count::rewrite_obsolete;
 use crate::commands::text::head::{amount_of, header, Amount};
 use crate::commands::text::input::{open_or_report, read_all, OpenError};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "c:fFn:qs:vz",
@@ -100,7 +100,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             };
             if headers {
                 if let Err(error) = ctx.write_out(&header(input, first)).await {
-                    return write_failure_status(error);
+                    return ctx.write_failed(error).await;
                 }
             }
             first = false;
@@ -109,7 +109,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 continue;
             };
             if let Err(error) = ctx.write_out(tail_of(&data, amount, delimiter)).await {
-                return write_failure_status(error);
+                return ctx.write_failed(error).await;
             }
         }
         status

@@ -7,7 +7,7 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, Long, S
 use crate::commands::text::input::open_output;
 use crate::host::LocalFuture;
 use crate::io::{Fd, IoError, READ_CHUNK};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec =
     Spec::new("aip", &[Long::flag("append", "a"), Long::flag("ignore-interrupts", "i"), Long::optional("output-error", "output-error")]);
@@ -68,10 +68,10 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
                 match destination.stream.write(&chunk).await {
                     Ok(()) => {}
-                    Err(IoError::BrokenPipe) if index == 0 && !keep_going_on_pipe => return write_failure_status(IoError::BrokenPipe),
+                    Err(IoError::BrokenPipe) if index == 0 && !keep_going_on_pipe => return crate::utility::STATUS_SIGPIPE,
                     Err(IoError::BrokenPipe) if index == 0 => destination.open = false,
                     Err(error) => {
-                        let name = if index == 0 { "standard output" } else { destination.name.as_str() };
+                        let name = if index == 0 { "'standard output'" } else { destination.name.as_str() };
                         ctx.report(&format!("{name}: {error}")).await;
                         destination.open = false;
                         status = 1;

@@ -211,7 +211,7 @@ async fn transform(ctx: &Invocation<'_>, plan: &Plan) -> Result<i32, i32> {
                 *byte = plan.map[usize::from(*byte)];
             }
             out.flush().await?;
-            ctx.write_out(&chunk).await.map_err(crate::utility::write_failure_status)?;
+            match ctx.write_out(&chunk).await { Ok(value) => Ok(value), Err(error) => Err(ctx.write_failed(error).await) }?;
             continue;
         }
         buffer.clear();

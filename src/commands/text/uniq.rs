@@ -9,7 +9,7 @@ use crate::commands::text::input::{open_output, LineReader};
 use crate::commands::text::output::status_of;
 use crate::host::LocalFuture;
 use crate::io::Fd;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "cdDf:is:uw:z",
@@ -171,13 +171,14 @@ async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> 
 }
 
 /// Writes to the output stream with the line's delimiter ensured.
-struct Writer {
+struct Writer<'c, 'i> {
+    ctx: &'c Invocation<'i>,
     stream: Fd,
     buffer: Vec<u8>,
     delimiter: u8,
 }
 
-impl Writer {
+impl Writer<'_, '_> {
     async fn line(&mut self, prefix: Option<u64>, line: &[u8]) -> Result<(), i32> {
         if let Some(count) = prefix {
             self.buffer.extend_from_slice(format!("{count:>7} ").as_bytes());
@@ -198,13 +199,13 @@ impl Writer {
     }
 
     async fn flush(&mut self) -> Result<(), i32> {
-        let result = self.stream.write(&self.buffer).await.map_err(write_failure_status);
+        let result = match self.stream.write(&self.buffer).await { Ok(value) => Ok(value), Err(error) => Err(self.ctx.write_failed(error).await) };
         self.buffer.clear();
         result
     }
 }
 
-async fn uniq(ctx: &Invocation<'_>, settings: &Settings, input: Fd, writer: &mut Writer) -> Result<i32, i32> {
+async fn uniq(ctx: &Invocation<'_>, settings: &Settings, input: Fd, writer: &mut Writer<'_, '_>) -> Result<i32, i32> {
     let mut reader = LineReader::new(input, settings.delimiter);
     // The first line of the current group (its buffer reused across groups).
     let mut current: Vec<u8> = Vec::new();
@@ -310,7 +311,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             },
             None => ctx.stdout.clone(),
         };
-        let mut writer = Writer { stream: output, buffer: Vec::new(), delimiter: settings.delimiter };
+        let mut writer = Writer { ctx, stream: output, buffer: Vec::new(), delimiter: settings.delimiter };
         status_of(uniq(ctx, &settings, input, &mut writer).await)
     })
 }

@@ -6,7 +6,7 @@ use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::commands::text::input::{open_or_report, OpenError};
 use crate::host::LocalFuture;
 use crate::io::READ_CHUNK;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const SPEC: Spec = Spec::new(
     "clLmw",
@@ -220,12 +220,12 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 Input::Stdin => Some("-"),
             };
             if let Err(error) = ctx.write_out(&format_row(&selection.values(&counts), width, name)).await {
-                return write_failure_status(error);
+                return ctx.write_failed_with(error, |_| "write error".to_string(), 1).await;
             }
         }
         if list.len() > 1 {
             if let Err(error) = ctx.write_out(&format_row(&selection.values(&total), width, Some("total"))).await {
-                return write_failure_status(error);
+                return ctx.write_failed_with(error, |_| "write error".to_string(), 1).await;
             }
         }
         status

@@ -33,7 +33,7 @@ mod side;
 mod text;
 
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 use settings::{parse_command, Command, Settings};
 
 /// Output collects up to this many bytes before it is written.
@@ -53,7 +53,10 @@ impl Session<'_, '_> {
         if self.out.is_empty() || (!always && self.out.len() < FLUSH_AT) {
             return Ok(());
         }
-        let result = self.ctx.write_out(&self.out).await.map_err(write_failure_status);
+        let result = match self.ctx.write_out(&self.out).await {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await),
+        };
         self.out.clear();
         result
     }
@@ -76,7 +79,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Command::Print(text) => {
                 return match ctx.write_out(text.as_bytes()).await {
                     Ok(()) => 0,
-                    Err(error) => write_failure_status(error),
+                    Err(error) => ctx.write_failed_with(error, |error| format!("standard output: {error}"), 2).await,
                 };
             }
             Command::Usage(message, hint) => {

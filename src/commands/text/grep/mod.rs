@@ -9,7 +9,7 @@ use crate::commands::options::{parse, Long, Spec};
 use crate::commands::text::input::read_all;
 use crate::host::LocalFuture;
 use crate::regex::{Regex, Syntax};
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 
 const LONGS: &[Long] = &[
     Long::flag("extended-regexp", "E"),
@@ -406,12 +406,9 @@ fn display_name(config: &Config, input: &Input) -> String {
     }
 }
 
-/// Maps a write failure to grep's status.
-fn write_status(error: crate::io::IoError) -> i32 {
-    match write_failure_status(error) {
-        1 => 2,
-        other => other,
-    }
+/// Reports a write failure as grep does and returns its status (2).
+async fn write_status(ctx: &Invocation<'_>, error: crate::io::IoError) -> i32 {
+    ctx.write_failed_with(error, |error| format!("write error: {error}"), 2).await
 }
 
 #[cfg(test)]

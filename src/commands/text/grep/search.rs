@@ -39,7 +39,9 @@ impl Output<'_, '_> {
     async fn flush(&mut self) -> Result<(), Failure> {
         if !self.buffer.is_empty() {
             let data = std::mem::take(&mut self.buffer);
-            self.ctx.write_out(&data).await.map_err(|error| Failure::Stop(write_status(error)))?;
+            if let Err(error) = self.ctx.write_out(&data).await {
+                return Err(Failure::Stop(write_status(self.ctx, error).await));
+            }
         }
         Ok(())
     }

@@ -62,7 +62,9 @@ async fn search_operand(ctx: &Invocation<'_>, config: &Config, name: &str, impli
             if config.count {
                 // grep still counts the lines it could read: none.
                 let line = if config.with_filename { format!("{name}:0\n") } else { "0\n".to_string() };
-                ctx.write_out(line.as_bytes()).await.map_err(super::write_status)?;
+                if let Err(error) = ctx.write_out(line.as_bytes()).await {
+                    return Err(super::write_status(ctx, error).await);
+                }
             }
         }
         return Ok(());

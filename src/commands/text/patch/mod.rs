@@ -16,7 +16,7 @@ mod parse;
 
 use crate::commands::options::{parse as parse_options, Long, Spec};
 use crate::host::LocalFuture;
-use crate::utility::{write_failure_status, Invocation};
+use crate::utility::Invocation;
 use apply::Applier;
 use hunk::{Format, Hunk};
 use names::{choose_target, says_nonexistent, Target};
@@ -129,7 +129,10 @@ impl Run<'_, '_> {
         if self.out.is_empty() {
             return Ok(());
         }
-        let result = self.ctx.write_out(&self.out).await.map_err(write_failure_status);
+        let result = match self.ctx.write_out(&self.out).await {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.ctx.write_failed_with(error, |error| format!("write error: {error}"), 2).await),
+        };
         self.out.clear();
         result
     }
