@@ -217,6 +217,11 @@ impl Shell {
             return;
         }
         let saved_status = self.last_status;
+        // After a host interrupt the EXIT trap still runs to its end, as
+        // bash's does after SIGINT; the command and time limits bound it.
+        if self.budget.interrupt_seen.get() {
+            self.budget.exceeded.set(false);
+        }
         match self.run_trap_action("EXIT", &action).await {
             Err(Flow::Exit(status)) => self.last_status = status,
             _ => self.last_status = saved_status,

@@ -123,6 +123,40 @@ pub async fn read_all(stream: &Fd) -> Result<Vec<u8>, ()> {
     stream.read_to_end().await.map_err(|_| ())
 }
 
+/// Why [`read_all_within_budget`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldError {
+    /// The stream could not be read.
+    Read,
+    /// Holding the input (times the caller's working factor) would leave
+    /// the sandbox's memory budget: the tool says `memory exhausted`.
+    MemoryExhausted,
+}
+
+/// Reads `stream` to its end for a tool that must hold all of it (`sort`,
+/// `tac`), checking as it grows that `factor` times what it holds still
+/// fits the sandbox's memory budget ([`crate::memory::reserve`]), so the
+/// tool stops with its own error before the engine runs out.
+pub async fn read_all_within_budget(stream: &Fd, factor: usize) -> Result<Vec<u8>, HoldError> {
+    const STEP: usize = 1 << 20;
+    let mut out = Vec::new();
+    let mut checked = 0usize;
+    loop {
+        let chunk = stream.read(crate::io::READ_CHUNK).await.map_err(|_| HoldError::Read)?;
+        if chunk.is_empty() {
+            return Ok(out);
+        }
+        if out.len() + chunk.len() >= checked + STEP {
+            // What is held now is counted by the allocator already; ask for
+            // the next step's worth of growth, with the tool's overhead.
+            let next = out.len().max(STEP).saturating_mul(factor);
+            crate::memory::reserve(next).map_err(|_| HoldError::MemoryExhausted)?;
+            checked = out.len() + chunk.len();
+        }
+        out.extend_from_slice(&chunk);
+    }
+}
+
 /// Opens `name` for writing (created with the umask's mode, truncated or
 /// appended to), or the shell's stream for `/dev/stdout` and friends.
 pub async fn open_output(ctx: &Invocation<'_>, name: &str, append: bool) -> Result<Fd, crate::fs::FsError> {

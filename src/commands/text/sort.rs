@@ -6,7 +6,7 @@
 use crate::commands::common::{inputs, Input};
 use crate::commands::format::quote_locale;
 use crate::commands::options::{parse_or_report, report_invalid_argument, report_usage, Long, Spec};
-use crate::commands::text::input::{open_output, read_all};
+use crate::commands::text::input::{open_output, read_all_within_budget, HoldError};
 use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::sort_compare as compare;
 use crate::commands::text::sort_key::{key_range, parse_key, Flags, Key, Order};
@@ -303,9 +303,17 @@ async fn read_inputs(ctx: &Invocation<'_>, operands: &[String]) -> Result<Vec<(S
             Input::File(name) => name.clone(),
             Input::Stdin => "-".to_string(),
         };
-        let Ok(data) = read_all(&stream).await else {
-            ctx.report(&format!("read failed: {name}")).await;
-            return Err(2);
+        // Sorting holds the input, its lines and the output at once.
+        let data = match read_all_within_budget(&stream, 3).await {
+            Ok(data) => data,
+            Err(HoldError::Read) => {
+                ctx.report(&format!("read failed: {name}")).await;
+                return Err(2);
+            }
+            Err(HoldError::MemoryExhausted) => {
+                ctx.report("memory exhausted").await;
+                return Err(2);
+            }
         };
         contents.push((name, data));
     }
@@ -371,6 +379,12 @@ fn sort_lines<'a>(settings: &Settings, mut lines: Vec<&'a [u8]>) -> Vec<&'a [u8]
 
 async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) -> Result<i32, i32> {
     let contents = read_inputs(ctx, operands).await?;
+    // Each line costs a slice and its key ranges beside the bytes.
+    let line_count: usize = contents.iter().map(|(_, data)| memchr::memchr_iter(settings.delimiter, data).count() + 1).sum();
+    if crate::memory::reserve(line_count.saturating_mul(48)).is_err() {
+        ctx.report("memory exhausted").await;
+        return Err(2);
+    }
     if settings.check != Check::None {
         let (name, data) = contents.first().map(|(n, d)| (n.as_str(), d.as_slice())).unwrap_or(("-", &[]));
         return Ok(check_order(ctx, settings, name, data).await);

@@ -5,7 +5,7 @@
 
 use crate::commands::common::inputs;
 use crate::commands::options::{parse_or_report, Long, Spec};
-use crate::commands::text::input::{open_or_report, read_all, OpenError};
+use crate::commands::text::input::{open_or_report, read_all_within_budget, HoldError, OpenError};
 use crate::commands::text::output::{status_of, Output};
 use crate::host::LocalFuture;
 use crate::regex::{Regex, RegexError, Syntax};
@@ -113,9 +113,16 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 status = 1;
                 continue;
             };
-            let Ok(data) = read_all(&stream).await else {
-                status = 1;
-                continue;
+            let data = match read_all_within_budget(&stream, 2).await {
+                Ok(data) => data,
+                Err(HoldError::Read) => {
+                    status = 1;
+                    continue;
+                }
+                Err(HoldError::MemoryExhausted) => {
+                    ctx.report("memory exhausted").await;
+                    return 1;
+                }
             };
             if let Err(code) = out.write(&reverse_records(&data, &separator, before)).await {
                 return code;
