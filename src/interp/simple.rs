@@ -418,7 +418,7 @@ impl Shell {
                 return self.call_function(function, argv).await;
             }
             if let Some(builtin) = builtin {
-                return (builtin)(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
             let argv: Vec<String> = args.into_iter().map(Arg::into_text).collect();
             self.run_external(argv).await
@@ -490,7 +490,7 @@ impl Shell {
             if let Some(builtin) = builtins::find(&base) {
                 let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
                 args[0] = Arg::Word(base);
-                return builtin(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();

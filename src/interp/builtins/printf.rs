@@ -202,12 +202,13 @@ impl Formatter<'_> {
             index += 1;
             match conversion {
                 's' => {
-                    let arg = self.take_arg().unwrap_or("").to_string();
-                    let text: String = match spec.precision {
-                        Some(p) => arg.chars().take(p).collect(),
+                    // Bash counts width and precision in bytes, even in UTF-8.
+                    let arg = self.take_arg().unwrap_or("").as_bytes();
+                    let text = match spec.precision {
+                        Some(p) => &arg[..p.min(arg.len())],
                         None => arg,
                     };
-                    pad(out, text.as_bytes(), &spec, false);
+                    pad(out, text, &spec, false);
                 }
                 'b' => {
                     let arg = self.take_arg().unwrap_or("").to_string();
@@ -275,10 +276,10 @@ impl Formatter<'_> {
                     // Bash formats into a 128-byte buffer; a longer result is empty.
                     let text = if text.len() >= 128 { String::new() } else { text };
                     let text = match spec.precision {
-                        Some(p) => text.chars().take(p).collect(),
-                        None => text,
+                        Some(p) => &text.as_bytes()[..p.min(text.len())],
+                        None => text.as_bytes(),
                     };
-                    pad(out, text.as_bytes(), &spec, false);
+                    pad(out, text, &spec, false);
                 }
                 other => return Err(format!("`{other}': invalid format character")),
             }
@@ -449,7 +450,7 @@ pub fn shell_quote(text: &str) -> String {
 }
 
 fn pad(out: &mut Vec<u8>, text: &[u8], spec: &Spec, numeric: bool) {
-    let len = String::from_utf8_lossy(text).chars().count();
+    let len = text.len();
     let width = spec.width.unwrap_or(0);
     if len >= width {
         out.extend_from_slice(text);
