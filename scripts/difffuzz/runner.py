@@ -42,8 +42,15 @@ def _normalize(data, home):
     return data
 
 
+def _guard(script):
+    """A script starting with `-` would be read as an option: a leading blank
+    keeps its meaning and its line numbers."""
+    return " " + script if script.startswith("-") else script
+
+
 def run_bash(script):
     """The script's result in real bash 5.2."""
+    script = _guard(script)
     with tempfile.TemporaryDirectory(prefix="wabash-fuzz-") as home:
         home = os.path.realpath(home)
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC",
@@ -54,6 +61,7 @@ def run_bash(script):
 
 def run_wabash(script):
     """The script's result in the sandbox's native CLI."""
+    script = _guard(script)
     with tempfile.TemporaryDirectory(prefix="wabash-fuzz-w-") as scratch:
         out, err, status = _run([WABASH, "-c", script], scratch, {"PATH": "/usr/bin:/bin"})
         return Result(out, err, status)

@@ -252,8 +252,12 @@ impl Shell {
         };
         let result = self.assign_declaration(&decl);
         self.report_warnings().await;
-        if let Err(message) = result {
+        if let Err(mut message) = result {
             self.assignment_error_is_fatal = message.contains("error token is");
+            // A bare assignment names an empty key as written: `m[$x]`.
+            if let (Some(index), Some(rest)) = (&assignment.index, message.strip_prefix(&format!("{}[]", decl.name))) {
+                message = format!("{}[{}]{rest}", decl.name, crate::syntax::printer::print_word(index));
+            }
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);
