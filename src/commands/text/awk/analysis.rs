@@ -67,8 +67,11 @@ fn stmt_arrays(stmt: &Stmt, known: &[Vec<bool>], uses: &mut Vec<bool>) {
             }
             stmt_arrays(body, known, uses);
         }
-        Stmt::ForIn(_, array, body) => {
+        Stmt::ForIn(var, array, body) => {
             mark(array, uses);
+            if let LValue::Index(var, _) = var {
+                mark(var, uses);
+            }
             stmt_arrays(body, known, uses);
         }
         Stmt::Block(block) => {
@@ -122,6 +125,12 @@ fn expr_arrays(expr: &Expr, known: &[Vec<bool>], uses: &mut Vec<bool>) {
                     other => expr_arrays(other, known, uses),
                 }
             }
+        }
+        Expr::Assign(lv, _, _) | Expr::PreIncr(lv, _) | Expr::PostIncr(lv, _) | Expr::Getline(_, Some(lv)) => {
+            if let LValue::Index(var, _) = &**lv {
+                mark(var, uses);
+            }
+            children(expr, &mut |e| expr_arrays(e, known, uses));
         }
         other => children(other, &mut |e| expr_arrays(e, known, uses)),
     }

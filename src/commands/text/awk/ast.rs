@@ -20,6 +20,8 @@ pub struct Program {
     pub globals: Vec<String>,
     /// How many range patterns there are (each keeps its own state).
     pub ranges: usize,
+    /// Where each regex literal first appears in the source.
+    pub regex_offsets: Vec<usize>,
 }
 
 /// A list of statements, each with the source offset it starts at (for

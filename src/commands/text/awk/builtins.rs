@@ -83,7 +83,13 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
         Index => {
             let s = arg_str(it, ctx, args, 0)?;
             let t = arg_str(it, ctx, args, 1)?;
-            let found = if t.is_empty() { Some(0) } else { memchr::memmem::find(&s, &t) };
+            let found = if t.is_empty() {
+                Some(0)
+            } else if it.fold {
+                memchr::memmem::find(&change_case(&s, false), &change_case(&t, false))
+            } else {
+                memchr::memmem::find(&s, &t)
+            };
             Value::Num(found.map_or(0.0, |at| (char_index(&s, at) + 1) as f64))
         }
         Split => split(it, ctx, args, false)?,
@@ -179,13 +185,20 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
         Sqrt => {
             let x = arg_num(it, ctx, args, 0)?;
             if x < 0.0 {
-                warn(it, ctx, &format!("sqrt: called with negative argument {}", number_text(x)));
+                warn(it, ctx, &format!("sqrt: received negative argument {}", number_text(x)));
                 Value::Num(-f64::NAN)
             } else {
                 Value::Num(x.sqrt())
             }
         }
-        Exp => Value::Num(arg_num(it, ctx, args, 0)?.exp()),
+        Exp => {
+            let x = arg_num(it, ctx, args, 0)?;
+            let result = x.exp();
+            if (result.is_infinite() && x.is_finite()) || (result < f64::MIN_POSITIVE && x.is_finite()) {
+                warn(it, ctx, &format!("exp: argument {} is out of range", number_text(x)));
+            }
+            Value::Num(result)
+        }
         Log => {
             let x = arg_num(it, ctx, args, 0)?;
             if x < 0.0 {

@@ -286,7 +286,7 @@ impl Interp<'_> {
             return Err(Stop::Fatal(format!("function `{}': call nesting too deep (more than {MAX_DEPTH} levels)", function.name)));
         }
         let mut locals = Vec::with_capacity(function.params);
-        for (i, arg) in args.iter().enumerate() {
+        for (i, arg) in args.iter().enumerate().take(function.params) {
             let wants_array = self.array_params.get(index).and_then(|p| p.get(i)).copied().unwrap_or(false);
             let cell = match arg {
                 Expr::Var(var) if *var != Var::Global(super::vars::NF) => {

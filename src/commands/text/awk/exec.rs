@@ -178,6 +178,7 @@ impl<'p> Interp<'p> {
     /// Runs a block that may do I/O.
     pub fn exec_block_async<'a>(&'a mut self, ctx: &'a mut Invocation<'_>, block: &'p Block) -> LocalFuture<'a, EResult<Flow>> {
         Box::pin(async move {
+            self.located = true;
             for (offset, stmt) in block {
                 self.offset = *offset;
                 match self.exec_async(ctx, stmt).await? {
@@ -340,6 +341,13 @@ impl<'p> Interp<'p> {
         let Some((_, output)) = self.io.outputs.get_mut(at) else {
             return Ok(());
         };
+        if matches!(output.sink, Sink::Stdout) {
+            self.io.out.extend_from_slice(&text);
+            if self.io.out.len() >= FLUSH_AT {
+                self.io.flush_stdout(ctx).await.map_err(Stop::Status)?;
+            }
+            return Ok(());
+        }
         output.data.extend_from_slice(&text);
         let immediate = matches!(output.sink, Sink::Stderr);
         let large = output.data.len() >= FLUSH_AT && !matches!(output.sink, Sink::Pipe);

@@ -151,7 +151,7 @@ pub fn splitter_for(fs: &[u8], cache: &mut super::regex::Cache, fold: bool) -> R
         b" " => Ok(Splitter::Space),
         b"" => Ok(Splitter::Chars),
         [b'\\'] => Ok(Splitter::Byte(b'\\')),
-        [c] if *c != b' ' && !(fold && c.is_ascii_alphabetic()) => Ok(Splitter::Byte(*c)),
+        [c] if *c != b' ' => Ok(Splitter::Byte(*c)),
         b"\\t" => Ok(Splitter::Byte(b'\t')),
         _ => Ok(Splitter::Regex(cache.get(fs, fold)?)),
     }

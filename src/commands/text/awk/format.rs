@@ -18,7 +18,7 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Vec<u8>
         let text = String::from_utf8_lossy(format);
         FormatError(format!(
             "not enough arguments to satisfy format string\n\t`{text}'\n\t{}^ ran out for this one",
-            " ".repeat(at.min(format.len()) + 1)
+            " ".repeat(at.min(format.len()))
         ))
     };
     while i < format.len() {

@@ -95,6 +95,8 @@ pub struct Interp<'p> {
     pub fn_async: Vec<bool>,
     /// Warnings not yet written, with the source offset they name.
     pub warnings: Vec<(usize, String)>,
+    /// Some rule or action has run (errors then name a source line).
+    pub located: bool,
 }
 
 impl<'p> Interp<'p> {
@@ -123,11 +125,12 @@ impl<'p> Interp<'p> {
             convfmt: b"%.6g".to_vec(),
             ofmt: b"%.6g".to_vec(),
             fold: false,
-            random: super::random::Random::new(0),
-            seed: 0.0,
+            random: super::random::Random::new(1),
+            seed: 1.0,
             depth: 0,
             current_function: None,
             warnings: Vec::new(),
+            located: false,
             array_params: super::analysis::array_params(prog),
             fn_async: super::analysis::async_functions(prog),
         };
@@ -472,5 +475,5 @@ impl<'p> Interp<'p> {
 
 /// gawk's message for a regex that does not compile.
 pub fn regex_error(text: &[u8], error: &str) -> String {
-    format!("{error}: /{}/", String::from_utf8_lossy(text))
+    format!("invalid regexp: {error}: /{}/", String::from_utf8_lossy(text))
 }

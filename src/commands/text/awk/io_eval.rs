@@ -172,10 +172,7 @@ async fn getline<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, source: &'p 
                 return Ok(Value::Num(-1.0));
             };
             match reader.next_record(&rs).await {
-                Some(record) => {
-                    it.bump(NR);
-                    record
-                }
+                Some(record) => record,
                 None => return Ok(Value::Num(0.0)),
             }
         }

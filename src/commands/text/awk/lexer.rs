@@ -72,12 +72,14 @@ pub struct Lexer<'a> {
     last: Option<Tok>,
     /// Set by the parser when a `/` here must start a regex (after `~`...).
     pub want_regex: bool,
+    /// Warnings about the source (plain escapes), with their offsets.
+    pub warnings: Vec<(usize, String)>,
 }
 
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a [u8]) -> Self {
-        Lexer { src, pos: 0, last: None, want_regex: false }
+        Lexer { src, pos: 0, last: None, want_regex: false, warnings: Vec::new() }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -231,6 +233,10 @@ impl<'a> Lexer<'a> {
                         continue;
                     }
                     let (bytes, used) = escape(&self.src[self.pos..]);
+                    if !b"ntr\\\"abfv01234567x".contains(&e) || (e == b'x' && bytes == b"\\x") {
+                        let shown = String::from_utf8_lossy(&self.src[self.pos..self.pos + used.max(1)]).into_owned();
+                        self.warnings.push((start, format!("escape sequence `\\{shown}' treated as plain `{shown}'")));
+                    }
                     out.extend_from_slice(&bytes);
                     self.pos += used;
                 }

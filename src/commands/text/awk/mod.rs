@@ -52,24 +52,41 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(options) => options,
             Err(status) => return status,
         };
-        let (mut program, regexes) = match parser::parse_program(&options.sources.text) {
+        let (mut program, regexes, warnings) = match parser::parse_program(&options.sources.text) {
             Ok(parsed) => parsed,
             Err(error) => {
                 let (piece, line, text, column) = options.sources.locate(error.at);
-                let message = if error.plain {
-                    format!("{name}: {piece}:{line}: fatal: {}\n", error.message)
-                } else {
-                    let caret: String = text.iter().take(column).map(|&c| if c == b'\t' { '\t' } else { ' ' }).collect();
-                    format!(
-                        "{name}: {piece}:{line}: {}\n{name}: {piece}:{line}: {caret}^ {}\n",
-                        String::from_utf8_lossy(&text),
-                        error.message
-                    )
+                let line = if error.newline { line + 1 } else { line };
+                let message = match error.style {
+                    parser::Style::Fatal => format!("{name}: {piece}:{line}: fatal: {}\n", error.message),
+                    parser::Style::Error => format!("{name}: {piece}:{line}: error: {}\n", error.message),
+                    parser::Style::ErrorTwice => format!("{name}: {piece}:{line}: error: {0}\n{name}: {piece}:{line}: error: {0}\n", error.message),
+                    parser::Style::Caret => {
+                        let caret: String = text.iter().take(column).map(|&c| if c == b'\t' { '\t' } else { ' ' }).collect();
+                        format!(
+                            "{name}: {piece}:{line}: {}\n{name}: {piece}:{line}: {caret}^ {}\n",
+                            String::from_utf8_lossy(&text),
+                            error.message
+                        )
+                    }
                 };
                 let _ = ctx.stderr.write(message.as_bytes()).await;
-                return if error.plain { 2 } else { 1 };
+                return if error.style == parser::Style::Fatal { 2 } else { 1 };
             }
         };
+        for (index, text) in regexes.iter().enumerate() {
+            if let Err(error) = regex::Cache::default().get(text, false) {
+                let _ = index;
+                let location = options.sources.location(program.regex_offsets.get(index).copied().unwrap_or(0));
+                let message = format!("{name}: {location}: error: {error}: /{}/\n", String::from_utf8_lossy(text));
+                let _ = ctx.stderr.write(message.as_bytes()).await;
+                return 1;
+            }
+        }
+        for (offset, warning) in warnings {
+            let text = format!("{name}: {}: warning: {warning}\n", options.sources.location(offset));
+            let _ = ctx.stderr.write(text.as_bytes()).await;
+        }
         analysis::mark_sync(&mut program);
         let mut interp = Interp::new(&program, regexes, io::Io::new());
         if let Err(message) = setup(&mut interp, ctx, &options, &name) {
@@ -80,10 +97,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let finished = interp.finish(ctx).await;
         report_warnings(&mut interp, ctx, &options.sources, &name).await;
         let status = match result {
-            Ok(()) | Err(Stop::Exit) | Err(Stop::Next) | Err(Stop::NextFile) => interp.exit_status,
+            Ok(()) | Err(Stop::Exit) | Err(Stop::Next) | Err(Stop::NextFile) => interp.exit_status & 0xff,
             Err(Stop::Status(status)) => return status,
             Err(Stop::Fatal(message)) => {
                 let text = match message.strip_prefix('\u{0}') {
+                    Some(plain) if interp.located => format!("{name}: {}: fatal: {plain}\n", options.sources.location(interp.offset)),
                     Some(plain) => format!("{name}: fatal: {plain}\n"),
                     None => {
                         let location = options.sources.location(interp.offset);
@@ -103,10 +121,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
 }
 
 fn record_position(interp: &Interp<'_>) -> String {
-    if interp.io.main.is_none() && !interp.io.main_done {
-        return String::new();
-    }
-    if interp.io.main.is_none() {
+    if interp.special(vars::NR).num() <= 0.0 {
         return String::new();
     }
     let filename = interp.to_str(&interp.special(FILENAME));
@@ -153,7 +168,8 @@ fn setup(interp: &mut Interp<'_>, ctx: &Invocation<'_>, options: &Options, name:
     }
     for assignment in &options.assignments {
         let Some((var, value)) = run::assignment(assignment) else {
-            return Err(format!("`{}' is not a legal variable name", String::from_utf8_lossy(assignment)));
+            let name = assignment.split(|&c| c == b'=').next().unwrap_or(assignment);
+            return Err(format!("`{}' is not a legal variable name", String::from_utf8_lossy(name)));
         };
         interp.assign_operand(var, value).map_err(stop_text)?;
     }
@@ -172,7 +188,6 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
     let mut options = Options { sources: Sources::default(), assignments: Vec::new(), field_separator: None, operands: Vec::new() };
     let mut have_program = false;
     let mut i = 0;
-    let fail = |text: String| text;
     while i < args.len() {
         let arg = &args[i];
         i += 1;
@@ -194,10 +209,8 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                 Some(exact) => *exact,
                 None if matches.len() == 1 => matches[0],
                 _ => {
-                    let text = fail(format!("{name}: unrecognized option '--{key}'\n"));
-                    let _ = ctx.stderr.write(text.as_bytes()).await;
                     let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
-                    return Err(2);
+                    return Err(1);
                 }
             };
             let value = if takes.contains(&key) {
@@ -211,7 +224,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                         let text = format!("{name}: option '--{key}' requires an argument\n");
                         let _ = ctx.stderr.write(text.as_bytes()).await;
                         let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
-                        return Err(2);
+                        return Err(1);
                     }
                 }
             } else {
@@ -251,7 +264,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                     let text = format!("{name}: option requires an argument -- {flag}\n");
                     let _ = ctx.stderr.write(text.as_bytes()).await;
                     let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
-                    return Err(2);
+                    return Err(1);
                 };
                 if let Some(status) = apply(ctx, &mut options, &mut have_program, name, flag, value).await {
                     return Err(status);
@@ -269,11 +282,9 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                         break;
                     }
                 }
-                other => {
-                    let text = format!("{name}: invalid option -- '{other}'\n");
-                    let _ = ctx.stderr.write(text.as_bytes()).await;
+                _ => {
                     let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
-                    return Err(2);
+                    return Err(1);
                 }
             }
         }
@@ -282,7 +293,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
     if !have_program {
         if rest.is_empty() {
             let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
-            return Err(2);
+            return Err(1);
         }
         let program = rest.remove(0);
         if let Err(status) = add_program(ctx, &mut options, name, "cmd. line", program.as_bytes()).await {
@@ -303,9 +314,9 @@ async fn add_program(ctx: &Invocation<'_>, options: &mut Options, name: &str, pi
     let trimmed = text.iter().position(|c| !c.is_ascii_whitespace()).map_or(&text[..0], |at| &text[at..]);
     for directive in ["@include", "@load", "@namespace"] {
         if trimmed.starts_with(directive.as_bytes()) || text.windows(directive.len() + 1).any(|w| w[0] == b'\n' && &w[1..] == directive.as_bytes()) {
-            let message = format!("{name}: {piece}:1: fatal: {directive} is not supported in the sandbox\n");
+            let message = format!("{name}: {piece}:1: error: {directive} is not supported in the sandbox\n");
             let _ = ctx.stderr.write(message.as_bytes()).await;
-            return Err(2);
+            return Err(1);
         }
     }
     options.sources.add(piece, text);

@@ -8,6 +8,19 @@ use super::lexer::{LexError, Lexer, Tok, Token};
 use super::vars::SPECIALS;
 use std::collections::HashMap;
 
+/// How gawk prints a syntax error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// The source line and a caret under the token.
+    Caret,
+    /// `fatal: ...` (status 2).
+    Fatal,
+    /// `error: ...` without the source line.
+    Error,
+    /// `error: ...` printed twice (gawk reports `break` outside a loop so).
+    ErrorTwice,
+}
+
 /// A syntax error: the message and the byte offset for the caret.
 #[derive(Debug)]
 pub struct ParseError {
@@ -15,13 +28,21 @@ pub struct ParseError {
     pub message: String,
     /// Byte offset in the source.
     pub at: usize,
-    /// Whether gawk prints it without the source line (`function ... not defined`).
-    pub plain: bool,
+    /// How it is printed.
+    pub style: Style,
+    /// The offending token is a newline (gawk then names the next line).
+    pub newline: bool,
+}
+
+impl ParseError {
+    fn new(message: String, at: usize, style: Style) -> Self {
+        ParseError { message, at, style, newline: false }
+    }
 }
 
 impl From<LexError> for ParseError {
     fn from(error: LexError) -> Self {
-        ParseError { message: error.message, at: error.at, plain: false }
+        ParseError::new(error.message, error.at, Style::Caret)
     }
 }
 
@@ -44,7 +65,7 @@ pub struct Parser<'a> {
 }
 
 /// Parses a whole program; regex literal texts are returned alongside.
-pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>)> {
+pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>, Vec<(usize, String)>)> {
     let mut lexer = Lexer::new(src);
     let tok = lexer.next()?;
     let mut parser = Parser {
@@ -68,14 +89,10 @@ pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>)> {
     for &(index, args, at) in &parser.calls {
         let Some(function) = parser.program.functions.get(index) else { continue };
         if !function.defined {
-            return Err(ParseError { message: format!("function `{}' not defined", function.name), at, plain: true });
+            return Err(ParseError::new(format!("function `{}' not defined", function.name), at, Style::Fatal));
         }
         if args > function.params {
-            return Err(ParseError {
-                message: format!("function `{}' called with more arguments than declared", function.name),
-                at,
-                plain: true,
-            });
+            parser.lexer.warnings.push((at, format!("function `{}' called with more arguments than declared", function.name)));
         }
     }
     let mut names = vec![String::new(); parser.global_names.len()];
@@ -85,7 +102,8 @@ pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>)> {
         }
     }
     parser.program.globals = names;
-    Ok((parser.program, parser.regexes))
+    let warnings = std::mem::take(&mut parser.lexer.warnings);
+    Ok((parser.program, parser.regexes, warnings))
 }
 
 impl<'a> Parser<'a> {
@@ -117,7 +135,7 @@ impl<'a> Parser<'a> {
             Tok::Newline | Tok::Eof => "unexpected newline or end of string",
             _ => "syntax error",
         };
-        Err(ParseError { message: message.into(), at: self.tok.start, plain: false })
+        Err(ParseError { message: message.into(), at: self.tok.start, style: Style::Caret, newline: self.tok.tok == Tok::Newline })
     }
 
     fn expect_op(&mut self, op: &str) -> PResult<()> {
@@ -235,7 +253,7 @@ impl<'a> Parser<'a> {
         self.advance()?;
         let index = self.function_index(&name);
         if self.program.functions.get(index).is_some_and(|f| f.defined) {
-            return Err(ParseError { message: format!("function name `{name}' previously defined"), at, plain: false });
+            return Err(ParseError::new(format!("function name `{name}' previously defined"), at, Style::Error));
         }
         self.expect_op("(")?;
         let mut params = Vec::new();
@@ -245,18 +263,10 @@ impl<'a> Parser<'a> {
                 return self.error();
             };
             if param == name {
-                return Err(ParseError {
-                    message: format!("function `{name}': cannot use function name as parameter name"),
-                    at: self.tok.start,
-                    plain: false,
-                });
+                return Err(ParseError::new(format!("function `{name}': cannot use function name as parameter name"), self.tok.start, Style::Error));
             }
             if locals.insert(param.clone(), params.len()).is_some() {
-                return Err(ParseError {
-                    message: format!("function `{name}': parameter #{} `{param}' duplicates parameter #{}", params.len() + 1, locals[&param] + 1),
-                    at: self.tok.start,
-                    plain: false,
-                });
+                return Err(ParseError::new(format!("function `{name}': parameter #{} `{param}' duplicates parameter #{}", params.len() + 1, locals[&param] + 1), self.tok.start, Style::Error));
             }
             locals.insert(param.clone(), params.len());
             params.push(param);
@@ -390,7 +400,7 @@ impl<'a> Parser<'a> {
                 let at = self.tok.start;
                 self.advance()?;
                 if self.in_loop == 0 {
-                    return Err(ParseError { message: "`break' is not allowed outside a loop or switch".into(), at, plain: false });
+                    return Err(ParseError::new("`break' is not allowed outside a loop or switch".into(), at, Style::ErrorTwice));
                 }
                 Stmt::Break
             }
@@ -398,7 +408,7 @@ impl<'a> Parser<'a> {
                 let at = self.tok.start;
                 self.advance()?;
                 if self.in_loop == 0 {
-                    return Err(ParseError { message: "`continue' is not allowed outside a loop".into(), at, plain: false });
+                    return Err(ParseError::new("`continue' is not allowed outside a loop".into(), at, Style::ErrorTwice));
                 }
                 Stmt::Continue
             }
@@ -411,7 +421,7 @@ impl<'a> Parser<'a> {
                 let at = self.tok.start;
                 self.advance()?;
                 if !self.in_function {
-                    return Err(ParseError { message: "`return' used outside function context".into(), at, plain: false });
+                    return Err(ParseError::new("`return' used outside function context".into(), at, Style::Caret));
                 }
                 let value = if self.simple_end() { None } else { Some(self.expr()?) };
                 Stmt::Return(value)
@@ -521,7 +531,7 @@ impl<'a> Parser<'a> {
             Tok::Op(">>") => Redirect::Append,
             Tok::Op("|") => Redirect::Pipe,
             Tok::Op("|&") => {
-                return Err(ParseError { message: "coprocesses (`|&') are not supported".into(), at: self.tok.start, plain: false })
+                return Err(ParseError::new("coprocesses (`|&') are not supported in the sandbox".into(), self.tok.start, Style::Error))
             }
             _ => return Ok(None),
         };
@@ -792,10 +802,11 @@ impl<'a> Parser<'a> {
         Ok(primary)
     }
 
-    fn regex_index(&mut self, text: Vec<u8>) -> usize {
+    fn regex_index(&mut self, text: Vec<u8>, at: usize) -> usize {
         if let Some(index) = self.regexes.iter().position(|r| *r == text) {
             return index;
         }
+        self.program.regex_offsets.push(at);
         self.regexes.push(text);
         self.regexes.len() - 1
     }
@@ -813,7 +824,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Regex(text) => {
                 self.advance()?;
-                Ok(Expr::Regex(self.regex_index(text)))
+                Ok(Expr::Regex(self.regex_index(text, token.start)))
             }
             Tok::Op("$") => {
                 self.advance()?;
@@ -941,7 +952,7 @@ impl<'a> Parser<'a> {
         self.expect_op(")")?;
         let (min, max) = arity(builtin);
         if args.len() < min || args.len() > max {
-            return Err(ParseError { message: format!("{name}: called with {} arguments", args.len()), at, plain: false });
+            return Err(ParseError::new(format!("{name}: called with {} arguments", args.len()), at, Style::Error));
         }
         Ok(Expr::Builtin(builtin, args))
     }

@@ -96,7 +96,7 @@ impl<'p> Interp<'p> {
                     return Ok(false);
                 }
                 self.io.saw_file = true;
-                self.set_plain(FILENAME, Value::str(b""));
+                self.set_plain(FILENAME, Value::str(b"-"));
                 self.io.main = Some(Reader::new(ctx.stdin.clone()));
                 self.set_plain(FNR, Value::Num(0.0));
                 let prog = self.prog;
@@ -184,6 +184,7 @@ impl<'p> Interp<'p> {
     }
 
     async fn run_rules(&mut self, ctx: &mut Invocation<'_>, prog: &'p super::ast::Program) -> EResult<()> {
+        self.located = true;
         for rule in &prog.rules {
             self.offset = rule.offset;
             let matched = match &rule.pattern {
