@@ -62,7 +62,11 @@ pub struct Parser<'a> {
     in_loop: usize,
     in_function: bool,
     no_in: bool,
+    depth: usize,
 }
+
+/// How deeply expressions and statements may nest.
+const MAX_NESTING: usize = 400;
 
 /// Parses a whole program; regex literal texts are returned alongside.
 pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>, Vec<(usize, String)>)> {
@@ -81,6 +85,7 @@ pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>, Vec<(usize, 
         in_loop: 0,
         in_function: false,
         no_in: false,
+        depth: 0,
     };
     for name in SPECIALS {
         parser.global(name);
@@ -342,6 +347,13 @@ impl<'a> Parser<'a> {
     }
 
     fn statement(&mut self) -> PResult<Stmt> {
+        self.depth += 1;
+        let result = if self.depth > MAX_NESTING { Err(self.too_deep()) } else { self.statement_inner() };
+        self.depth -= 1;
+        result
+    }
+
+    fn statement_inner(&mut self) -> PResult<Stmt> {
         let stmt = match self.tok.tok.clone() {
             Tok::Op("{") => return Ok(Stmt::Block(self.block()?)),
             Tok::Op(";") => {
@@ -734,6 +746,13 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        self.depth += 1;
+        let result = if self.depth > MAX_NESTING { Err(self.too_deep()) } else { self.unary_inner() };
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
         match self.tok.tok {
             Tok::Op("!") => {
                 self.advance()?;
@@ -812,6 +831,17 @@ impl<'a> Parser<'a> {
     }
 
     fn primary(&mut self) -> PResult<Expr> {
+        self.depth += 1;
+        let result = if self.depth > MAX_NESTING { Err(self.too_deep()) } else { self.primary_inner() };
+        self.depth -= 1;
+        result
+    }
+
+    fn too_deep(&self) -> ParseError {
+        ParseError::new("expression or statement nesting too deep".into(), self.tok.start, Style::Caret)
+    }
+
+    fn primary_inner(&mut self) -> PResult<Expr> {
         let token = self.tok.clone();
         match token.tok {
             Tok::Num(n) => {
