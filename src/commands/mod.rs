@@ -20,6 +20,7 @@ use crate::utility::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "awk", run: text::awk::run },
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
@@ -46,6 +47,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "fold", run: text::fold::run },
+    Utility { name: "gawk", run: text::awk::run },
     Utility { name: "getconf", run: system::machine::run_getconf },
     Utility { name: "grep", run: text::grep::run },
     Utility { name: "gunzip", run: archive::gzip::run },

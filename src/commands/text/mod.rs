@@ -4,6 +4,7 @@
 //! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
 //! `unexpand`, `shuf`).
 
+pub mod awk;
 pub mod cmp;
 pub mod column;
 pub mod comm;
