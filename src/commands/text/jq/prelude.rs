@@ -67,7 +67,6 @@ def splits($re; $flags): split($re; $flags) | .[];
 def split($re; $flags): . as $s | [foreach (match($re; "g" + $flags), null) as $m ({i: 0, prev: 0};
     if $m == null then .out = $s[.prev:] else .out = $s[.prev:$m.offset] | .prev = $m.offset + $m.length end;
     .out)];
-def gsub(re; str; $flags): sub(re; str; $flags + "g");
 def sub(re; str; $flags): . as $in |
   (reduce match(re; $flags) as $edit ({result: [], previous: 0};
       $in[.previous: ($edit | .offset)] as $gap
@@ -140,6 +139,7 @@ def scan($re): scan($re; null);
 def test(re): test(re; null);
 def match(re): match(re; null);
 def splits($re): splits($re; null);
+def gsub(re; str; $flags): sub(re; str; $flags + "g");
 def sub(re; str): sub(re; str; "");
 def gsub(re; str): sub(re; str; "g");
 "#;
