@@ -77,6 +77,9 @@ pub enum Target {
     Param(usize),
     /// A native builtin, by index.
     Native(usize),
+    /// A prelude call to a definition that comes later, resolved when the
+    /// prelude is complete.
+    Pending(usize),
 }
 
 /// Where a variable lives.
@@ -161,4 +164,105 @@ pub enum Ast {
     Var(VarRef),
     /// `$__loc__`.
     Loc(usize),
+}
+
+fn visit_pattern(p: &mut Pattern, f: &mut dyn FnMut(&mut Target)) {
+    match p {
+        Pattern::Var(_) => {}
+        Pattern::Array(items) => items.iter_mut().for_each(|q| visit_pattern(q, f)),
+        Pattern::Object(members) => {
+            for (k, _, sub) in members {
+                visit_calls(k, f);
+                if let Some(sub) = sub {
+                    visit_pattern(sub, f);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` on each call target in `ast`, recursively (not into local
+/// definitions' bodies, which the prelude does not forward-reference from).
+pub fn visit_calls(ast: &mut Ast, f: &mut dyn FnMut(&mut Target)) {
+    match ast {
+        Ast::Identity | Ast::RecurseAll | Ast::Lit(_) | Ast::Format(_) | Ast::Break(_) | Ast::Var(_) | Ast::Loc(_) => {}
+        Ast::Array(None) => {}
+        Ast::Str(_, parts) => {
+            for p in parts {
+                if let Part::Interp(e) = p {
+                    visit_calls(e, f);
+                }
+            }
+        }
+        Ast::Index(a, b)
+        | Ast::Pipe(a, b)
+        | Ast::Comma(a, b)
+        | Ast::Bin(_, a, b)
+        | Ast::And(a, b)
+        | Ast::Or(a, b)
+        | Ast::Alt(a, b)
+        | Ast::Update(_, a, b) => {
+            visit_calls(a, f);
+            visit_calls(b, f);
+        }
+        Ast::Slice(a, b, c) => {
+            visit_calls(a, f);
+            if let Some(b) = b {
+                visit_calls(b, f);
+            }
+            if let Some(c) = c {
+                visit_calls(c, f);
+            }
+        }
+        Ast::Each(a) | Ast::Neg(a) | Ast::Label(a) | Ast::Array(Some(a)) => visit_calls(a, f),
+        Ast::Try(a, b) => {
+            visit_calls(a, f);
+            if let Some(b) = b {
+                visit_calls(b, f);
+            }
+        }
+        Ast::Object(members) => {
+            for (k, v) in members {
+                visit_calls(k, f);
+                visit_calls(v, f);
+            }
+        }
+        Ast::If(a, b, c) => {
+            visit_calls(a, f);
+            visit_calls(b, f);
+            if let Some(c) = c {
+                visit_calls(c, f);
+            }
+        }
+        Ast::Reduce(a, pats, _, b, c) => {
+            visit_calls(a, f);
+            pats.iter_mut().for_each(|p| visit_pattern(p, f));
+            visit_calls(b, f);
+            visit_calls(c, f);
+        }
+        Ast::Foreach(a, pats, _, b, c, d) => {
+            visit_calls(a, f);
+            pats.iter_mut().for_each(|p| visit_pattern(p, f));
+            visit_calls(b, f);
+            visit_calls(c, f);
+            if let Some(d) = d {
+                visit_calls(d, f);
+            }
+        }
+        Ast::Bind(a, pats, _, b) => {
+            visit_calls(a, f);
+            pats.iter_mut().for_each(|p| visit_pattern(p, f));
+            visit_calls(b, f);
+        }
+        Ast::Def(def, rest) => {
+            if let Some(def) = std::rc::Rc::get_mut(def) {
+                visit_calls(&mut def.body, f);
+            }
+            visit_calls(rest, f);
+        }
+        Ast::Call(target, args) => {
+            f(target);
+            args.iter_mut().for_each(|a| visit_calls(a, f));
+        }
+    }
 }

@@ -36,7 +36,7 @@ const SPECIAL: &[(&str, usize)] = &[
     ("builtins", 0),
     ("now", 0),
     ("format", 1),
-    ("$__prog_args", 0),
+    ("_sub_impl", 3),
 ];
 
 /// Natives over values: (name, arity).
@@ -60,7 +60,6 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("_max_by", 1),
     ("min", 0),
     ("max", 0),
-    ("unique", 0),
     ("reverse", 0),
     ("flatten", 0),
     ("flatten", 1),
@@ -72,7 +71,6 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("_strindices", 1),
     ("implode", 0),
     ("explode", 0),
-    ("transpose", 0),
     ("infinite", 0),
     ("nan", 0),
     ("isinfinite", 0),
@@ -209,11 +207,7 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                 let Value::Arr(items) = &p else {
                     return Err(err("Path must be specified as an array"));
                 };
-                let v = match getpath(&input2, items) {
-                    Ok(v) => v,
-                    Err(_) if path.is_none() => Value::Null,
-                    Err(e) => return Err(e),
-                };
+                let v = getpath(&input2, items)?;
                 let np = path.as_ref().map(|base| {
                     let mut n = (**base).clone();
                     n.extend(items.iter().cloned());
@@ -296,7 +290,7 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         "input" => match cx.inputs.next_input() {
             Some(Ok(v)) => cx.value_out(v, &path, out),
             Some(Err(e)) => Err(err(e)),
-            None => Err(err("No more inputs")),
+            None => Err(err("break")),
         },
         "inputs" => loop {
             match cx.inputs.next_input() {
@@ -311,7 +305,10 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
             out(cx, input, path)
         }
         "stderr" => {
-            cx.stderr.extend_from_slice(to_json(&input).as_bytes());
+            match &input {
+                Value::Str(s) => cx.stderr.extend_from_slice(s.as_bytes()),
+                other => cx.stderr.extend_from_slice(to_json(other).as_bytes()),
+            }
             out(cx, input, path)
         }
         "input_filename" => {
@@ -346,6 +343,60 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                     cx.value_out(v, &path, out)
                 }
                 other => Err(err(format!("{} ({}) is not a valid format", other.kind(), dump_short(&other)))),
+            })
+        }
+        "_sub_impl" => {
+            let (Some(re), Some(rep), Some(flags)) = (arg(0), arg(1), arg(2)) else { return Ok(()) };
+            let input2 = input.clone();
+            cx.eval(flags, env, input, None, &mut |cx, flags, _| {
+                let input3 = input2.clone();
+                cx.eval(re, env, input2.clone(), None, &mut |cx, re, _| {
+                    let matches = super::regex::match_impl(&input3, &re, &flags, false)?;
+                    let Value::Str(text) = &input3 else { return Ok(()) };
+                    let Value::Arr(matches) = matches else { return Ok(()) };
+                    let chars: Vec<char> = text.chars().collect();
+                    let mut results = vec![String::new()];
+                    let mut prev = 0usize;
+                    for m in matches.iter() {
+                        let Value::Obj(m) = m else { continue };
+                        let offset = m.get("offset").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+                        let length = m.get("length").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+                        let gap: String = chars.get(prev.min(offset)..offset.min(chars.len())).unwrap_or(&[]).iter().collect();
+                        let mut caps = super::value::Map::new();
+                        if let Some(Value::Arr(groups)) = m.get("captures") {
+                            for g in groups.iter() {
+                                if let Value::Obj(g) = g {
+                                    if let Some(Value::Str(name)) = g.get("name") {
+                                        caps.insert(name.clone(), g.get("string").cloned().unwrap_or(Value::Null));
+                                    }
+                                }
+                            }
+                        }
+                        let mut outs = Vec::new();
+                        cx.eval(rep, env, Value::Obj(Rc::new(caps)), None, &mut |_, v, _| {
+                            outs.push(v);
+                            Ok(())
+                        })?;
+                        let mut next = Vec::new();
+                        for r in &results {
+                            for o in &outs {
+                                match o {
+                                    Value::Str(o) => next.push(format!("{r}{gap}{o}")),
+                                    other => {
+                                        return Err(super::eval::type_error2(&Value::str(&format!("{r}{gap}")), other, "cannot be added"));
+                                    }
+                                }
+                            }
+                        }
+                        results = next;
+                        prev = offset + length;
+                    }
+                    let tail: String = chars.get(prev.min(chars.len())..).unwrap_or(&[]).iter().collect();
+                    for r in results {
+                        cx.value_out(Value::str(&format!("{r}{tail}")), &path, out)?;
+                    }
+                    Ok(())
+                })
             })
         }
         _ => Err(err(format!("{name} is not implemented"))),

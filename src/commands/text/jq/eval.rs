@@ -493,6 +493,7 @@ impl<'p> Cx<'p> {
     fn call(&mut self, target: Target, args: &'p [Ast], env: &Env<'p>, input: Value, path: P, out: &mut Out<'_, 'p>) -> Res {
         match target {
             Target::Native(i) => call_native(self, i, args, env, input, path, out),
+            Target::Pending(_) => Err(err("internal error: unresolved call")),
             Target::Param(h) => match walk(env, h).map(|f| &f.bind) {
                 Some(Bind::Param(ast, cenv)) => {
                     let cenv = cenv.clone();

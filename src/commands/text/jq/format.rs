@@ -71,7 +71,7 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
         "csv" | "tsv" => {
             let Value::Arr(items) = v else {
                 return Err(err(format!(
-                    "{} ({}) cannot be {}-formatted, only an array can be",
+                    "{} ({}) cannot be {}-formatted, only array",
                     v.kind(),
                     dump_short(v),
                     name
@@ -124,7 +124,10 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
                     let usable = trimmed.len() / 4 * 4;
                     match engine.decode(trimmed.get(..usable).unwrap_or("").as_bytes()) {
                         Ok(bytes) if usable > 0 => String::from_utf8_lossy(&bytes).into_owned(),
-                        _ => return Err(err(format!("{} ({}) is not valid base64 data", v.kind(), dump_short(v)))),
+                        _ => {
+                            let s = Value::str(&t);
+                            return Err(err(format!("{} ({}) is not valid base64 data", s.kind(), dump_short(&s))));
+                        }
                     }
                 }
             }

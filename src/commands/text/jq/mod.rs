@@ -27,6 +27,8 @@ use parse::{Parser, Program};
 use std::rc::Rc;
 use value::{Map, Value};
 
+const DIE: &str = "Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n";
+
 const USAGE: &str = "Usage:\tjq [OPTIONS] FILTER [FILES...]\n\tjq [OPTIONS] --args FILTER [ARGUMENTS...]\n\tjq [OPTIONS] --jsonargs FILTER [JSON_VALUES...]\n\njq is a tool for processing JSON inputs, applying the given filter to\nits JSON text inputs and producing the filter's results as JSON on\nstandard output.\n";
 
 /// The options of one run.
@@ -77,7 +79,10 @@ impl Inputs for Source {
                     continue;
                 }
                 let end = rest.iter().position(|b| *b == b'\n');
-                let line = &rest[..end.unwrap_or(rest.len())];
+                let line = rest.get(..end.unwrap_or(rest.len())).unwrap_or(&[]);
+                if self.pos == 0 {
+                    self.line = 0;
+                }
                 self.pos += end.map(|e| e + 1).unwrap_or(rest.len());
                 self.line += 1;
                 self.current = Value::str(name);
@@ -88,9 +93,11 @@ impl Inputs for Source {
                 None => {
                     self.index += 1;
                     self.pos = 0;
-                    self.line = 0;
                 }
                 Some(r) => {
+                    if self.pos == 0 {
+                        self.line = 0;
+                    }
                     self.line += reader.line;
                     self.pos += reader_pos(&reader);
                     self.current = Value::str(name);
@@ -104,10 +111,7 @@ impl Inputs for Source {
     }
 
     fn filename(&self) -> Value {
-        match &self.current {
-            Value::Str(s) if &**s == "<stdin>" => Value::Null,
-            other => other.clone(),
-        }
+        self.current.clone()
     }
 
     fn line(&self) -> usize {
@@ -139,11 +143,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             Ok(o) => o,
             Err(status) => return status,
         };
-        let Some(filter) = opts.filter.take() else {
-            let _ = ctx.stderr.write(USAGE.as_bytes()).await;
-            let _ = ctx.stderr.write(b"Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n").await;
-            return 2;
-        };
+        // Without a program and not on a terminal, jq runs `.`.
+        let filter = opts.filter.take().unwrap_or_else(|| ".".to_string());
         let text = if opts.from_file {
             match ctx.fs.read_file(&ctx.resolve(&filter)).await {
                 Ok(data) => String::from_utf8_lossy(&data).into_owned(),
@@ -156,6 +157,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             filter
         };
         let mut prog = Program::default();
+        Parser::declare_global(&mut prog, "ENV");
         {
             let mut p = Parser::new(prelude::PRELUDE, &mut prog);
             if let Err(e) = p.parse_defs() {
@@ -171,7 +173,6 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
             Value::Obj(Rc::new(m))
         };
-        Parser::declare_global(&mut prog, "ENV");
         globals.push(env_obj.clone());
         let mut named = Map::new();
         for (k, v) in &opts.named {
@@ -185,8 +186,6 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         Parser::declare_global(&mut prog, "ARGS");
         globals.push(args_obj);
-        Parser::declare_global(&mut prog, "__prog_args");
-        globals.push(Value::arr(opts.positional.clone()));
         for (k, v) in &opts.named {
             Parser::declare_global(&mut prog, k);
             globals.push(v.clone());
@@ -201,8 +200,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
             }
         };
-        // Read the inputs.
+        // Read the inputs; a file that cannot be read is reported and skipped (status 2 at the end).
         let mut files = Vec::new();
+        let mut input_errors = false;
         if opts.files.is_empty() {
             files.push(("<stdin>".to_string(), read_all(&ctx.stdin).await.unwrap_or_default()));
         } else {
@@ -210,8 +210,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 match ctx.fs.read_file(&ctx.resolve(name)).await {
                     Ok(data) => files.push((name.clone(), data)),
                     Err(e) => {
-                        let _ = ctx.stderr.write(format!("jq: error: Could not open {name}: {e}\n").as_bytes()).await;
-                        return 2;
+                        let _ = ctx.stderr.write(format!("jq: error: Could not open file {name}: {e}\n").as_bytes()).await;
+                        input_errors = true;
                     }
                 }
             }
@@ -226,13 +226,10 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         let now = ctx.host.now_millis();
         let shell: &dyn crate::utility::ShellServices = &*ctx.shell;
-        let mut status = 0;
-        let mut last_output: Option<Value> = None;
         let mut out = String::new();
         let mut err_text: Vec<u8> = Vec::new();
         let mut pending_inputs: Vec<Value> = Vec::new();
-        // Slurping and -n decide the first input up front.
-        if opts.slurp {
+        if opts.slurp && !opts.null_input {
             if opts.raw_input {
                 let mut all = Vec::new();
                 for (_, d) in &source.files {
@@ -246,7 +243,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     match source.next_input() {
                         Some(Ok(v)) => items.push(v),
                         Some(Err(e)) => {
-                            let _ = ctx.stderr.write(format!("jq: error (at {}): {e}\n", source.location()).as_bytes()).await;
+                            let _ = ctx.stderr.write(format!("jq: parse error: {e}\n").as_bytes()).await;
                             return 2;
                         }
                         None => break,
@@ -255,7 +252,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 pending_inputs.push(Value::arr(items));
             }
         }
-        let mut halted: Option<i32> = None;
+        // jq's process() result of the last input: 0 ok, -1 last output false/null,
+        // -4 no output, 5 error, or a halt code.
+        let mut ret: i32 = -4;
+        let mut last_result: i32 = -1;
+        let mut stopped: Option<i32> = None;
         {
             let mut cx = Cx::new(&prog, shell, &mut source);
             cx.globals = globals;
@@ -276,29 +277,46 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     match cx.inputs.next_input() {
                         Some(Ok(v)) => v,
                         Some(Err(e)) => {
-                            err_text.extend_from_slice(format!("jq: error (at {}): {e}\n", "<stdin>:0").as_bytes());
-                            let _ = e;
-                            status = 2;
+                            if opts.seq {
+                                err_text.extend_from_slice(format!("jq: ignoring parse error: {e}\n").as_bytes());
+                                continue;
+                            }
+                            err_text.extend_from_slice(format!("jq: parse error: {e}\n").as_bytes());
+                            ret = 5;
                             break;
                         }
                         None => break,
                     }
                 };
                 first = false;
+                let mut this_ret: i32 = -4;
                 let r = cx.eval(&main, &None, input, None, &mut |cx, v, _| {
-                    if opts.seq {
-                        out.push('\u{1e}');
-                    }
                     match (&v, opts.raw_output) {
-                        (Value::Str(s), true) => out.push_str(s),
-                        _ => dump(&v, &style, 0, &mut out),
+                        (Value::Str(s), true) => {
+                            if opts.ascii {
+                                dump(&v, &Style { ascii: true, ..Style::COMPACT }, 0, &mut out);
+                            } else {
+                                if opts.nul && s.contains('\0') {
+                                    return Err(eval::err("Cannot dump a string containing NUL with --raw-output0 option"));
+                                }
+                                out.push_str(s);
+                            }
+                            this_ret = 0;
+                        }
+                        _ => {
+                            this_ret = if v.truthy() { 0 } else { -1 };
+                            if opts.seq {
+                                out.push('\u{1e}');
+                            }
+                            dump(&v, &style, 0, &mut out);
+                        }
+                    }
+                    if !opts.join {
+                        out.push('\n');
                     }
                     if opts.nul {
                         out.push('\0');
-                    } else if !opts.join {
-                        out.push('\n');
                     }
-                    last_output = Some(v);
                     if !cx.stderr.is_empty() {
                         err_text.append(&mut cx.stderr);
                     }
@@ -314,84 +332,74 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         let loc = location_of(&cx);
                         let msg = match &e {
                             Value::Str(s) => format!("jq: error (at {loc}): {s}\n"),
-                            Value::Obj(_) | Value::Arr(_) | Value::Num(..) | Value::Bool(_) => {
-                                format!("jq: error (at {loc}) (not a string): {}\n", json::to_json(&e))
-                            }
-                            Value::Null => format!("jq: error (at {loc}) (not a string): null\n"),
+                            other => format!("jq: error (at {loc}) (not a string): {}\n", json::to_json(other)),
                         };
                         err_text.extend_from_slice(msg.as_bytes());
-                        status = 5;
+                        this_ret = 5;
                     }
                     Err(Flow::Break(_)) | Err(Flow::Down(_)) => {
-                        err_text.extend_from_slice(b"jq: error (at <unknown>): break\n");
-                        status = 5;
+                        let loc = location_of(&cx);
+                        err_text.extend_from_slice(format!("jq: error (at {loc}): break\n").as_bytes());
+                        this_ret = 5;
                     }
                     Err(Flow::Stop(message)) => {
                         match message {
                             Some(m) => {
                                 let m = if m.starts_with("jq:") { m } else { format!("jq: error: {m}") };
                                 err_text.extend_from_slice(format!("{m}\n").as_bytes());
-                                halted = Some(5);
+                                stopped = Some(5);
                             }
-                            None => halted = Some(130),
+                            None => stopped = Some(130),
                         }
                         break;
                     }
                     Err(Flow::Halt(code, value)) => {
-                        if let Some(v) = value {
-                            match v {
-                                Value::Str(s) => err_text.extend_from_slice(s.as_bytes()),
-                                other => {
-                                    err_text.extend_from_slice(json::to_json(&other).as_bytes());
-                                    err_text.push(b'\n');
-                                }
+                        match value {
+                            Some(Value::Str(s)) => err_text.extend_from_slice(s.as_bytes()),
+                            Some(Value::Null) | None => {}
+                            Some(other) => {
+                                err_text.extend_from_slice(json::to_json(&other).as_bytes());
+                                err_text.push(b'\n');
                             }
                         }
-                        halted = Some(code);
+                        stopped = Some(code);
                         break;
                     }
                 }
-                if out.len() > 1 << 16 || !err_text.is_empty() {
-                    // Flushed below, after evaluation ends for this input.
+                ret = this_ret;
+                if ret <= 0 && ret != -4 {
+                    last_result = i32::from(ret != -1);
                 }
             }
             if let Err(Flow::Stop(Some(m))) = cx.flush_steps() {
-                if halted.is_none() {
+                if stopped.is_none() {
                     err_text.extend_from_slice(format!("jq: error: {m}\n").as_bytes());
-                    halted = Some(5);
+                    stopped = Some(5);
                 }
             }
-        }
-        if let Some(e) = source.failed.take() {
-            if status != 2 {
-                let e2 = format!("jq: error (at {}): {e}\n", source.location());
-                err_text.extend_from_slice(e2.as_bytes());
-            }
-            status = 2;
         }
         if let Err(error) = ctx.write_out(out.as_bytes()).await {
             return crate::utility::write_failure_status(error);
         }
-        let _ = ctx.stderr.write(&fix_parse_errors(err_text)).await;
-        if let Some(code) = halted {
+        let _ = ctx.stderr.write(&err_text).await;
+        if let Some(code) = stopped {
             return code;
         }
-        if status != 0 {
-            return status;
+        if input_errors {
+            ret = 2;
         }
         if opts.exit_status {
-            return match last_output {
-                None => 4,
-                Some(v) if !v.truthy() => 1,
-                Some(_) => 0,
+            if ret != -4 {
+                return ret.abs();
+            }
+            return match last_result {
+                -1 => 4,
+                0 => 1,
+                _ => 0,
             };
         }
-        0
+        ret.max(0)
     })
-}
-
-fn fix_parse_errors(text: Vec<u8>) -> Vec<u8> {
-    text
 }
 
 fn location_of(cx: &Cx<'_>) -> String {
@@ -407,15 +415,16 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
     while i < args.len() {
         let a = args.get(i).cloned().unwrap_or_default();
         i += 1;
-        if rest_positional || !a.starts_with('-') || a == "-" {
-            if o.filter.is_none() && !rest_positional_after_filter(&o) {
+        let optish = a.starts_with('-') && a.chars().nth(1).is_some_and(|c| c == '-' || c.is_ascii_alphabetic());
+        if rest_positional || !optish {
+            if o.filter.is_none() {
                 o.filter = Some(a);
             } else if let Some(json) = positional_mode {
                 if json {
                     match json::parse_one(&a) {
                         Ok(v) => o.positional.push(v),
                         Err(_) => {
-                            let _ = ctx.stderr.write(format!("jq: Invalid JSON text passed to --jsonargs\n").as_bytes()).await;
+                            let _ = ctx.stderr.write(format!("jq: invalid JSON text passed to --jsonargs\n{DIE}").as_bytes()).await;
                             return Err(2);
                         }
                     }
@@ -444,6 +453,7 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
                 }
                 "raw-output0" => {
                     o.raw_output = true;
+                    o.join = true;
                     o.nul = true
                 }
                 "ascii-output" => o.ascii = true,
@@ -525,13 +535,24 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
                     return Err(0);
                 }
                 _ => {
-                    let _ = ctx.stderr.write(format!("jq: Unknown option: {a}\n{USAGE}Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n").as_bytes()).await;
+                    let _ = ctx.stderr.write(format!("jq: Unknown option {a}\n{DIE}").as_bytes()).await;
                     return Err(2);
                 }
             }
             continue;
         }
-        for c in a.chars().skip(1) {
+        if a.starts_with("-L") {
+            if a.len() == 2 {
+                i += 1;
+            }
+            continue;
+        }
+        let mut count = 0;
+        for c in "nRsrjacSCMefhV".chars() {
+            if !a.contains(c) {
+                continue;
+            }
+            count += 1;
             match c {
                 'n' => o.null_input = true,
                 'R' => o.raw_input = true,
@@ -552,26 +573,19 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
                     let _ = ctx.write_out(USAGE.as_bytes()).await;
                     return Err(0);
                 }
-                'V' => {
+                _ => {
                     let _ = ctx.write_out(b"jq-1.7.1\n").await;
                     return Err(0);
                 }
-                'L' => {
-                    i += 1;
-                }
-                _ => {
-                    let _ = ctx.stderr.write(format!("jq: Unknown option: {a}\n{USAGE}Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n").as_bytes()).await;
-                    return Err(2);
-                }
             }
+        }
+        if a.len() != count + 1 {
+            let _ = ctx.stderr.write(format!("jq: Unknown option {a}\n{DIE}").as_bytes()).await;
+            return Err(2);
         }
     }
     if o.tab {
         o.indent = 1;
     }
     Ok(o)
-}
-
-fn rest_positional_after_filter(_o: &Opts) -> bool {
-    false
 }

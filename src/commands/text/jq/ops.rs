@@ -151,7 +151,7 @@ pub fn index_value(base: &Value, key: &Value) -> Result<Value, Flow> {
             slice_value(base, &from, &to)
         }
         (Value::Arr(a), Value::Arr(b)) => Ok(indices_of(a, b)),
-        (_, Value::Str(k)) if k.len() < 30 => Err(err(format!("Cannot index {} with \"{}\"", base.kind(), k))),
+        (_, Value::Str(k)) if k.len() < 30 => Err(err(format!("Cannot index {} with string \"{}\"", base.kind(), k))),
         _ => Err(err(format!("Cannot index {} with {}", base.kind(), key.kind()))),
     }
 }

@@ -37,6 +37,10 @@ pub struct Parser<'a> {
     prog: &'a mut Program,
     text: String,
     errors: Vec<String>,
+    /// In the prelude: calls not yet resolvable, by name and arity.
+    pending: Option<Vec<(Rc<str>, usize)>>,
+    /// Where the term being parsed started (for `not defined` messages).
+    token_start: usize,
 }
 
 type R<T> = Result<T, CompileError>;
@@ -100,7 +104,7 @@ const KEYWORDS: &[&str] = &[
 impl<'a> Parser<'a> {
     /// A parser over `text` adding to `prog`.
     pub fn new(text: &str, prog: &'a mut Program) -> Self {
-        Parser { lx: Lexer::new(text), peeked: None, scope: Vec::new(), prog, text: text.to_string(), errors: Vec::new() }
+        Parser { lx: Lexer::new(text), peeked: None, scope: Vec::new(), prog, text: text.to_string(), errors: Vec::new(), pending: None, token_start: 0 }
     }
 
     /// Declares a global variable and returns its index.
@@ -136,18 +140,36 @@ impl<'a> Parser<'a> {
 
     fn unexpected<T>(&mut self) -> R<T> {
         let tok = self.peek().clone();
-        self.fail(&format!("syntax error, unexpected {}", describe(&tok)))
+        let start = match (&tok, &self.peeked) {
+            (Tok::Eof, _) => self.lx.src.len().saturating_sub(1),
+            (_, Some((_, start, _))) => *start,
+            _ => self.lx.pos,
+        };
+        Err(self.located(&format!("syntax error, unexpected {} (Unix shell quoting issues?)", describe(&tok)), start))
     }
 
     fn fail<T>(&mut self, message: &str) -> R<T> {
-        let line = self.lx.line();
-        let quoting = if message.starts_with("syntax error") { " (Unix shell quoting issues?)" } else { "" };
-        Err(CompileError(format!("{message}{quoting} at <top-level>, line {line}:\n{}", self.text)))
+        let pos = self.lx.pos;
+        Err(self.located(message, pos))
+    }
+
+    /// jq's message form: the message, the line, and the line's text padded
+    /// to the error's column.
+    fn located(&self, message: &str, offset: usize) -> CompileError {
+        let offset = offset.min(self.lx.src.len());
+        let before = self.lx.src.get(..offset).unwrap_or(&[]);
+        let line = 1 + before.iter().filter(|c| **c == '\n').count();
+        let line_start = before.iter().rposition(|c| *c == '\n').map(|i| i + 1).unwrap_or(0);
+        let line_end = self.lx.src.get(offset..).and_then(|r| r.iter().position(|c| *c == '\n')).map(|i| i + offset).unwrap_or(self.lx.src.len());
+        let text: String = self.lx.src.get(line_start..line_end).unwrap_or(&[]).iter().collect();
+        let pad = " ".repeat(offset - line_start);
+        let _ = &self.text;
+        CompileError(format!("{message} at <top-level>, line {line}:\n{text}{pad}"))
     }
 
     fn not_defined(&mut self, what: &str) -> CompileError {
-        let line = self.lx.line();
-        CompileError(format!("{what} is not defined at <top-level>, line {line}:\n{}", self.text))
+        let start = self.token_start;
+        self.located(&format!("{what} is not defined"), start)
     }
 
     fn is_punct(&mut self, p: &str) -> bool {
@@ -178,12 +200,32 @@ impl<'a> Parser<'a> {
 
     /// Parses the prelude: definitions only, all made global.
     pub fn parse_defs(&mut self) -> R<()> {
+        self.pending = Some(Vec::new());
         while self.is_word("def") {
             self.bump();
             self.def()?;
         }
         if *self.peek() != Tok::Eof {
             return self.unexpected();
+        }
+        let pending = self.pending.take().unwrap_or_default();
+        let globals = self.prog.globals.clone();
+        let mut missing = None;
+        for def in self.prog.defs.iter_mut().flatten() {
+            let Some(def) = Rc::get_mut(def) else { continue };
+            super::ast::visit_calls(&mut def.body, &mut |t| {
+                if let Target::Pending(i) = *t {
+                    if let Some((name, arity)) = pending.get(i) {
+                        match globals.iter().rev().find(|(n, a, _)| n == name && a == arity) {
+                            Some((_, _, index)) => *t = Target::Global(*index),
+                            None => missing = Some(format!("{name}/{arity}")),
+                        }
+                    }
+                }
+            });
+        }
+        if let Some(m) = missing {
+            return Err(self.not_defined(&m));
         }
         Ok(())
     }
@@ -571,6 +613,17 @@ impl<'a> Parser<'a> {
     }
 
     fn term(&mut self) -> R<Ast> {
+        let peeked = self.peek().clone();
+        let usable = match &peeked {
+            Tok::Num(..) | Tok::Quote | Tok::Format(_) | Tok::Field(_) | Tok::Var(_) => true,
+            Tok::Punct(p) => matches!(*p, "." | ".." | "(" | "[" | "{"),
+            Tok::Ident(name) => !KEYWORDS.contains(&&**name) || &**name == "__loc__",
+            _ => false,
+        };
+        if !usable {
+            return self.unexpected();
+        }
+        self.token_start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
         let tok = self.bump();
         match tok {
             Tok::Num(n, text) => Ok(Ast::Lit(Value::Num(n, Some(text)))),
@@ -621,19 +674,8 @@ impl<'a> Parser<'a> {
             Tok::Ident(name) if &*name == "true" || &*name == "false" => Ok(Ast::Lit(Value::Bool(&*name == "true"))),
             Tok::Ident(name) if &*name == "null" => Ok(Ast::Lit(Value::Null)),
             Tok::Ident(name) if !KEYWORDS.contains(&&*name) || &*name == "__loc__" => self.call(name),
-            _ => {
-                // Put the token back so the message names it.
-                self.peeked = None;
-                self.lx.pos = self.last_start(&tok);
-                self.unexpected()
-            }
+            _ => self.unexpected(),
         }
-    }
-
-    fn last_start(&self, _tok: &Tok) -> usize {
-        // The lexer cannot step back over arbitrary tokens; re-lexing from
-        // the start of the failed token is not needed for the message.
-        self.lx.pos.saturating_sub(1).min(self.lx.src.len())
     }
 
     fn variable(&mut self, name: &Rc<str>) -> R<Ast> {
@@ -652,6 +694,7 @@ impl<'a> Parser<'a> {
     }
 
     fn call(&mut self, name: Rc<str>) -> R<Ast> {
+        let start = self.token_start;
         let mut args = Vec::new();
         if self.is_punct("(") {
             self.bump();
@@ -681,6 +724,11 @@ impl<'a> Parser<'a> {
         if let Some(index) = native_index(&name, arity) {
             return Ok(Ast::Call(Target::Native(index), args));
         }
+        if let Some(pending) = &mut self.pending {
+            pending.push((name, arity));
+            return Ok(Ast::Call(Target::Pending(pending.len() - 1), args));
+        }
+        self.token_start = start;
         let err = self.not_defined(&format!("{name}/{arity}"));
         self.errors.push(err.0);
         Ok(Ast::Lit(Value::Null))
@@ -786,14 +834,14 @@ impl<'a> Parser<'a> {
         let mut text = String::new();
         loop {
             let Some(c) = self.lx.at(0) else {
-                return self.fail("syntax error, unexpected end of file");
+                return self.fail("syntax error, unexpected end of file (Unix shell quoting issues?)");
             };
             self.lx.pos += 1;
             match c {
                 '"' => break,
                 '\\' => {
                     let Some(e) = self.lx.at(0) else {
-                        return self.fail("syntax error, unexpected end of file");
+                        return self.fail("syntax error, unexpected end of file (Unix shell quoting issues?)");
                     };
                     self.lx.pos += 1;
                     match e {
@@ -808,7 +856,7 @@ impl<'a> Parser<'a> {
                         'u' => {
                             let hex: String = (0..4).filter_map(|i| self.lx.at(i)).collect();
                             let Ok(unit) = u32::from_str_radix(&hex, 16) else {
-                                return self.fail("syntax error, unexpected INVALID_CHARACTER");
+                                return self.fail("syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?)");
                             };
                             self.lx.pos += 4;
                             let mut c = char::from_u32(unit);
@@ -833,7 +881,7 @@ impl<'a> Parser<'a> {
                             parts.push(Part::Interp(e));
                         }
                         _ => {
-                            return self.fail("syntax error, unexpected INVALID_CHARACTER");
+                            return self.fail("syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?)");
                         }
                     }
                 }

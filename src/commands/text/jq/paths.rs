@@ -89,10 +89,10 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
             Ok(Value::arr(out))
         }
         (Value::Obj(_), _) => Err(err(format!("Cannot index object with {}", k.kind()))),
-        (Value::Arr(_), Value::Str(s)) => Err(err(format!("Cannot index array with \"{s}\""))),
+        (Value::Arr(_), Value::Str(s)) => Err(err(format!("Cannot index array with string \"{s}\""))),
         (Value::Arr(_), _) => Err(err(format!("Cannot index array with {}", k.kind()))),
         (Value::Null, _) => Err(err(format!("Cannot index null with {}", k.kind()))),
-        (_, Value::Str(s)) => Err(err(format!("Cannot index {} with \"{s}\"", v.kind()))),
+        (_, Value::Str(s)) => Err(err(format!("Cannot index {} with string \"{s}\"", v.kind()))),
         _ => Err(err(format!("Cannot index {} with {}", v.kind(), k.kind()))),
     }
 }

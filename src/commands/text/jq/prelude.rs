@@ -55,8 +55,8 @@ def ascii_upcase: explode | map(if 97 <= . and . <= 122 then . - 32 end) | implo
 def todate(f): strftime(f);
 def indices($i): if type == "array" and ($i | type) == "array" then .[$i]
   elif type == "array" then .[[$i]]
-  elif ($i | type) == "array" then error("Cannot determine indices of array in string")
-  else _strindices($i) end;
+  elif type == "string" and ($i | type) == "string" then _strindices($i)
+  else .[$i] end;
 def index($i): indices($i) | .[0];
 def rindex($i): indices($i) | .[-1:][0];
 def capture(re; $flags): match(re; $flags) | [.captures | .[] | select(.name != null) | { key: .name, value: .string }] | from_entries;
@@ -67,15 +67,7 @@ def splits($re; $flags): split($re; $flags) | .[];
 def split($re; $flags): . as $s | [foreach (match($re; "g" + $flags), null) as $m ({i: 0, prev: 0};
     if $m == null then .out = $s[.prev:] else .out = $s[.prev:$m.offset] | .prev = $m.offset + $m.length end;
     .out)];
-def sub(re; str; $flags): . as $in |
-  (reduce match(re; $flags) as $edit ({result: [], previous: 0};
-      $in[.previous: ($edit | .offset)] as $gap
-    | [reduce ($edit | .captures | .[] | select(.name != null) | { key: .name, value: .string }) as $pair
-        ({}; . + $pair) | str] as $inserts
-    | reduce $inserts[] as $ins (.; .result += [$gap + $ins])
-    | .previous = ($edit | .offset + .length))
-  | .result[] + $in[.previous:])
-  // $in;
+def sub(re; str; $flags): _sub_impl(re; str; $flags);
 def ascii: [.] | implode;
 def tostream: path(def r: (.[]? | r), .; r) as $p | getpath($p) | reduce path(.[]?) as $q ([$p, .]; [$p + $q]);
 def fromstream(f): { x: null, e: false } as $init
@@ -89,7 +81,7 @@ def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0] | 
 def limit($n; f): if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end) elif $n == 0 then empty else f end;
 def until(cond; update): def _until: if cond then . else (update | _until) end; _until;
 def while(cond; update): def _while: if cond then ., (update | _while) else empty end; _while;
-def repeat(f): def _repeat: ., (f | _repeat); _repeat;
+def repeat(f): def _repeat: f | (., _repeat); _repeat;
 def range($x): range(0; $x);
 def range($from; $upto; $by): _range3($from; $upto; $by);
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
@@ -108,6 +100,7 @@ def isempty(g): label $go | (g | false, break $go), true;
 def abs: if type == "number" and . < 0 then - . else . end;
 def toarray: if type == "array" then . else [.] end;
 def have_decnum: false;
+def transpose: if . == [] then [] else . as $rows | (map(length) | max) as $w | [range(0; $w) as $c | [range(0; $rows | length) as $r | $rows[$r][$c]]] end;
 def toboolean: if type == "boolean" then . elif . == "true" then true elif . == "false" then false else error("\(type) (\(tojson)) cannot be parsed as a boolean") end;
 def trimstr($x): ltrimstr($x) | rtrimstr($x);
 def add(f): reduce f as $x (null; . + $x);
@@ -123,6 +116,7 @@ def max_by(f): _max_by(map([f]));
 def sort_by(f): _sort_by(map([f]));
 def group_by(f): _group_by(map([f]));
 def unique_by(f): _unique_by(map([f]));
+def unique: unique_by(.);
 def significand: if . == 0 then 0 else frexp | .[0] * 2 end;
 def logb: if . == 0 then -infinite else frexp | .[1] - 1 end;
 def gamma: lgamma;
