@@ -57,6 +57,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "join", run: text::join::run },
+    Utility { name: "jq", run: text::jq::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
     Utility { name: "md5sum", run: hash::sum::run },
