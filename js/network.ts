@@ -273,6 +273,20 @@ export function isPrivateHost(hostname: string): boolean {
   return false;
 }
 
+/** The host exactly as written in `raw` (`scheme://HOST:port/...`), or undefined when there is no `//` authority. */
+function rawHost(raw: string): string | undefined {
+  const match = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(raw);
+  if (!match) {
+    return undefined;
+  }
+  const authority = (match[1] ?? "").slice((match[1] ?? "").lastIndexOf("@") + 1);
+  if (authority.startsWith("[")) {
+    return authority.slice(0, authority.indexOf("]") + 1);
+  }
+  const colon = authority.lastIndexOf(":");
+  return colon === -1 ? authority : authority.slice(0, colon);
+}
+
 /** The policy's verdict on one request. */
 export type Verdict = { ok: true; url: URL } | { ok: false; error: EngineError };
 
@@ -298,8 +312,15 @@ export function checkRequest(policy: NetworkPolicy, method: string, rawUrl: stri
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return refused(`the scheme ${url.protocol} is not allowed (only http: and https:)`);
   }
+  const written = rawHost(rawUrl);
+  if (written === undefined) {
+    return refused("the URL must be written as scheme://host/path");
+  }
   if (url.username || url.password) {
     return refused("credentials in the URL (user@host) are not allowed");
+  }
+  if (written.toLowerCase() !== url.hostname) {
+    return refused(`the host ${JSON.stringify(written)} is not written in canonical form (numeric, encoded and non-ASCII spellings are refused)`);
   }
   if (/%2f|%5c/i.test(url.pathname)) {
     return refused("an encoded slash or backslash in the path is not allowed");

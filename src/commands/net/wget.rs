@@ -262,7 +262,7 @@ impl Wget {
                 Ok(Some(chunk)) => {
                     received += chunk.len() as u64;
                     let result = match &handle {
-                        Some(handle) => handle.write_at(offset, &chunk).await.map(|n| offset += n).map_err(IoError::Fs),
+                        Some(handle) => handle.write_at(offset, &chunk).await.map(|end| offset = end).map_err(IoError::Fs),
                         None => ctx.stdout.write(&chunk).await,
                     };
                     if let Err(error) = result {

@@ -290,8 +290,7 @@ impl Sink {
         match self {
             Sink::Stdout => ctx.stdout.write(data).await,
             Sink::File { handle, offset } => {
-                let written = handle.write_at(*offset, data).await.map_err(IoError::Fs)?;
-                *offset += written;
+                *offset = handle.write_at(*offset, data).await.map_err(IoError::Fs)?;
                 Ok(())
             }
         }

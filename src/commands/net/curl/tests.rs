@@ -179,6 +179,20 @@ fn output_files_keep_binary_bodies_exact() {
 }
 
 #[test]
+fn a_body_in_many_chunks_lands_in_order() {
+    let fs = new_fs();
+    let mut response = ScriptedResponse::new(200, b"first,");
+    response.chunks.push(Ok(b"second,".to_vec()));
+    response.chunks.push(Ok(b"third".to_vec()));
+    let net = net(vec![("http://a/", response)]);
+    assert_eq!(curl(&net, &fs, &["-s", "-o", "parts", "http://a/"]).status, 0);
+    assert_eq!(read(&fs, "/home/user/parts"), b"first,second,third");
+    let host: Rc<dyn Host> = net.clone();
+    assert_eq!(run_utility_with_host(&fs, host, &["wget", "-q", "-O", "wparts", "http://a/"], b"").status, 0);
+    assert_eq!(read(&fs, "/home/user/wparts"), b"first,second,third");
+}
+
+#[test]
 fn include_head_and_dump_header() {
     let fs = new_fs();
     let net = net(vec![("http://a/", ScriptedResponse::new(200, b"body").header("Content-Type", "text/plain"))]);
