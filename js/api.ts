@@ -20,6 +20,7 @@ export {
 } from "./commands.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
 export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
+export type { NetworkDecision, NetworkOptions, NetworkRequest } from "./network.js";
 export type {
   BashFs,
   BashOptions,

@@ -20,6 +20,7 @@ import { commandTable, type CustomCommand } from "./commands.js";
 import { Engine } from "./engine.js";
 import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
+import { checkNetwork, createFetcher, type NetworkPolicy } from "./network.js";
 import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
 import type {
@@ -256,6 +257,7 @@ export class Bash {
   readonly #recovery: "restore" | "reset";
   readonly #onCrash: ((event: CrashEvent) => void) | undefined;
   readonly #policy: DefensePolicy | undefined;
+  readonly #network: NetworkPolicy | undefined;
   readonly #saved = new SavedState();
   #current: Session | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -284,6 +286,7 @@ export class Bash {
     this.#recovery = recovery;
     this.#onCrash = options.onCrash;
     this.#policy = checkDefense(options.defenseInDepth);
+    this.#network = checkNetwork(options.network);
     this.#commands = commandTable(options.customCommands);
     this.#createOptions = {
       files,
@@ -578,6 +581,7 @@ export class Bash {
       this.#commands,
       (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
       this.#policy,
+      this.#network ? createFetcher(this.#network, () => this.#signal, this.#policy) : undefined,
     );
     const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
     session = { engine, sandbox };

@@ -55,6 +55,14 @@ export interface BashOptions {
    * every use; `excludeViolationTypes` lets chosen kinds through.
    */
   defenseInDepth?: boolean | import("./defense.js").DefenseOptions;
+  /**
+   * Network access for `curl` and `wget` (default: none). Every request is
+   * checked before a byte leaves: `allowedUrlPrefixes`, `allowedMethods`
+   * (GET, HEAD), `maxRedirects` (20), `timeoutMs` (30000),
+   * `maxResponseSize` and `maxRequestSize` (10 MiB), secret `headers` per
+   * prefix, an `onRequest` callback and a custom `fetch`; see docs/network.md.
+   */
+  network?: import("./network.js").NetworkOptions;
 }
 
 /** What {@link BashOptions.onCrash} receives. */

@@ -9,6 +9,7 @@ pub mod common;
 mod file;
 pub mod format;
 mod hash;
+mod net;
 pub mod options;
 mod system;
 #[cfg(test)]
@@ -33,6 +34,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "column", run: text::column::run },
     Utility { name: "comm", run: text::comm::run },
     Utility { name: "cp", run: file::cp::run },
+    Utility { name: "curl", run: net::curl::run },
     Utility { name: "cut", run: text::cut::run },
     Utility { name: "date", run: system::date::run },
     Utility { name: "df", run: file::df::run },
@@ -107,6 +109,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "unzip", run: archive::unzip::run },
     Utility { name: "uptime", run: system::machine::run_uptime },
     Utility { name: "wc", run: text::wc::run },
+    Utility { name: "wget", run: net::wget::run },
     Utility { name: "which", run: system::which::run },
     Utility { name: "whoami", run: system::identity::run_whoami },
     Utility { name: "xargs", run: text::xargs::run },

@@ -10,6 +10,7 @@
 mod convert;
 mod error;
 mod exec_io;
+mod fetch;
 mod fs_api;
 mod host;
 pub mod run;
