@@ -18,6 +18,17 @@ export {
   type CommandResult,
   type CustomCommand,
 } from "./commands.js";
+export {
+  mapDirectory,
+  mountDirectory,
+  nodeDirectory,
+  type DirectoryAdapter,
+  type DirectoryEntry,
+  type DirectoryStat,
+  type LazyContent,
+  type Mount,
+  type MountOptions,
+} from "./directory.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
 export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
 export type {
@@ -33,4 +44,5 @@ export type {
   FileStat,
   FsChanges,
   InputStream,
+  MountFile,
 } from "./options.js";

@@ -1,7 +1,7 @@
 //! [`WasmSandbox`]: the JS class over one [`Sandbox`] and its filesystem.
 
 use super::convert::{delta_to_js, options_from_js, result_to_js, ExecInput, SandboxInput};
-use super::error::{fs_error, js_error, BUSY, SNAPSHOT};
+use super::error::{fs_error, js_error, BUSY, INVALID_OPTIONS, SNAPSHOT};
 use super::host::{HostObject, JsHost};
 use super::run::{self, RunId};
 use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
@@ -21,6 +21,8 @@ pub struct WasmSandbox {
     cwd: String,
     /// The point `changes()` compares with.
     checkpoint: RefCell<Option<crate::fs::memory::Checkpoint>>,
+    /// The copy-on-write mounts, by mount point, for their changes.
+    pub(super) overlays: Vec<(String, Rc<crate::fs::overlay::OverlayFs>)>,
 }
 
 #[wasm_bindgen]
@@ -28,6 +30,10 @@ impl WasmSandbox {
     /// Creates a sandbox from `{ files, env, cwd }` and the wrapper's host object.
     /// The run resolves to the `WasmSandbox`.
     pub fn create(options: JsValue, host: HostObject) -> RunId {
+        let requests = match super::directory::mount_requests(&options) {
+            Ok(requests) => requests,
+            Err(message) => return run::settled(Err(js_error(INVALID_OPTIONS, &message))),
+        };
         let input = match options_from_js::<SandboxInput>(options) {
             Ok(input) => input,
             Err(error) => return run::settled(Err(error)),
@@ -38,13 +44,24 @@ impl WasmSandbox {
                 let _ = crate::memory::set_limit(limit as usize);
             }
         }
-        let options = input.into_options();
+        let mut options = input.into_options();
         let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let host: Rc<dyn crate::host::Host> = Rc::new(JsHost::new(host));
+        let user = Credentials { uid: layout::SANDBOX_UID, gid: layout::SANDBOX_GID };
+        let mut overlays = Vec::new();
+        for request in requests {
+            let point = request.point.clone();
+            let (fs, overlay) = super::directory::build_mount(request, &host, user);
+            if let Some(overlay) = overlay {
+                overlays.push((point.clone(), overlay));
+            }
+            options.mounts.push((point, fs));
+        }
         run::spawn(async move {
-            let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
+            let sandbox = Sandbox::new(options, host).await;
             let fs = sandbox.fs().clone();
             let checkpoint = RefCell::new(Some(fs.checkpoint()));
-            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }.into())
+            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint, overlays }.into())
         })
     }
 
@@ -224,7 +241,7 @@ impl WasmSandbox {
         let sandbox = Sandbox::new(options, Rc::new(host)).await;
         let fs = sandbox.fs().clone();
         let checkpoint = RefCell::new(Some(fs.checkpoint()));
-        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }
+        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint, overlays: Vec::new() }
     }
 
     /// What changed since the checkpoint.
