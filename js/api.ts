@@ -15,8 +15,10 @@ export {
   type CommandContext,
   type CommandExecResult,
   type CommandFunction,
+  type CommandOptions,
   type CommandResult,
   type CustomCommand,
+  type OutputWriter,
 } from "./commands.js";
 export {
   mapDirectory,
