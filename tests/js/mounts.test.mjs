@@ -181,3 +181,20 @@ test("a custom adapter: errors map to errno, bad mounts are refused", async () =
   assert.throws(() => mapDirectory({}, { readOnly: true, copyOnWrite: true }), { code: "WABASH_INVALID_OPTIONS" });
   assert.throws(() => nodeDirectory("/definitely/not/here"), { code: "WABASH_INVALID_OPTIONS" });
 });
+
+test("bash.fs reaches mounted files: reads, and writes where the mount allows", async () => {
+  const bash = new Bash({
+    mounts: {
+      "/ro": mapDirectory({ "/a.txt": "alpha\n", "/sub/b.txt": "beta\n" }),
+      "/cow": mapDirectory({ "/c.txt": "gamma\n" }, { copyOnWrite: true }),
+    },
+  });
+  assert.equal(await bash.fs.readFile("/ro/sub/b.txt"), "beta\n");
+  assert.deepEqual(await bash.fs.readdir("/ro"), ["a.txt", "sub"]);
+  assert.equal((await bash.fs.stat("/ro/a.txt")).size, 6);
+  assert.equal(await bash.fs.exists("/ro/missing"), false);
+  await assert.rejects(bash.fs.writeFile("/ro/new.txt", "x"), { code: "EROFS" });
+  await bash.fs.writeFile("/cow/new/deep.txt", "written by the host\n");
+  assert.equal((await bash.exec("cat /cow/new/deep.txt")).stdout, "written by the host\n");
+  assert.deepEqual((await bash.mountChanges("/cow")).created, ["/cow/new", "/cow/new/deep.txt"]);
+});
