@@ -19,6 +19,9 @@ pub mod users;
 
 use crate::utility::Utility;
 
+/// One file's unified diff (`diff -u`'s format), for exporting changes as a patch.
+pub use text::diff::unified::unified_file_diff;
+
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
     Utility { name: "awk", run: text::awk::run },
