@@ -46,11 +46,9 @@ pub(super) fn line_options(line: &str) -> Vec<Listed> {
     if indent == 0 || indent > MAX_INDENT || !body.starts_with('-') || body.starts_with("--- ") {
         return Vec::new();
     }
-    // The option column ends at a run of two spaces or a tab.
-    let column_end = [body.find("  "), body.find('\t')].into_iter().flatten().min().unwrap_or(body.len());
-    let column = body.get(..column_end).unwrap_or(body);
+    let column = option_column(body);
     let mut items: Vec<(String, Option<String>)> = Vec::new();
-    for token in column.split([' ', ',']).filter(|t| !t.is_empty()) {
+    for token in column.split([' ', '\t', ',']).filter(|t| !t.is_empty()) {
         if token.starts_with('-') && token.len() > 1 {
             items.push((token.to_string(), None));
         } else if let Some(last) = items.last_mut() {
@@ -65,6 +63,26 @@ pub(super) fn line_options(line: &str) -> Vec<Listed> {
         .iter()
         .any(|(token, separate)| token.starts_with("--") && ((token.contains('=') && !token.contains("[=")) || separate.is_some()));
     items.into_iter().filter_map(|(token, separate)| spelling(&token, separate, partner_required)).collect()
+}
+
+/// The option column of an option line: up to a run of two spaces or a
+/// tab, unless what follows is more of it (`-p NUM  --strip=NUM`,
+/// `-q,  --quiet`, `-f progfile<TAB>--file=progfile`).
+fn option_column(body: &str) -> &str {
+    let mut end = 0;
+    loop {
+        let rest = body.get(end..).unwrap_or("");
+        let gap = [rest.find("  "), rest.find('\t')].into_iter().flatten().min();
+        let Some(gap) = gap else { return body };
+        let column_end = end + gap;
+        let after = body.get(column_end..).unwrap_or("").trim_start_matches([' ', '\t']);
+        let continues = body.get(..column_end).is_some_and(|c| c.ends_with(','))
+            || (after.starts_with("--") && after[2..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+        if !continues {
+            return body.get(..column_end).unwrap_or(body);
+        }
+        end = body.len() - after.len();
+    }
 }
 
 /// Reads one token of an option column (`--width=COLS`, `-x[ARG]`, `-n`).
@@ -146,13 +164,17 @@ mod tests {
 
     #[test]
     fn reads_separate_placeholders() {
-        let text = "Usage: rg\n    -A, --after-context <NUM>   lines after\n  -c cols   octets per line\n";
+        let text = "Usage: rg\n    -A, --after-context <NUM>   lines after\n  -c cols   octets per line\n  -p NUM  --strip=NUM  strip\n  -q,  --quiet   quiet\n";
         assert_eq!(
             show(text),
             vec![
                 ("-A".into(), HasArg::Required, None),
                 ("--after-context".into(), HasArg::Required, Some("<NUM>".into())),
                 ("-c".into(), HasArg::Required, Some("cols".into())),
+                ("-p".into(), HasArg::Required, Some("NUM".into())),
+                ("--strip".into(), HasArg::Required, Some("NUM".into())),
+                ("-q".into(), HasArg::No, None),
+                ("--quiet".into(), HasArg::No, None),
             ]
         );
     }
