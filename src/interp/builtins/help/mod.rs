@@ -58,8 +58,8 @@ pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     'm' => manpage = true,
                     's' => synopsis_only = true,
                     _ => {
-                        let shown = if arg.starts_with("--") { arg.clone() } else { format!("-{letter}") };
-                        shell.builtin_error("help", &format!("{shown}: invalid option")).await;
+                        // bash names a long option by its second dash: `--: invalid option`.
+                        shell.builtin_error("help", &format!("-{letter}: invalid option")).await;
                         shell.write_fd(2, b"help: usage: help [-dms] [pattern ...]\n").await?;
                         return Ok(2);
                     }
