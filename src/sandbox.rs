@@ -131,8 +131,10 @@ impl Sandbox {
     /// environment and working directory.
     pub async fn new(options: SandboxOptions, host: Rc<dyn Host>) -> Sandbox {
         let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
-        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> =
-            crate::commands::registry().iter().map(|u| (u.name.to_string(), u.run)).collect();
+        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> = crate::commands::registry()
+            .iter()
+            .map(|u| (u.name.to_string(), crate::commands::usage::run_with_usage as crate::interp::UtilityFn))
+            .collect();
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);
         }

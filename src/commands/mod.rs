@@ -15,6 +15,7 @@ mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
+pub mod usage;
 pub mod users;
 
 use crate::utility::Utility;
@@ -65,6 +66,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "jq", run: text::jq::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
+    Utility { name: "man", run: usage::man::run_man },
     Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "mktemp", run: file::mktemp::run },

@@ -9,6 +9,7 @@ mod echo;
 mod eval;
 mod getopts;
 mod hash;
+mod help;
 mod jobs;
 mod misc;
 mod printf;
@@ -131,7 +132,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
     ("hash", hash::hash),
-    ("help", misc::help),
+    ("help", help::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),
     ("kill", jobs::kill),
@@ -166,9 +167,30 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("wait", jobs::wait),
 ];
 
-/// The builtin called `name`.
+/// The builtin called `name`: for builtins that answer `--help` as bash's
+/// do, a wrapper that does so before their own parsing.
 pub fn find(name: &str) -> Option<BuiltinFn> {
+    let builtin = find_plain(name)?;
+    Some(if help::answers_help_option(name) { with_help_option } else { builtin })
+}
+
+/// The builtin called `name`, as the table holds it.
+fn find_plain(name: &str) -> Option<BuiltinFn> {
     BUILTINS.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| BUILTINS[i].1)
+}
+
+/// Runs the builtin named by `args[0]`, first answering `NAME --help`.
+fn with_help_option(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        if let Some(outcome) = help::help_option(shell, &args).await {
+            return outcome;
+        }
+        let name = args.first().map(Arg::text).unwrap_or_default();
+        match find_plain(&name) {
+            Some(builtin) => builtin(shell, args).await,
+            None => Ok(127),
+        }
+    })
 }
 
 /// All builtin names, sorted.
