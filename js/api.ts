@@ -34,3 +34,4 @@ export type {
   FsChanges,
   InputStream,
 } from "./options.js";
+export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";
