@@ -49,3 +49,4 @@ export type {
   InputStream,
   MountFile,
 } from "./options.js";
+export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";
