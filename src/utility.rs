@@ -167,6 +167,9 @@ pub struct Invocation<'s> {
     pub env: Vec<(String, String)>,
     /// The shell, for running nested commands.
     pub shell: &'s mut dyn ShellServices,
+    /// The registered utility being run: `cat` also when `args[0]` is
+    /// another name for it (`hash -p /bin/cat kitty; kitty`).
+    pub program: String,
 }
 
 /// The status a utility returns when a write hits a closed pipe (128 + SIGPIPE).

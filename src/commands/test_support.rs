@@ -34,7 +34,8 @@ impl ShellServices for RegistryShell {
                 return 127;
             };
             let (fs, host, cwd) = (self.fs.clone(), self.host.clone(), self.cwd.clone());
-            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env: Vec::new(), shell: self };
+            let program = utility.name.to_string();
+            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env: Vec::new(), shell: self, program };
             (utility.run)(&mut invocation).await
         })
     }
@@ -61,7 +62,8 @@ impl ShellServices for RegistryShell {
             let host = host.unwrap_or_else(|| self.host.clone());
             let cwd = cwd.unwrap_or_else(|| self.cwd.clone());
             let env = env.unwrap_or_default();
-            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+            let program = utility.name.to_string();
+            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self, program };
             (utility.run)(&mut invocation).await
         })
     }

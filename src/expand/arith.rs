@@ -54,7 +54,7 @@ pub trait ArithEnv {
 }
 
 /// Deepest recursion through variable values (`a=b; b=a; $((a))`).
-const MAX_RECURSION: usize = 1024;
+pub(super) const MAX_RECURSION: usize = 1024;
 
 /// Parses expression text at run time.
 pub fn parse_text(text: &str) -> Result<ArithExpr, ArithError> {
@@ -81,17 +81,9 @@ fn parse_text_keeping_prefix(text: &str) -> Result<ArithExpr, (ArithError, Optio
     Ok(expr)
 }
 
-/// Evaluates the expression text `text`.
+/// Evaluates the expression text `text` in one pass, as bash does.
 pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
-    match parse_text_keeping_prefix(text) {
-        Ok(expr) => Evaluator { env, text, depth: 0 }.eval(&expr),
-        Err((error, completed)) => {
-            if let Some(completed) = completed {
-                Evaluator { env, text, depth: 0 }.eval(&completed)?;
-            }
-            Err(error)
-        }
-    }
+    super::arith_eval::eval_text_at(text, env, 0)
 }
 
 /// Evaluates a parsed expression. Its text for error messages is printed
@@ -171,18 +163,23 @@ pub fn parse_number(literal: &str) -> Result<i64, String> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
+    /// A number as written.
     Number(String),
+    /// A variable name.
     Name(String),
+    /// An operator or parenthesis.
     Op(&'static str),
     /// The raw text between `[` and `]` after a name.
     Subscript(String),
 }
 
 #[derive(Debug, Clone)]
-struct Token {
-    kind: Kind,
-    start: usize,
+pub(super) struct Token {
+    /// What the token is.
+    pub(super) kind: Kind,
+    /// Its byte offset in the expression text.
+    pub(super) start: usize,
 }
 
 const OPERATORS: &[&str] = &[
@@ -191,8 +188,22 @@ const OPERATORS: &[&str] = &[
 ];
 
 fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
-    let bytes = text.as_bytes();
+    match tokenize_prefix(text) {
+        (tokens, None) => Ok(tokens),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// The tokens of `text` up to the first character that is not one, and the
+/// error that character makes.
+pub(super) fn tokenize_prefix(text: &str) -> (Vec<Token>, Option<ArithError>) {
     let mut tokens = Vec::new();
+    let error = tokenize_into(text, &mut tokens).err();
+    (tokens, error)
+}
+
+fn tokenize_into(text: &str, tokens: &mut Vec<Token>) -> Result<(), ArithError> {
+    let bytes = text.as_bytes();
     let mut index = 0;
     while index < bytes.len() {
         let c = bytes[index];
@@ -258,7 +269,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
             }
         }
     }
-    Ok(tokens)
+    Ok(())
 }
 
 struct TextParser<'t> {
@@ -269,7 +280,7 @@ struct TextParser<'t> {
     completed: Option<ArithExpr>,
 }
 
-fn binary_op(op: &str) -> Option<BinaryArithOp> {
+pub(super) fn binary_op(op: &str) -> Option<BinaryArithOp> {
     Some(match op {
         "**" => BinaryArithOp::Power,
         "*" => BinaryArithOp::Multiply,
@@ -517,9 +528,14 @@ impl Evaluator<'_> {
                 self.variable(name, Some(&key))
             }
             ArithExpr::Expansion(_) => Err(self.fail("syntax error: operand expected".into())),
-            ArithExpr::Invalid(text) => {
-                let expr = parse_text(text)?;
-                Evaluator { env: self.env, text, depth: self.depth }.eval(&expr)
+            ArithExpr::Invalid(text) => super::arith_eval::eval_text_at(text, &mut *self.env, self.depth),
+            // Bash reads the text as written, unless quoting needs the tree.
+            ArithExpr::Source(text, inner) => {
+                if text.contains(['"', '\'', '\\', '`', '$']) {
+                    self.eval(inner)
+                } else {
+                    super::arith_eval::eval_text_at(text, &mut *self.env, self.depth)
+                }
             }
             ArithExpr::Unary(op, operand) => {
                 let value = self.eval(operand)?;
@@ -618,9 +634,7 @@ impl Evaluator<'_> {
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
         }
-        let expr = parse_text(trimmed)?;
-        let mut inner = Evaluator { env: self.env, text: trimmed, depth: self.depth + 1 };
-        inner.eval(&expr)
+        super::arith_eval::eval_text_at(trimmed, &mut *self.env, self.depth + 1)
     }
 
     fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {
@@ -669,6 +683,46 @@ impl Evaluator<'_> {
             BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
             BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
         })
+    }
+}
+
+/// Applies a binary operator with 64-bit wrapping arithmetic. Division by
+/// zero and negative exponents are the caller's errors; here they give 0 and 1.
+pub(super) fn apply_binary(op: BinaryArithOp, left: i64, right: i64) -> i64 {
+    match op {
+        BinaryArithOp::Power => {
+            let mut result: i64 = 1;
+            let mut base = left;
+            let mut exponent = right.max(0) as u64;
+            while exponent > 0 {
+                if exponent & 1 == 1 {
+                    result = result.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+                exponent >>= 1;
+            }
+            result
+        }
+        BinaryArithOp::Multiply => left.wrapping_mul(right),
+        BinaryArithOp::Divide if right == 0 => 0,
+        BinaryArithOp::Remainder if right == 0 => 0,
+        BinaryArithOp::Divide => left.wrapping_div(right),
+        BinaryArithOp::Remainder => left.wrapping_rem(right),
+        BinaryArithOp::Add => left.wrapping_add(right),
+        BinaryArithOp::Subtract => left.wrapping_sub(right),
+        BinaryArithOp::ShiftLeft => left.wrapping_shl(right as u32),
+        BinaryArithOp::ShiftRight => left.wrapping_shr(right as u32),
+        BinaryArithOp::Less => (left < right) as i64,
+        BinaryArithOp::LessEqual => (left <= right) as i64,
+        BinaryArithOp::Greater => (left > right) as i64,
+        BinaryArithOp::GreaterEqual => (left >= right) as i64,
+        BinaryArithOp::Equal => (left == right) as i64,
+        BinaryArithOp::NotEqual => (left != right) as i64,
+        BinaryArithOp::BitAnd => left & right,
+        BinaryArithOp::BitXor => left ^ right,
+        BinaryArithOp::BitOr => left | right,
+        BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
+        BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
     }
 }
 

@@ -449,13 +449,13 @@ impl Shell {
         }
     }
 
-    async fn run_utility(&mut self, run: super::UtilityFn, argv: Vec<String>) -> i32 {
+    async fn run_utility(&mut self, run: super::UtilityFn, program: String, argv: Vec<String>) -> i32 {
         let (stdin, stdout, stderr) = (self.stdin(), self.stdout(), self.stderr());
         let fs = self.fs.clone();
         let host = self.host.clone();
         let cwd = self.cwd.clone();
         let env = self.exported_env();
-        let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+        let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self, program };
         run(&mut invocation).await
     }
 
@@ -489,7 +489,7 @@ impl Shell {
         if contents.starts_with(UTILITY_STUB_PREFIX) {
             let base = name.rsplit('/').next().unwrap_or(&name).to_string();
             if let Some(run) = self.utilities.get(&base).copied() {
-                return Ok(self.run_utility(run, argv).await);
+                return Ok(self.run_utility(run, base, argv).await);
             }
             if let Some(builtin) = builtins::find(&base) {
                 let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();

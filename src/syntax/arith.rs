@@ -83,6 +83,15 @@ impl Parser<'_> {
         }
     }
 
+    /// The whole expression of `$(( ))`, `$[ ]`, `(( ))` or a `for (( ))`
+    /// part: its tree together with its text.
+    pub(super) fn arith_source(&mut self, start: usize, end: usize) -> PResult<ArithExpr> {
+        Ok(match self.arith_range(start, end)? {
+            ArithExpr::Invalid(text) => ArithExpr::Invalid(text),
+            expr => ArithExpr::Source(self.slice(start, end).to_string(), Box::new(expr)),
+        })
+    }
+
     /// The whole range as one expression (empty text is `0`).
     fn arith_all(&mut self) -> AResult<ArithExpr> {
         self.arith_blanks();

@@ -197,7 +197,7 @@ pub fn version_text(usage: &Usage) -> String {
 /// runs the utility named by the invocation.
 pub fn run_with_usage<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
-        let name = ctx.name().rsplit('/').next().unwrap_or_default().to_string();
+        let name = ctx.program.clone();
         if let Some(usage) = find(&name) {
             if let Some(request) = scan(usage.text, usage.scan, ctx.args.get(1..).unwrap_or(&[])) {
                 let output = match request {
