@@ -177,7 +177,7 @@ async fn getline<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, source: &'p 
             }
         }
     };
-    it.set_rt(&record.terminator);
+    it.set_rt(record.terminator.as_slice());
     match target {
         None => it.set_record(record.text),
         Some(target) => {

@@ -168,7 +168,7 @@ impl<'p> Interp<'p> {
             self.step(ctx)?;
             self.bump(NR);
             self.bump(FNR);
-            self.set_rt(&record.terminator);
+            self.set_rt(record.terminator.as_slice());
             self.set_record(record.text);
             match self.run_rules(ctx, prog).await {
                 Ok(()) | Err(Stop::Next) => {}
