@@ -162,7 +162,7 @@ impl<'p> Interp<'p> {
         let array = array.borrow();
         match order {
             Some(order) => super::sort::ordered_keys(self, &array, &order),
-            None => Ok(array.keys()),
+            None => Ok(super::order::gawk_order(array.keys())),
         }
     }
 

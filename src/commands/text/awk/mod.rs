@@ -15,6 +15,7 @@ mod interp;
 mod io;
 mod io_eval;
 mod lexer;
+mod order;
 mod parser;
 mod random;
 mod regex;
