@@ -315,7 +315,9 @@ impl<'p> Interp<'p> {
             return Ok(Vec::new());
         };
         let format = self.to_str(format);
-        super::format::sprintf(&format, rest, &|v| self.to_str(v).to_vec()).map_err(|e| Stop::Fatal(e.0))
+        let text = super::format::sprintf(&format, rest, &|v| self.to_str(v).to_vec()).map_err(|e| Stop::Fatal(e.0))?;
+        self.check_length(text.len())?;
+        Ok(text)
     }
 
     /// Sends printed text to standard output or a redirection.

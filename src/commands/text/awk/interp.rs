@@ -99,6 +99,8 @@ pub struct Interp<'p> {
     pub warnings: Vec<(usize, String)>,
     /// Some rule or action has run (errors then name a source line).
     pub located: bool,
+    /// The longest string a value may hold (`maxStringLength`).
+    pub max_string: usize,
 }
 
 impl<'p> Interp<'p> {
@@ -134,6 +136,7 @@ impl<'p> Interp<'p> {
             current_function: None,
             warnings: Vec::new(),
             located: false,
+            max_string: usize::MAX,
             array_params: super::analysis::array_params(prog),
             fn_async: super::analysis::async_functions(prog),
         };
@@ -498,6 +501,16 @@ impl<'p> Interp<'p> {
         if let Some(cell) = self.globals.get_mut(slot) {
             *cell = Cell::Val(value);
         }
+    }
+}
+
+impl Interp<'_> {
+    /// Fails when a string built by the program grows past the limit.
+    pub fn check_length(&self, len: usize) -> EResult<()> {
+        if len > self.max_string {
+            return Err(Stop::Fatal(format!("string length limit ({} bytes) exceeded", self.max_string)));
+        }
+        Ok(())
     }
 }
 

@@ -156,6 +156,7 @@ fn setup(interp: &mut Interp<'_>, ctx: &Invocation<'_>, options: &Options, name:
         }
     }
     interp.set_plain(ARGC, Value::Num((options.operands.len() + 1) as f64));
+    interp.max_string = ctx.shell.size_limits().max_string_bytes;
     if let Some(Cell::Arr(procinfo)) = interp.globals.get(PROCINFO) {
         let mut procinfo = procinfo.borrow_mut();
         procinfo.set(b"version", Value::str(b"5.2.1"));
