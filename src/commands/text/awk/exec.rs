@@ -315,7 +315,7 @@ impl<'p> Interp<'p> {
             return Ok(Vec::new());
         };
         let format = self.to_str(format);
-        let text = super::format::sprintf(&format, rest, &|v| self.to_str(v).to_vec()).map_err(|e| Stop::Fatal(e.0))?;
+        let text = super::format::sprintf(&format, rest, &|v| self.to_str(v)).map_err(|e| Stop::Fatal(e.0))?;
         self.check_length(text.len())?;
         Ok(text)
     }
