@@ -17,6 +17,7 @@ pub mod fold;
 pub mod grep;
 pub mod head;
 pub mod input;
+pub mod jq;
 pub mod join;
 pub mod nl;
 pub mod od;
