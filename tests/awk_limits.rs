@@ -43,6 +43,14 @@ fn programs_within_the_limit_run_to_the_end() {
 }
 
 #[test]
+fn doubling_a_string_stops_at_the_string_limit() {
+    let mut sandbox = sandbox_with(Limits { max_string_bytes: 1 << 20, ..Default::default() });
+    let (_, stderr, status) = run(&mut sandbox, "awk 'BEGIN { s = \"x\"; while (1) s = s s }'");
+    assert!(stderr.contains("string length limit (1048576 bytes) exceeded"), "{stderr}");
+    assert_eq!(status, 2);
+}
+
+#[test]
 fn sed_branch_loops_stop_at_their_own_limit() {
     let mut sandbox = sandbox_with(Limits { max_sed_iterations: 1_000, ..Default::default() });
     let (_, stderr, status) = run(&mut sandbox, "echo x | sed ':a;ba'");

@@ -112,6 +112,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             let current = it.resolved_get(&resolved)?;
             let text = it.to_str(&current);
             let (result, count) = substitute(&regex, &text, &replacement, builtin == Gsub, None)?;
+            it.check_length(result.len())?;
             if count > 0 {
                 it.resolved_set(resolved, Value::Str(Rc::from(result)))?;
             }
@@ -130,6 +131,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
                 (false, if n < 1.0 { 1 } else { n as usize })
             };
             let (result, _) = substitute(&regex, &text, &replacement, global, Some(nth))?;
+            it.check_length(result.len())?;
             Value::Str(Rc::from(result))
         }
         Match => {

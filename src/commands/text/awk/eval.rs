@@ -91,6 +91,7 @@ impl Interp<'_> {
             BinOp::Concat => {
                 let x = self.to_str(a);
                 let y = self.to_str(b);
+                self.check_length(x.len() + y.len())?;
                 let mut joined = Vec::with_capacity(x.len() + y.len());
                 joined.extend_from_slice(&x);
                 joined.extend_from_slice(&y);

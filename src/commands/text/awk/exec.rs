@@ -162,7 +162,7 @@ impl<'p> Interp<'p> {
         let array = array.borrow();
         match order {
             Some(order) => super::sort::ordered_keys(self, &array, &order),
-            None => Ok(array.keys()),
+            None => Ok(super::order::gawk_order(array.keys())),
         }
     }
 
@@ -205,7 +205,7 @@ impl<'p> Interp<'p> {
                             if i > 0 {
                                 line.extend_from_slice(&ofs);
                             }
-                            let value = self.eval_async(ctx, arg).await?;
+                            let value = self.value(ctx, arg).await?;
                             self.to_output(&value, &mut line);
                         }
                     }
@@ -216,18 +216,18 @@ impl<'p> Interp<'p> {
                 Stmt::Printf(args, redirect) => {
                     let mut values = Vec::with_capacity(args.len());
                     for arg in args {
-                        values.push(self.eval_async(ctx, arg).await?);
+                        values.push(self.value(ctx, arg).await?);
                     }
                     let text = self.format_values(&values)?;
                     self.emit(ctx, redirect, text).await?;
                     Ok(Flow::Normal)
                 }
                 Stmt::Expr(e) => {
-                    self.eval_async(ctx, e).await?;
+                    self.value(ctx, e).await?;
                     Ok(Flow::Normal)
                 }
                 Stmt::If(c, a, b) => {
-                    if self.eval_async(ctx, c).await?.truthy() {
+                    if self.value(ctx, c).await?.truthy() {
                         self.exec_async(ctx, a).await
                     } else if let Some(b) = b {
                         self.exec_async(ctx, b).await
@@ -236,7 +236,7 @@ impl<'p> Interp<'p> {
                     }
                 }
                 Stmt::While(c, body) => {
-                    while self.eval_async(ctx, c).await?.truthy() {
+                    while self.value(ctx, c).await?.truthy() {
                         self.step(ctx)?;
                         match self.exec_async(ctx, body).await? {
                             Flow::Break => break,
@@ -254,7 +254,7 @@ impl<'p> Interp<'p> {
                             Flow::Return(v) => return Ok(Flow::Return(v)),
                             _ => {}
                         }
-                        if !self.eval_async(ctx, c).await?.truthy() {
+                        if !self.value(ctx, c).await?.truthy() {
                             break;
                         }
                     }
@@ -266,7 +266,7 @@ impl<'p> Interp<'p> {
                     }
                     loop {
                         if let Some(c) = cond {
-                            if !self.eval_async(ctx, c).await?.truthy() {
+                            if !self.value(ctx, c).await?.truthy() {
                                 break;
                             }
                         }
@@ -300,10 +300,10 @@ impl<'p> Interp<'p> {
                 }
                 Stmt::Block(block) => self.exec_block_async(ctx, block).await,
                 Stmt::Exit(Some(value)) => {
-                    self.exit_status = self.eval_async(ctx, value).await?.num() as i32;
+                    self.exit_status = self.value(ctx, value).await?.num() as i32;
                     Err(Stop::Exit)
                 }
-                Stmt::Return(Some(value)) => Ok(Flow::Return(self.eval_async(ctx, value).await?)),
+                Stmt::Return(Some(value)) => Ok(Flow::Return(self.value(ctx, value).await?)),
                 other => self.exec(ctx, other),
             }
         })
@@ -315,7 +315,9 @@ impl<'p> Interp<'p> {
             return Ok(Vec::new());
         };
         let format = self.to_str(format);
-        super::format::sprintf(&format, rest, &|v| self.to_str(v).to_vec()).map_err(|e| Stop::Fatal(e.0))
+        let text = super::format::sprintf(&format, rest, &|v| self.to_str(v)).map_err(|e| Stop::Fatal(e.0))?;
+        self.check_length(text.len())?;
+        Ok(text)
     }
 
     /// Sends printed text to standard output or a redirection.
@@ -327,7 +329,7 @@ impl<'p> Interp<'p> {
             }
             return Ok(());
         };
-        let name = self.eval_async(ctx, target).await?;
+        let name = self.value(ctx, target).await?;
         let name = self.to_str(&name);
         if name.is_empty() {
             let what = match kind {
@@ -358,6 +360,16 @@ impl<'p> Interp<'p> {
             }
         }
         Ok(())
+    }
+
+    /// Evaluates an expression, on the synchronous path when it does no I/O
+    /// (no allocation for the future then).
+    pub async fn value(&mut self, ctx: &mut Invocation<'_>, expr: &'p Expr) -> EResult<Value> {
+        if expr_async(expr, &self.fn_async) {
+            self.eval_async(ctx, expr).await
+        } else {
+            self.eval(ctx, expr)
+        }
     }
 
     /// Evaluates an expression that may do I/O.

@@ -3,14 +3,15 @@
 //! G a A %`), with gawk's text for infinities and NaN and its fallback to
 //! `%g` for values out of an integer conversion's range.
 
-use super::value::{integer_text, is_integral, special_number, Value};
+use super::value::{integer_text, is_integral, special_number, Str, Value};
 
 /// A formatting failure (gawk's fatal message).
 pub struct FormatError(pub String);
 
 /// Formats `args` by `format`; `to_str` turns a value into its string
 /// (CONVFMT).
-pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Vec<u8>) -> Result<Vec<u8>, FormatError> {
+pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) -> Result<Vec<u8>, FormatError> {
+    use std::io::Write;
     let mut out = Vec::with_capacity(format.len() + 16);
     let mut next = 0usize;
     let mut i = 0;
@@ -97,11 +98,11 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Vec<u8>
         match conv {
             b's' => {
                 let text = to_str(arg);
-                let text = match spec.precision {
-                    Some(p) => prefix_chars(&text, p).to_vec(),
-                    None => text,
+                let shown = match spec.precision {
+                    Some(p) => prefix_chars(&text, p),
+                    None => &text,
                 };
-                pad(&mut out, &text, &spec, false);
+                pad(&mut out, shown, &spec, false);
             }
             b'c' => {
                 let text = match arg {
@@ -121,6 +122,10 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Vec<u8>
                     continue;
                 }
                 let n = n.trunc();
+                if n.abs() < 1e18 && spec.width == 0 && spec.precision.is_none() && !spec.plus && !spec.space {
+                    let _ = write!(out, "{}", n as i64);
+                    continue;
+                }
                 let digits = integer_text(n.abs());
                 integer(&mut out, &digits, n < 0.0, &spec, b"");
             }
@@ -144,7 +149,19 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Vec<u8>
                 integer(&mut out, &digits, false, &spec, prefix);
             }
             _ => {
-                let text = format_float(arg.num(), conv, &spec);
+                let n = arg.num();
+                if conv == b'f' && n.is_finite() && !spec.plus && !spec.space && !spec.alt && !spec.zero {
+                    let precision = spec.precision.unwrap_or(6);
+                    if spec.width == 0 {
+                        let _ = write!(out, "{n:.precision$}");
+                    } else {
+                        let mut text = Vec::with_capacity(24);
+                        let _ = write!(text, "{n:.precision$}");
+                        pad(&mut out, &text, &spec, true);
+                    }
+                    continue;
+                }
+                let text = format_float(n, conv, &spec);
                 pad(&mut out, &text, &spec, true);
             }
         }
@@ -373,5 +390,5 @@ pub fn number_to_string(n: f64, fmt: &[u8]) -> Vec<u8> {
             v
         });
     }
-    sprintf(fmt, &[Value::Num(n)], &|_| Vec::new()).unwrap_or_default()
+    sprintf(fmt, &[Value::Num(n)], &|_| std::rc::Rc::from(&b""[..])).unwrap_or_default()
 }

@@ -57,8 +57,10 @@ pub struct Interp<'p> {
     pub fields: Vec<Value>,
     /// Whether `fields` reflects `record`.
     pub split_done: bool,
-    /// Scratch spans for splitting.
+    /// The fields' byte ranges in `record` while `fields` is not built.
     spans: Vec<(usize, usize)>,
+    /// Whether `fields` holds the fields (after an assignment to one).
+    materialized: bool,
     /// The splitter in effect for new records.
     pub splitter: Splitter,
     /// The splitter of the current record.
@@ -97,6 +99,8 @@ pub struct Interp<'p> {
     pub warnings: Vec<(usize, String)>,
     /// Some rule or action has run (errors then name a source line).
     pub located: bool,
+    /// The longest string a value may hold (`maxStringLength`).
+    pub max_string: usize,
 }
 
 impl<'p> Interp<'p> {
@@ -114,6 +118,7 @@ impl<'p> Interp<'p> {
             fields: Vec::new(),
             split_done: true,
             spans: Vec::new(),
+            materialized: true,
             splitter: Splitter::Space,
             record_splitter: Splitter::Space,
             paragraph: false,
@@ -131,6 +136,7 @@ impl<'p> Interp<'p> {
             current_function: None,
             warnings: Vec::new(),
             located: false,
+            max_string: usize::MAX,
             array_params: super::analysis::array_params(prog),
             fn_async: super::analysis::async_functions(prog),
         };
@@ -235,7 +241,7 @@ impl<'p> Interp<'p> {
     pub fn get_var(&mut self, var: Var) -> EResult<Value> {
         if var == Var::Global(NF) {
             self.ensure_split();
-            return Ok(Value::Num((self.fields.len() - 1) as f64));
+            return Ok(Value::Num(self.nf() as f64));
         }
         match self.cell(var) {
             Cell::Val(value) => Ok(value.clone()),
@@ -374,12 +380,31 @@ impl<'p> Interp<'p> {
             return;
         }
         split(&self.record, &self.record_splitter, self.paragraph, &mut self.spans);
+        self.materialized = false;
+        self.split_done = true;
+    }
+
+    /// The number of fields.
+    pub fn nf(&mut self) -> usize {
+        self.ensure_split();
+        if self.materialized {
+            self.fields.len() - 1
+        } else {
+            self.spans.len()
+        }
+    }
+
+    fn materialize(&mut self) {
+        self.ensure_split();
+        if self.materialized {
+            return;
+        }
         self.fields.truncate(1);
         for &(start, end) in &self.spans {
             let bytes = self.record.get(start..end).unwrap_or(&[]);
             self.fields.push(Value::StrNum(Rc::from(bytes)));
         }
-        self.split_done = true;
+        self.materialized = true;
     }
 
     /// `$i`.
@@ -392,7 +417,13 @@ impl<'p> Interp<'p> {
             return Ok(Value::StrNum(self.record.clone()));
         }
         self.ensure_split();
-        Ok(self.fields.get(index).cloned().unwrap_or(Value::Uninit))
+        if self.materialized {
+            return Ok(self.fields.get(index).cloned().unwrap_or(Value::Uninit));
+        }
+        Ok(match self.spans.get(index - 1) {
+            Some(&(start, end)) => Value::StrNum(Rc::from(self.record.get(start..end).unwrap_or(&[]))),
+            None => Value::Uninit,
+        })
     }
 
     /// Assigns `$i`, rebuilding `$0` (or resplitting when `i` is 0).
@@ -409,7 +440,7 @@ impl<'p> Interp<'p> {
         if index > 10_000_000 {
             return Err(Stop::Fatal("field index too large".into()));
         }
-        self.ensure_split();
+        self.materialize();
         while self.fields.len() <= index {
             self.fields.push(Value::Uninit);
         }
@@ -424,7 +455,7 @@ impl<'p> Interp<'p> {
 
     /// Sets `NF`, truncating or extending the fields, and rebuilds `$0`.
     pub fn set_nf(&mut self, n: usize) {
-        self.ensure_split();
+        self.materialize();
         let n = n.min(10_000_000);
         self.fields.resize(n + 1, Value::Uninit);
         self.rebuild();
@@ -470,6 +501,16 @@ impl<'p> Interp<'p> {
         if let Some(cell) = self.globals.get_mut(slot) {
             *cell = Cell::Val(value);
         }
+    }
+}
+
+impl Interp<'_> {
+    /// Fails when a string built by the program grows past the limit.
+    pub fn check_length(&self, len: usize) -> EResult<()> {
+        if len > self.max_string {
+            return Err(Stop::Fatal(format!("string length limit ({} bytes) exceeded", self.max_string)));
+        }
+        Ok(())
     }
 }
 

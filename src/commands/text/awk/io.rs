@@ -31,12 +31,30 @@ pub struct Reader {
     eof: bool,
 }
 
+/// What ended a record (`RT`), without allocating for one byte.
+pub enum Terminator {
+    /// One byte (`RS` of one character).
+    Byte(u8),
+    /// Several bytes (regex or paragraph separators), or none at the end.
+    Bytes(Vec<u8>),
+}
+
+impl Terminator {
+    /// The terminator's bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            Terminator::Byte(b) => std::slice::from_ref(b),
+            Terminator::Bytes(bytes) => bytes,
+        }
+    }
+}
+
 /// One record and its terminator.
 pub struct Record {
     /// The record text.
     pub text: Str,
     /// What ended it (`RT`).
-    pub terminator: Vec<u8>,
+    pub terminator: Terminator,
 }
 
 impl Reader {
@@ -76,7 +94,7 @@ impl Reader {
                         let end = self.pos + searched + at;
                         let text: Str = Rc::from(&self.buf[self.pos..end]);
                         self.pos = end + 1;
-                        return Some(Record { text, terminator: vec![*delimiter] });
+                        return Some(Record { text, terminator: Terminator::Byte(*delimiter) });
                     }
                     searched = self.buf.len() - self.pos;
                     if !self.fill().await {
@@ -104,7 +122,7 @@ impl Reader {
                             let text: Str = Rc::from(&rest[..at]);
                             let terminator = rest[at..end].to_vec();
                             self.pos += end;
-                            return Some(Record { text, terminator });
+                            return Some(Record { text, terminator: Terminator::Bytes(terminator) });
                         }
                     }
                     if !self.fill().await {
@@ -116,7 +134,7 @@ impl Reader {
                         let text: Str = Rc::from(&rest[..trimmed]);
                         let terminator = rest[trimmed..].to_vec();
                         self.pos = self.buf.len();
-                        return Some(Record { text, terminator });
+                        return Some(Record { text, terminator: Terminator::Bytes(terminator) });
                     }
                 }
             }
@@ -127,7 +145,7 @@ impl Reader {
                         let text: Str = Rc::from(&rest[..start]);
                         let terminator = rest[start..end].to_vec();
                         self.pos += end;
-                        return Some(Record { text, terminator });
+                        return Some(Record { text, terminator: Terminator::Bytes(terminator) });
                     }
                 }
                 if !self.fill().await {
@@ -137,7 +155,7 @@ impl Reader {
                             let text: Str = Rc::from(&rest[..start]);
                             let terminator = rest[start..end].to_vec();
                             self.pos += end;
-                            return Some(Record { text, terminator });
+                            return Some(Record { text, terminator: Terminator::Bytes(terminator) });
                         }
                     }
                     return self.rest();
@@ -152,7 +170,7 @@ impl Reader {
         }
         let text: Str = Rc::from(&self.buf[self.pos..]);
         self.pos = self.buf.len();
-        Some(Record { text, terminator: Vec::new() })
+        Some(Record { text, terminator: Terminator::Bytes(Vec::new()) })
     }
 }
 

@@ -39,7 +39,7 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
                 if matches!(arg, Expr::Var(_)) {
                     pre.push(None);
                 } else {
-                    pre.push(Some(it.eval_async(ctx, arg).await?));
+                    pre.push(Some(it.value(ctx, arg).await?));
                 }
             }
             let frame = it.bind_args(ctx, *index, args, &mut pre)?;
@@ -60,32 +60,32 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
             }
         }
         Expr::Assign(target, op, value) => {
-            let value = it.eval_async(ctx, value).await?;
+            let value = it.value(ctx, value).await?;
             it.assign(ctx, target, *op, value)
         }
         Expr::Binary(op, a, b) => {
-            let a = it.eval_async(ctx, a).await?;
-            let b = it.eval_async(ctx, b).await?;
+            let a = it.value(ctx, a).await?;
+            let b = it.value(ctx, b).await?;
             it.binary(*op, &a, &b)
         }
-        Expr::And(a, b) => Ok(bool_value(it.eval_async(ctx, a).await?.truthy() && it.eval_async(ctx, b).await?.truthy())),
-        Expr::Or(a, b) => Ok(bool_value(it.eval_async(ctx, a).await?.truthy() || it.eval_async(ctx, b).await?.truthy())),
-        Expr::Not(a) => Ok(bool_value(!it.eval_async(ctx, a).await?.truthy())),
-        Expr::Neg(a) => Ok(Value::Num(-it.eval_async(ctx, a).await?.num())),
-        Expr::Plus(a) => Ok(Value::Num(it.eval_async(ctx, a).await?.num())),
+        Expr::And(a, b) => Ok(bool_value(it.value(ctx, a).await?.truthy() && it.value(ctx, b).await?.truthy())),
+        Expr::Or(a, b) => Ok(bool_value(it.value(ctx, a).await?.truthy() || it.value(ctx, b).await?.truthy())),
+        Expr::Not(a) => Ok(bool_value(!it.value(ctx, a).await?.truthy())),
+        Expr::Neg(a) => Ok(Value::Num(-it.value(ctx, a).await?.num())),
+        Expr::Plus(a) => Ok(Value::Num(it.value(ctx, a).await?.num())),
         Expr::Cond(c, a, b) => {
-            if it.eval_async(ctx, c).await?.truthy() {
-                it.eval_async(ctx, a).await
+            if it.value(ctx, c).await?.truthy() {
+                it.value(ctx, a).await
             } else {
-                it.eval_async(ctx, b).await
+                it.value(ctx, b).await
             }
         }
         Expr::Match(subject, pattern, positive) => {
-            let subject = it.eval_async(ctx, subject).await?;
+            let subject = it.value(ctx, subject).await?;
             let regex = match &**pattern {
                 Expr::Regex(index) => it.literal(*index)?,
                 other => {
-                    let value = it.eval_async(ctx, other).await?;
+                    let value = it.value(ctx, other).await?;
                     it.dynamic_regex(&value)?
                 }
             };
@@ -93,14 +93,14 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
             Ok(bool_value(regex.is_match(&text).unwrap_or(false) == *positive))
         }
         Expr::Field(index) => {
-            let index = it.eval_async(ctx, index).await?.num();
+            let index = it.value(ctx, index).await?.num();
             it.field(index)
         }
         Expr::Builtin(builtin, args) if args.iter().all(|a| !matches!(a, Expr::Var(_) | Expr::Index(..))) => {
             // A value-only built-in whose arguments do I/O: evaluate them first.
             let mut values = Vec::with_capacity(args.len());
             for arg in args {
-                values.push(it.eval_async(ctx, arg).await?);
+                values.push(it.value(ctx, arg).await?);
             }
             let constants: Vec<Expr> = values
                 .into_iter()
@@ -116,7 +116,7 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
 }
 
 async fn eval_str<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'p Expr) -> EResult<Str> {
-    let value = it.eval_async(ctx, expr).await?;
+    let value = it.value(ctx, expr).await?;
     Ok(it.to_str(&value))
 }
 
@@ -177,7 +177,7 @@ async fn getline<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, source: &'p 
             }
         }
     };
-    it.set_rt(&record.terminator);
+    it.set_rt(record.terminator.as_slice());
     match target {
         None => it.set_record(record.text),
         Some(target) => {

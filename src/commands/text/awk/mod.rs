@@ -15,6 +15,7 @@ mod interp;
 mod io;
 mod io_eval;
 mod lexer;
+mod order;
 mod parser;
 mod random;
 mod regex;
@@ -22,7 +23,6 @@ mod run;
 mod sort;
 mod source;
 mod text;
-mod usage;
 mod value;
 mod vars;
 
@@ -155,6 +155,7 @@ fn setup(interp: &mut Interp<'_>, ctx: &Invocation<'_>, options: &Options, name:
         }
     }
     interp.set_plain(ARGC, Value::Num((options.operands.len() + 1) as f64));
+    interp.max_string = ctx.shell.size_limits().max_string_bytes;
     if let Some(Cell::Arr(procinfo)) = interp.globals.get(PROCINFO) {
         let mut procinfo = procinfo.borrow_mut();
         procinfo.set(b"version", Value::str(b"5.2.1"));
@@ -209,7 +210,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                 Some(exact) => *exact,
                 None if matches.len() == 1 => matches[0],
                 _ => {
-                    let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
+                    let _ = ctx.stderr.write(usage_text(name).as_bytes()).await;
                     return Err(1);
                 }
             };
@@ -223,7 +224,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                     None => {
                         let text = format!("{name}: option '--{key}' requires an argument\n");
                         let _ = ctx.stderr.write(text.as_bytes()).await;
-                        let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
+                        let _ = ctx.stderr.write(usage_text(name).as_bytes()).await;
                         return Err(1);
                     }
                 }
@@ -263,7 +264,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                 } else {
                     let text = format!("{name}: option requires an argument -- {flag}\n");
                     let _ = ctx.stderr.write(text.as_bytes()).await;
-                    let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
+                    let _ = ctx.stderr.write(usage_text(name).as_bytes()).await;
                     return Err(1);
                 };
                 if let Some(status) = apply(ctx, &mut options, &mut have_program, name, flag, value).await {
@@ -283,7 +284,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
                     }
                 }
                 _ => {
-                    let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
+                    let _ = ctx.stderr.write(usage_text(name).as_bytes()).await;
                     return Err(1);
                 }
             }
@@ -292,7 +293,7 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
     let mut rest: Vec<String> = args.get(i..).unwrap_or(&[]).to_vec();
     if !have_program {
         if rest.is_empty() {
-            let _ = ctx.stderr.write(usage::text(name).as_bytes()).await;
+            let _ = ctx.stderr.write(usage_text(name).as_bytes()).await;
             return Err(1);
         }
         let program = rest.remove(0);
@@ -302,6 +303,18 @@ async fn parse_options(ctx: &mut Invocation<'_>, name: &str) -> Result<Options, 
     }
     options.operands = rest;
     Ok(options)
+}
+
+/// The usage text (the sandbox's shared one for `awk`/`gawk`).
+fn usage_text(name: &str) -> String {
+    let key = if name == "gawk" { "gawk" } else { "awk" };
+    crate::commands::usage::find(key).map(|usage| crate::commands::usage::help_text(usage, name)).unwrap_or_default()
+}
+
+/// The `--version` text.
+fn version_text(name: &str) -> String {
+    let key = if name == "gawk" { "gawk" } else { "awk" };
+    crate::commands::usage::find(key).map(crate::commands::usage::version_text).unwrap_or_default()
 }
 
 const LONGS: &[&str] = &[
@@ -357,11 +370,11 @@ async fn apply(ctx: &mut Invocation<'_>, options: &mut Options, have_program: &m
             return Some(2);
         }
         'V' => {
-            let _ = ctx.write_out(usage::VERSION.as_bytes()).await;
+            let _ = ctx.write_out(version_text(name).as_bytes()).await;
             return Some(0);
         }
         'h' => {
-            let _ = ctx.write_out(usage::text(name).as_bytes()).await;
+            let _ = ctx.write_out(usage_text(name).as_bytes()).await;
             return Some(0);
         }
         _ => {}

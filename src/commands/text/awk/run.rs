@@ -168,7 +168,7 @@ impl<'p> Interp<'p> {
             self.step(ctx)?;
             self.bump(NR);
             self.bump(FNR);
-            self.set_rt(&record.terminator);
+            self.set_rt(record.terminator.as_slice());
             self.set_record(record.text);
             match self.run_rules(ctx, prog).await {
                 Ok(()) | Err(Stop::Next) => {}
@@ -189,16 +189,16 @@ impl<'p> Interp<'p> {
             self.offset = rule.offset;
             let matched = match &rule.pattern {
                 Pattern::All => true,
-                Pattern::Expr(e) => self.eval_async(ctx, e).await?.truthy(),
+                Pattern::Expr(e) => self.value(ctx, e).await?.truthy(),
                 Pattern::Range(start, end, index) => {
                     let active = self.ranges.get(*index).copied().unwrap_or(false);
                     if active {
-                        if self.eval_async(ctx, end).await?.truthy() {
+                        if self.value(ctx, end).await?.truthy() {
                             self.set_range(*index, false);
                         }
                         true
-                    } else if self.eval_async(ctx, start).await?.truthy() {
-                        if !self.eval_async(ctx, end).await?.truthy() {
+                    } else if self.value(ctx, start).await?.truthy() {
+                        if !self.value(ctx, end).await?.truthy() {
                             self.set_range(*index, true);
                         }
                         true

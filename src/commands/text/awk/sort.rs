@@ -72,7 +72,7 @@ fn compare(it: &Interp<'_>, order: Order, a: &(Str, Value), b: &(Str, Value)) ->
 /// for `@unsorted` or an unknown name).
 pub fn ordered_keys(it: &Interp<'_>, array: &Array, sorted_in: &[u8]) -> EResult<Vec<Str>> {
     let Some((order, descending)) = parse_order(sorted_in) else {
-        return Ok(array.keys());
+        return Ok(super::order::gawk_order(array.keys()));
     };
     let mut pairs = array.pairs();
     pairs.sort_by(|a, b| {
