@@ -25,6 +25,10 @@ const SPECIAL: &[(&str, usize)] = &[
     ("range", 2),
     ("_range3", 3),
     ("last", 1),
+    ("repeat", 1),
+    ("until", 2),
+    ("while", 2),
+    ("_nwise", 1),
     ("input", 0),
     ("inputs", 0),
     ("debug", 0),
@@ -278,14 +282,63 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         "last" => {
             let Some(f) = arg(0) else { return Ok(()) };
             let mut last = None;
-            cx.eval(f, env, input, path, &mut |_, v, p| {
+            cx.eval(f, env, input, path.clone(), &mut |_, v, p| {
                 last = Some((v, p));
                 Ok(())
             })?;
             match last {
                 Some((v, p)) => out(cx, v, p),
-                None => Ok(()),
+                None => cx.value_out(Value::Null, &path, out),
             }
+        }
+        "repeat" => {
+            let Some(f) = arg(0) else { return Ok(()) };
+            loop {
+                cx.step()?;
+                cx.eval(f, env, input.clone(), path.clone(), out)?;
+            }
+        }
+        "until" | "while" => {
+            let (Some(c), Some(u)) = (arg(0), arg(1)) else { return Ok(()) };
+            loop_until(cx, name == "until", c, u, env, input, path, out)
+        }
+        "_nwise" => {
+            let Some(n) = arg(0) else { return Ok(()) };
+            let input2 = input.clone();
+            cx.eval(n, env, input, None, &mut |cx, n, _| {
+                let size = match n.as_f64() {
+                    Some(n) if n >= 1.0 => n as usize,
+                    _ => return Err(err("_nwise size must be a positive number")),
+                };
+                match &input2 {
+                    Value::Arr(a) => {
+                        if a.len() <= size {
+                            return cx.value_out(input2.clone(), &path, out);
+                        }
+                        for chunk in a.chunks(size) {
+                            cx.step()?;
+                            cx.value_out(Value::arr(chunk.to_vec()), &path, out)?;
+                        }
+                        Ok(())
+                    }
+                    Value::Str(s) => {
+                        let chars: Vec<char> = s.chars().collect();
+                        if chars.len() <= size {
+                            return cx.value_out(input2.clone(), &path, out);
+                        }
+                        for chunk in chars.chunks(size) {
+                            cx.step()?;
+                            cx.value_out(Value::str(&chunk.iter().collect::<String>()), &path, out)?;
+                        }
+                        Ok(())
+                    }
+                    other => {
+                        let l = other.length().map_err(err)?;
+                        let _ = l;
+                        cx.value_out(other.clone(), &path, out)
+                    }
+                }
+            })
         }
         "input" => match cx.inputs.next_input() {
             Some(Ok(v)) => cx.value_out(v, &path, out),
@@ -434,6 +487,59 @@ fn recurse_cond<'p>(cx: &mut Cx<'p>, f: &'p Ast, c: &'p Ast, env: &Env<'p>, inpu
             }
         })
     })
+}
+
+/// `until(cond; next)` and `while(cond; update)` as loops while each step
+/// has one outcome, recursing only when a closure yields several.
+#[allow(clippy::too_many_arguments)]
+fn loop_until<'p>(cx: &mut Cx<'p>, until: bool, c: &'p Ast, u: &'p Ast, env: &Env<'p>, input: Value, path: P, out: &mut Out<'_, 'p>) -> Res {
+    let mut cur = (input, path);
+    loop {
+        cx.step()?;
+        let mut conds = Vec::new();
+        cx.eval(c, env, cur.0.clone(), None, &mut |_, v, _| {
+            conds.push(v.truthy());
+            Ok(())
+        })?;
+        let mut next_states = Vec::new();
+        for ok in &conds {
+            if until == *ok {
+                if until {
+                    out(cx, cur.0.clone(), cur.1.clone())?;
+                }
+                continue;
+            }
+            if !until {
+                out(cx, cur.0.clone(), cur.1.clone())?;
+            }
+            let mut states = Vec::new();
+            cx.eval(u, env, cur.0.clone(), cur.1.clone(), &mut |_, v, p| {
+                states.push((v, p));
+                Ok(())
+            })?;
+            next_states.push(states);
+        }
+        let total: usize = next_states.iter().map(Vec::len).sum();
+        if total == 1 && conds.len() == 1 {
+            if let Some(state) = next_states.pop().and_then(|mut s| s.pop()) {
+                cur = state;
+                continue;
+            }
+        }
+        for states in next_states {
+            for (v, p) in states {
+                cx.depth += 1;
+                if cx.depth > super::eval::MAX_DEPTH {
+                    cx.depth -= 1;
+                    return Err(Flow::Stop(Some("jq: error: evaluation nested too deeply".to_string())));
+                }
+                let r = loop_until(cx, until, c, u, env, v, p, out);
+                cx.depth -= 1;
+                r?;
+            }
+        }
+        return Ok(());
+    }
 }
 
 /// Applies `@name` to a value.

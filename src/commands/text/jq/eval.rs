@@ -698,6 +698,7 @@ impl<'p> Cx<'p> {
             Assign::Modify => {
                 let paths = self.collect_paths(lhs, env, input.clone())?;
                 let mut acc = input;
+                let mut deletions = Vec::new();
                 for p in paths {
                     self.step()?;
                     let old = getpath(&acc, &p)?;
@@ -710,10 +711,13 @@ impl<'p> Cx<'p> {
                         Ok(()) | Err(Flow::Break(u64::MAX)) => {}
                         Err(e) => return Err(e),
                     }
-                    acc = match first {
-                        Some(v) => setpath(&acc, &p, v)?,
-                        None => delpaths(&acc, &[p])?,
-                    };
+                    match first {
+                        Some(v) => acc = setpath(&acc, &p, v)?,
+                        None => deletions.push(p),
+                    }
+                }
+                if !deletions.is_empty() {
+                    acc = delpaths(&acc, &deletions)?;
                 }
                 self.value_out(acc, path, out)
             }

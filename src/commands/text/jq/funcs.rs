@@ -64,7 +64,7 @@ fn contains(a: &Value, b: &Value) -> Result<bool, Flow> {
         }
         (Value::Str(x), Value::Str(y)) => x.contains(&**y),
         _ if a.kind() == b.kind() => a.equals(b),
-        _ => return Err(type_error2(a, b, "cannot have their containment checked")),
+        _ => false,
     })
 }
 
