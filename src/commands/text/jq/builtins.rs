@@ -199,8 +199,8 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         }
         "path" => {
             let Some(f) = arg(0) else { return Ok(()) };
-            cx.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |cx, _, p| {
-                let v = Value::arr(p.map(|p| (*p).clone()).unwrap_or_default());
+            cx.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |cx, v, p| {
+                let v = Value::arr(cx.finish_path(&v, p)?);
                 cx.value_out(v, &path, out)
             })
         }
@@ -211,6 +211,13 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                 let Value::Arr(items) = &p else {
                     return Err(err("Path must be specified as an array"));
                 };
+                if cx.is_bad(&path) {
+                    return Err(err(format!(
+                        "Invalid path expression near attempt to access element {} of {}",
+                        super::json::truncate(&to_json(&p), 15),
+                        super::json::truncate(&to_json(&input2), 30)
+                    )));
+                }
                 let v = getpath(&input2, items)?;
                 let np = path.as_ref().map(|base| {
                     let mut n = (**base).clone();
@@ -408,7 +415,8 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                     let Value::Str(text) = &input3 else { return Ok(()) };
                     let Value::Arr(matches) = matches else { return Ok(()) };
                     let chars: Vec<char> = text.chars().collect();
-                    let mut results = vec![String::new()];
+                    // As jq: one result per output index of the replacement.
+                    let mut results: Vec<String> = Vec::new();
                     let mut prev = 0usize;
                     for m in matches.iter() {
                         let Value::Obj(m) = m else { continue };
@@ -430,19 +438,22 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                             outs.push(v);
                             Ok(())
                         })?;
-                        let mut next = Vec::new();
-                        for r in &results {
-                            for o in &outs {
-                                match o {
-                                    Value::Str(o) => next.push(format!("{r}{gap}{o}")),
-                                    other => {
-                                        return Err(super::eval::type_error2(&Value::str(&format!("{r}{gap}")), other, "cannot be added"));
-                                    }
+                        for (ix, o) in outs.iter().enumerate() {
+                            let Value::Str(o) = o else {
+                                return Err(super::eval::type_error2(&Value::str(&gap), o, "cannot be added"));
+                            };
+                            match results.get_mut(ix) {
+                                Some(r) => {
+                                    r.push_str(&gap);
+                                    r.push_str(o);
                                 }
+                                None => results.push(format!("{gap}{o}")),
                             }
                         }
-                        results = next;
                         prev = offset + length;
+                    }
+                    if results.is_empty() {
+                        return cx.value_out(input3.clone(), &path, out);
                     }
                     let tail: String = chars.get(prev.min(chars.len())..).unwrap_or(&[]).iter().collect();
                     for r in results {

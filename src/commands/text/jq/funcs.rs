@@ -365,11 +365,18 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
                 let mut s = String::new();
                 for v in a.iter() {
                     match v {
-                        Value::Num(n, _) => {
-                            let c = char::from_u32(*n as u32).unwrap_or('\u{fffd}');
-                            s.push(c);
+                        Value::Num(n, _) if !n.is_nan() => {
+                            let code = n.trunc();
+                            let c = if (0.0..=1_114_111.0).contains(&code) { char::from_u32(code as u32) } else { None };
+                            s.push(c.unwrap_or('\u{fffd}'));
                         }
-                        _ => return Err(err("Unicode codepoint must be numeric")),
+                        other => {
+                            return Err(err(format!(
+                                "{} ({}) can't be imploded, unicode codepoint needs to be numeric",
+                                other.kind(),
+                                dump_short(other)
+                            )));
+                        }
                     }
                 }
                 Value::str(&s)

@@ -520,7 +520,9 @@ impl<'a> Reader<'a> {
             "null" => return Ok(Value::Null),
             "true" => return Ok(Value::Bool(true)),
             "false" => return Ok(Value::Bool(false)),
-            "nan" => return Ok(Value::num(f64::NAN)),
+            "nan" | "NaN" | "-nan" | "-NaN" => return Ok(Value::num(f64::NAN)),
+            "infinity" | "Infinity" => return Ok(Value::num(f64::INFINITY)),
+            "-infinity" | "-Infinity" => return Ok(Value::num(f64::NEG_INFINITY)),
             _ => {}
         }
         match parse_number(word) {
