@@ -397,9 +397,9 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         }
         "format" => {
             let Some(a) = arg(0) else { return Ok(()) };
-            cx.eval(a, env, input.clone(), None, &mut |cx, f, _| match f {
+            cx.eval(a, env, input.clone(), None, &mut |cx, f, _| match &f {
                 Value::Str(f) => {
-                    let v = format_value(&f, &input)?;
+                    let v = format_value(f, &input)?;
                     cx.value_out(v, &path, out)
                 }
                 other => Err(err(format!("{} ({}) is not a valid format", other.kind(), dump_short(&other)))),
@@ -413,7 +413,7 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                 cx.eval(re, env, input2.clone(), None, &mut |cx, re, _| {
                     let matches = super::regex::match_impl(&input3, &re, &flags, false)?;
                     let Value::Str(text) = &input3 else { return Ok(()) };
-                    let Value::Arr(matches) = matches else { return Ok(()) };
+                    let Value::Arr(matches) = &matches else { return Ok(()) };
                     let chars: Vec<char> = text.chars().collect();
                     // As jq: one result per output index of the replacement.
                     let mut results: Vec<String> = Vec::new();

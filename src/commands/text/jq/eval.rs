@@ -294,20 +294,16 @@ impl<'p> Cx<'p> {
                 })
             }
             Ast::Alt(a, b) => {
+                // jq 1.7.1 lets errors of the left side through.
                 let mut any = false;
-                let r = self.eval(a, env, input.clone(), path.clone(), &mut |cx, v, p| {
+                self.eval(a, env, input.clone(), path.clone(), &mut |cx, v, p| {
                     if v.truthy() {
                         any = true;
-                        out(cx, v, p).map_err(|e| Flow::Down(Box::new(e)))
+                        out(cx, v, p)
                     } else {
                         Ok(())
                     }
-                });
-                match r {
-                    Ok(()) | Err(Flow::Err(_)) => {}
-                    Err(Flow::Down(inner)) => return Err(*inner),
-                    Err(other) => return Err(other),
-                }
+                })?;
                 if any {
                     return Ok(());
                 }
@@ -483,9 +479,9 @@ impl<'p> Cx<'p> {
             Some(Part::Text(t)) => self.interpolate(parts, upto - 1, env, input, fmt, format!("{t}{suffix}"), path, out),
             Some(Part::Interp(e)) => self.eval(e, env, input.clone(), None, &mut |cx, v, _| {
                 let text = match fmt {
-                    Some(f) => match format_value(f, &v)? {
+                    Some(f) => match &format_value(f, &v)? {
                         Value::Str(s) => s.to_string(),
-                        other => to_json(&other),
+                        other => to_json(other),
                     },
                     None => match &v {
                         Value::Str(s) => s.to_string(),
@@ -513,10 +509,10 @@ impl<'p> Cx<'p> {
             return self.value_out(Value::Obj(Rc::new(acc)), path, out);
         };
         self.eval(k, env, input.clone(), None, &mut |cx, key, _| {
-            let key = match key {
-                Value::Str(s) => s,
+            let key = match &key {
+                Value::Str(s) => s.clone(),
                 other => {
-                    return Err(err(format!("Cannot use {} ({}) as object key", other.kind(), dump_short(&other))));
+                    return Err(err(format!("Cannot use {} ({}) as object key", other.kind(), dump_short(other))));
                 }
             };
             cx.eval(v, env, input.clone(), None, &mut |cx, val, _| {

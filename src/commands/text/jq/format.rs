@@ -7,7 +7,7 @@ use super::value::Value;
 use base64::Engine;
 
 fn text(v: &Value) -> String {
-    match tostring(v) {
+    match &tostring(v) {
         Value::Str(s) => s.to_string(),
         _ => String::new(),
     }

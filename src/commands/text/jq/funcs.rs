@@ -161,8 +161,9 @@ fn num_arg(v: &Value, name: &str) -> Result<f64, Flow> {
 
 /// Runs the value builtin `name` on `input` with argument values `args`.
 pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) -> Result<Value, Flow> {
-    let a0 = args.first().unwrap_or(&Value::Null);
-    let a1 = args.get(1).unwrap_or(&Value::Null);
+    let null = Value::Null;
+    let a0 = args.first().unwrap_or(&null);
+    let a1 = args.get(1).unwrap_or(&null);
     Ok(match name {
         "length" => input.length().map_err(err)?,
         "utf8bytelength" => Value::num(need_str(input, "only strings have UTF-8 byte length")?.len() as f64),
@@ -194,7 +195,13 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
                 let t = s.trim();
                 match super::json::parse_number(t).filter(|_| !t.is_empty() && t == &**s) {
                     Some(n) => Value::Num(n, Some(Rc::new(t.to_string()))),
-                    None => return Err(type_error(input, "cannot be parsed as a number")),
+                    None => {
+                        let why = match parse_one(s) {
+                            Err(e) => e,
+                            Ok(_) => "Invalid numeric literal".to_string(),
+                        };
+                        return Err(err(format!("{why} (while parsing '{s}')")));
+                    }
                 }
             }
             other => return Err(type_error(other, "cannot be parsed as a number")),

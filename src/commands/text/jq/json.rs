@@ -5,6 +5,9 @@
 use super::value::{Map, Value};
 use std::rc::Rc;
 
+/// Deeper values print as `<skipped: too deep>`, as in jq.
+const MAX_PRINT_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
+
 /// How values are written.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -200,6 +203,10 @@ fn color_end(style: &Style, out: &mut String) {
 
 /// Appends `value` written in `style` to `out`.
 pub fn dump(value: &Value, style: &Style, depth: usize, out: &mut String) {
+    if depth > MAX_PRINT_DEPTH {
+        out.push_str("<skipped: too deep>");
+        return;
+    }
     let pretty = style.indent > 0 || style.tab;
     match value {
         Value::Null => {

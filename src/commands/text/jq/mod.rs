@@ -354,11 +354,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         break;
                     }
                     Err(Flow::Halt(code, value)) => {
-                        match value {
+                        match &value {
                             Some(Value::Str(s)) => err_text.extend_from_slice(s.as_bytes()),
                             Some(Value::Null) | None => {}
                             Some(other) => {
-                                err_text.extend_from_slice(json::to_json(&other).as_bytes());
+                                err_text.extend_from_slice(json::to_json(other).as_bytes());
                                 err_text.push(b'\n');
                             }
                         }

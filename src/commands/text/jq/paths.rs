@@ -6,8 +6,14 @@ use super::ops::{index_value, slice_bounds};
 use super::value::{Map, Value};
 use std::rc::Rc;
 
+/// The longest path the path functions accept.
+const MAX_PATH: usize = 10000;
+
 /// The value at `path` in `v` (`null` where it does not exist).
 pub fn getpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
+    if path.len() > MAX_PATH {
+        return Err(err("Path too deep"));
+    }
     let mut cur = v.clone();
     for (i, k) in path.iter().enumerate() {
         if matches!(cur, Value::Null) {
@@ -26,6 +32,9 @@ pub fn getpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
 
 /// `v` with the value at `path` replaced by `new`.
 pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
+    if path.len() > MAX_PATH {
+        return Err(err("Path too deep"));
+    }
     let Some((k, rest)) = path.split_first() else {
         return Ok(new);
     };
@@ -56,7 +65,7 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
                 }
             }
             let i = i as usize;
-            if i > 100_000_000 {
+            if i > 10_000_000 {
                 return Err(err("Array index too large"));
             }
             let child = a.get(i).cloned().unwrap_or(Value::Null);
@@ -79,7 +88,7 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
             let (s, e) = slice_bounds(a.len(), &from, &to)?;
             let cur = Value::arr(a.get(s..e).unwrap_or(&[]).to_vec());
             let repl = setpath(&cur, rest, new)?;
-            let Value::Arr(repl) = repl else {
+            let Value::Arr(repl) = &repl else {
                 return Err(err("A slice of an array can only be assigned another array"));
             };
             let mut out = a.get(..s).unwrap_or(&[]).to_vec();
@@ -102,6 +111,9 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
 /// several paths are removed together, indices counted in the original
 /// array, as jq does.
 pub fn delpaths(v: &Value, paths: &[Vec<Value>]) -> Result<Value, Flow> {
+    if paths.iter().any(|p| p.len() > MAX_PATH) {
+        return Err(err("Path too deep"));
+    }
     if paths.iter().any(Vec::is_empty) {
         return Ok(Value::Null);
     }
