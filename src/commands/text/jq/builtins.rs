@@ -25,6 +25,10 @@ const SPECIAL: &[(&str, usize)] = &[
     ("range", 2),
     ("_range3", 3),
     ("last", 1),
+    ("repeat", 1),
+    ("until", 2),
+    ("while", 2),
+    ("_nwise", 1),
     ("input", 0),
     ("inputs", 0),
     ("debug", 0),
@@ -195,8 +199,8 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         }
         "path" => {
             let Some(f) = arg(0) else { return Ok(()) };
-            cx.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |cx, _, p| {
-                let v = Value::arr(p.map(|p| (*p).clone()).unwrap_or_default());
+            cx.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |cx, v, p| {
+                let v = Value::arr(cx.finish_path(&v, p)?);
                 cx.value_out(v, &path, out)
             })
         }
@@ -207,6 +211,13 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                 let Value::Arr(items) = &p else {
                     return Err(err("Path must be specified as an array"));
                 };
+                if cx.is_bad(&path) {
+                    return Err(err(format!(
+                        "Invalid path expression near attempt to access element {} of {}",
+                        super::json::truncate(&to_json(&p), 15),
+                        super::json::truncate(&to_json(&input2), 30)
+                    )));
+                }
                 let v = getpath(&input2, items)?;
                 let np = path.as_ref().map(|base| {
                     let mut n = (**base).clone();
@@ -278,14 +289,63 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         "last" => {
             let Some(f) = arg(0) else { return Ok(()) };
             let mut last = None;
-            cx.eval(f, env, input, path, &mut |_, v, p| {
+            cx.eval(f, env, input, path.clone(), &mut |_, v, p| {
                 last = Some((v, p));
                 Ok(())
             })?;
             match last {
                 Some((v, p)) => out(cx, v, p),
-                None => Ok(()),
+                None => cx.value_out(Value::Null, &path, out),
             }
+        }
+        "repeat" => {
+            let Some(f) = arg(0) else { return Ok(()) };
+            loop {
+                cx.step()?;
+                cx.eval(f, env, input.clone(), path.clone(), out)?;
+            }
+        }
+        "until" | "while" => {
+            let (Some(c), Some(u)) = (arg(0), arg(1)) else { return Ok(()) };
+            loop_until(cx, name == "until", c, u, env, input, path, out)
+        }
+        "_nwise" => {
+            let Some(n) = arg(0) else { return Ok(()) };
+            let input2 = input.clone();
+            cx.eval(n, env, input, None, &mut |cx, n, _| {
+                let size = match n.as_f64() {
+                    Some(n) if n >= 1.0 => n as usize,
+                    _ => return Err(err("_nwise size must be a positive number")),
+                };
+                match &input2 {
+                    Value::Arr(a) => {
+                        if a.len() <= size {
+                            return cx.value_out(input2.clone(), &path, out);
+                        }
+                        for chunk in a.chunks(size) {
+                            cx.step()?;
+                            cx.value_out(Value::arr(chunk.to_vec()), &path, out)?;
+                        }
+                        Ok(())
+                    }
+                    Value::Str(s) => {
+                        let chars: Vec<char> = s.chars().collect();
+                        if chars.len() <= size {
+                            return cx.value_out(input2.clone(), &path, out);
+                        }
+                        for chunk in chars.chunks(size) {
+                            cx.step()?;
+                            cx.value_out(Value::str(&chunk.iter().collect::<String>()), &path, out)?;
+                        }
+                        Ok(())
+                    }
+                    other => {
+                        let l = other.length().map_err(err)?;
+                        let _ = l;
+                        cx.value_out(other.clone(), &path, out)
+                    }
+                }
+            })
         }
         "input" => match cx.inputs.next_input() {
             Some(Ok(v)) => cx.value_out(v, &path, out),
@@ -337,9 +397,9 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
         }
         "format" => {
             let Some(a) = arg(0) else { return Ok(()) };
-            cx.eval(a, env, input.clone(), None, &mut |cx, f, _| match f {
+            cx.eval(a, env, input.clone(), None, &mut |cx, f, _| match &f {
                 Value::Str(f) => {
-                    let v = format_value(&f, &input)?;
+                    let v = format_value(f, &input)?;
                     cx.value_out(v, &path, out)
                 }
                 other => Err(err(format!("{} ({}) is not a valid format", other.kind(), dump_short(&other)))),
@@ -353,9 +413,10 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                 cx.eval(re, env, input2.clone(), None, &mut |cx, re, _| {
                     let matches = super::regex::match_impl(&input3, &re, &flags, false)?;
                     let Value::Str(text) = &input3 else { return Ok(()) };
-                    let Value::Arr(matches) = matches else { return Ok(()) };
+                    let Value::Arr(matches) = &matches else { return Ok(()) };
                     let chars: Vec<char> = text.chars().collect();
-                    let mut results = vec![String::new()];
+                    // As jq: one result per output index of the replacement.
+                    let mut results: Vec<String> = Vec::new();
                     let mut prev = 0usize;
                     for m in matches.iter() {
                         let Value::Obj(m) = m else { continue };
@@ -377,19 +438,22 @@ fn special<'p>(cx: &mut Cx<'p>, name: &str, args: &'p [Ast], env: &Env<'p>, inpu
                             outs.push(v);
                             Ok(())
                         })?;
-                        let mut next = Vec::new();
-                        for r in &results {
-                            for o in &outs {
-                                match o {
-                                    Value::Str(o) => next.push(format!("{r}{gap}{o}")),
-                                    other => {
-                                        return Err(super::eval::type_error2(&Value::str(&format!("{r}{gap}")), other, "cannot be added"));
-                                    }
+                        for (ix, o) in outs.iter().enumerate() {
+                            let Value::Str(o) = o else {
+                                return Err(super::eval::type_error2(&Value::str(&gap), o, "cannot be added"));
+                            };
+                            match results.get_mut(ix) {
+                                Some(r) => {
+                                    r.push_str(&gap);
+                                    r.push_str(o);
                                 }
+                                None => results.push(format!("{gap}{o}")),
                             }
                         }
-                        results = next;
                         prev = offset + length;
+                    }
+                    if results.is_empty() {
+                        return cx.value_out(input3.clone(), &path, out);
                     }
                     let tail: String = chars.get(prev.min(chars.len())..).unwrap_or(&[]).iter().collect();
                     for r in results {
@@ -434,6 +498,59 @@ fn recurse_cond<'p>(cx: &mut Cx<'p>, f: &'p Ast, c: &'p Ast, env: &Env<'p>, inpu
             }
         })
     })
+}
+
+/// `until(cond; next)` and `while(cond; update)` as loops while each step
+/// has one outcome, recursing only when a closure yields several.
+#[allow(clippy::too_many_arguments)]
+fn loop_until<'p>(cx: &mut Cx<'p>, until: bool, c: &'p Ast, u: &'p Ast, env: &Env<'p>, input: Value, path: P, out: &mut Out<'_, 'p>) -> Res {
+    let mut cur = (input, path);
+    loop {
+        cx.step()?;
+        let mut conds = Vec::new();
+        cx.eval(c, env, cur.0.clone(), None, &mut |_, v, _| {
+            conds.push(v.truthy());
+            Ok(())
+        })?;
+        let mut next_states = Vec::new();
+        for ok in &conds {
+            if until == *ok {
+                if until {
+                    out(cx, cur.0.clone(), cur.1.clone())?;
+                }
+                continue;
+            }
+            if !until {
+                out(cx, cur.0.clone(), cur.1.clone())?;
+            }
+            let mut states = Vec::new();
+            cx.eval(u, env, cur.0.clone(), cur.1.clone(), &mut |_, v, p| {
+                states.push((v, p));
+                Ok(())
+            })?;
+            next_states.push(states);
+        }
+        let total: usize = next_states.iter().map(Vec::len).sum();
+        if total == 1 && conds.len() == 1 {
+            if let Some(state) = next_states.pop().and_then(|mut s| s.pop()) {
+                cur = state;
+                continue;
+            }
+        }
+        for states in next_states {
+            for (v, p) in states {
+                cx.depth += 1;
+                if cx.depth > super::eval::MAX_DEPTH {
+                    cx.depth -= 1;
+                    return Err(Flow::Stop(Some("jq: error: evaluation nested too deeply".to_string())));
+                }
+                let r = loop_until(cx, until, c, u, env, v, p, out);
+                cx.depth -= 1;
+                r?;
+            }
+        }
+        return Ok(());
+    }
 }
 
 /// Applies `@name` to a value.

@@ -108,10 +108,15 @@ pub struct Cx<'p> {
     pub now_millis: f64,
     /// The environment (`$ENV`, `env`).
     pub env_value: Value,
+    /// The path a computed value carries while paths are tracked: using it
+    /// as a path is jq's "Invalid path expression" error.
+    pub bad_path: Rc<Vec<Value>>,
 }
 
-/// How deep evaluation may nest before it stops with an error.
-pub const MAX_DEPTH: usize = 1800;
+/// How deep evaluation may nest before it stops with an error: well
+/// within the stack (an unoptimized build's frames are several times
+/// larger, about 6 KiB a level, and its test threads have 2 MiB).
+pub const MAX_DEPTH: usize = if cfg!(debug_assertions) { 200 } else { 2000 };
 
 const CHARGE_EVERY: u64 = 4096;
 
@@ -129,6 +134,7 @@ impl<'p> Cx<'p> {
             stderr: Vec::new(),
             now_millis: 0.0,
             env_value: Value::Null,
+            bad_path: Rc::new(Vec::new()),
         }
     }
 
@@ -197,6 +203,13 @@ impl<'p> Cx<'p> {
                 let input2 = input.clone();
                 self.eval(k, env, input, None, &mut |cx, key, _| {
                     cx.eval(t, env, input2.clone(), path.clone(), &mut |cx, base, bpath| {
+                        if cx.is_bad(&bpath) {
+                            return Err(err(format!(
+                                "Invalid path expression near attempt to access element {} of {}",
+                                truncate(&to_json(&key), 15),
+                                truncate(&to_json(&base), 30)
+                            )));
+                        }
                         let v = index_value(&base, &key)?;
                         let p = extend(&bpath, key.clone());
                         out(cx, v, p)
@@ -209,6 +222,13 @@ impl<'p> Cx<'p> {
                     cx.opt_eval(from.as_deref(), env, input2.clone(), &mut |cx, from_v| {
                         let to_v = to_v.clone();
                         cx.eval(t, env, input2.clone(), path.clone(), &mut |cx, base, bpath| {
+                            if cx.is_bad(&bpath) {
+                                return Err(err(format!(
+                                    "Invalid path expression near attempt to access element {} of {}",
+                                    "{...}",
+                                    truncate(&to_json(&base), 30)
+                                )));
+                            }
                             let v = slice_value(&base, &from_v, &to_v)?;
                             let mut key = Map::new();
                             key.insert(Rc::from("start"), from_v.clone());
@@ -274,20 +294,16 @@ impl<'p> Cx<'p> {
                 })
             }
             Ast::Alt(a, b) => {
+                // jq 1.7.1 lets errors of the left side through.
                 let mut any = false;
-                let r = self.eval(a, env, input.clone(), path.clone(), &mut |cx, v, p| {
+                self.eval(a, env, input.clone(), path.clone(), &mut |cx, v, p| {
                     if v.truthy() {
                         any = true;
-                        out(cx, v, p).map_err(|e| Flow::Down(Box::new(e)))
+                        out(cx, v, p)
                     } else {
                         Ok(())
                     }
-                });
-                match r {
-                    Ok(()) | Err(Flow::Err(_)) => {}
-                    Err(Flow::Down(inner)) => return Err(*inner),
-                    Err(other) => return Err(other),
-                }
+                })?;
                 if any {
                     return Ok(());
                 }
@@ -378,9 +394,23 @@ impl<'p> Cx<'p> {
     /// Hands a computed value to `out`, or fails when a path is being tracked.
     pub fn value_out(&mut self, v: Value, path: &P, out: &mut Out<'_, 'p>) -> Res {
         if path.is_some() {
-            return Err(err(format!("Invalid path expression with result {}", truncate(&to_json(&v), 30))));
+            let bad = Some(self.bad_path.clone());
+            return out(self, v, bad);
         }
         out(self, v, None)
+    }
+
+    /// True when `path` marks a computed value, not a path.
+    pub fn is_bad(&self, path: &P) -> bool {
+        path.as_ref().is_some_and(|p| Rc::ptr_eq(p, &self.bad_path))
+    }
+
+    /// The path of an output of `path(f)`, or jq's error for a computed value.
+    pub fn finish_path(&self, v: &Value, path: P) -> Result<Vec<Value>, Flow> {
+        if self.is_bad(&path) {
+            return Err(err(format!("Invalid path expression with result {}", truncate(&to_json(v), 30))));
+        }
+        Ok(path.map(|p| (*p).clone()).unwrap_or_default())
     }
 
     fn opt_eval(&mut self, e: Option<&'p Ast>, env: &Env<'p>, input: Value, out: &mut dyn FnMut(&mut Cx<'p>, Value) -> Res) -> Res {
@@ -392,6 +422,9 @@ impl<'p> Cx<'p> {
 
     /// `.[]` on one value.
     pub fn each(&mut self, base: Value, bpath: P, out: &mut Out<'_, 'p>) -> Res {
+        if self.is_bad(&bpath) {
+            return Err(err(format!("Invalid path expression near attempt to iterate through {}", truncate(&to_json(&base), 30))));
+        }
         match &base {
             Value::Arr(a) => {
                 for (i, v) in a.iter().enumerate() {
@@ -446,9 +479,9 @@ impl<'p> Cx<'p> {
             Some(Part::Text(t)) => self.interpolate(parts, upto - 1, env, input, fmt, format!("{t}{suffix}"), path, out),
             Some(Part::Interp(e)) => self.eval(e, env, input.clone(), None, &mut |cx, v, _| {
                 let text = match fmt {
-                    Some(f) => match format_value(f, &v)? {
+                    Some(f) => match &format_value(f, &v)? {
                         Value::Str(s) => s.to_string(),
-                        other => to_json(&other),
+                        other => to_json(other),
                     },
                     None => match &v {
                         Value::Str(s) => s.to_string(),
@@ -476,10 +509,10 @@ impl<'p> Cx<'p> {
             return self.value_out(Value::Obj(Rc::new(acc)), path, out);
         };
         self.eval(k, env, input.clone(), None, &mut |cx, key, _| {
-            let key = match key {
-                Value::Str(s) => s,
+            let key = match &key {
+                Value::Str(s) => s.clone(),
                 other => {
-                    return Err(err(format!("Cannot use {} ({}) as object key", other.kind(), dump_short(&other))));
+                    return Err(err(format!("Cannot use {} ({}) as object key", other.kind(), dump_short(other))));
                 }
             };
             cx.eval(v, env, input.clone(), None, &mut |cx, val, _| {
@@ -685,8 +718,8 @@ impl<'p> Cx<'p> {
     /// Collects the paths of `f` on `input`.
     pub fn collect_paths(&mut self, f: &'p Ast, env: &Env<'p>, input: Value) -> Result<Vec<Vec<Value>>, Flow> {
         let mut paths = Vec::new();
-        self.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |_, _, p| {
-            paths.push(p.map(|p| (*p).clone()).unwrap_or_default());
+        self.eval(f, env, input, Some(Rc::new(Vec::new())), &mut |cx, v, p| {
+            paths.push(cx.finish_path(&v, p)?);
             Ok(())
         })?;
         Ok(paths)
@@ -698,6 +731,7 @@ impl<'p> Cx<'p> {
             Assign::Modify => {
                 let paths = self.collect_paths(lhs, env, input.clone())?;
                 let mut acc = input;
+                let mut deletions = Vec::new();
                 for p in paths {
                     self.step()?;
                     let old = getpath(&acc, &p)?;
@@ -710,10 +744,13 @@ impl<'p> Cx<'p> {
                         Ok(()) | Err(Flow::Break(u64::MAX)) => {}
                         Err(e) => return Err(e),
                     }
-                    acc = match first {
-                        Some(v) => setpath(&acc, &p, v)?,
-                        None => delpaths(&acc, &[p])?,
-                    };
+                    match first {
+                        Some(v) => acc = setpath(&acc, &p, v)?,
+                        None => deletions.push(p),
+                    }
+                }
+                if !deletions.is_empty() {
+                    acc = delpaths(&acc, &deletions)?;
                 }
                 self.value_out(acc, path, out)
             }

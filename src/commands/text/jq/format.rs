@@ -7,7 +7,7 @@ use super::value::Value;
 use base64::Engine;
 
 fn text(v: &Value) -> String {
-    match tostring(v) {
+    match &tostring(v) {
         Value::Str(s) => s.to_string(),
         _ => String::new(),
     }
@@ -115,6 +115,15 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
         "base64" => base64::engine::general_purpose::STANDARD.encode(text(v).as_bytes()),
         "base64d" => {
             let t = text(v);
+            let body = t.trim_end_matches('=');
+            if !body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/') {
+                let s = Value::str(&t);
+                return Err(err(format!("{} ({}) is not valid base64 data", s.kind(), dump_short(&s))));
+            }
+            if body.len() % 4 == 1 {
+                let s = Value::str(&t);
+                return Err(err(format!("{} ({}) trailing base64 byte found", s.kind(), dump_short(&s))));
+            }
             let trimmed = t.trim_end_matches('=');
             let engine = base64::engine::general_purpose::STANDARD_NO_PAD;
             match engine.decode(trimmed.as_bytes()) {

@@ -64,7 +64,7 @@ fn contains(a: &Value, b: &Value) -> Result<bool, Flow> {
         }
         (Value::Str(x), Value::Str(y)) => x.contains(&**y),
         _ if a.kind() == b.kind() => a.equals(b),
-        _ => return Err(type_error2(a, b, "cannot have their containment checked")),
+        _ => false,
     })
 }
 
@@ -161,8 +161,9 @@ fn num_arg(v: &Value, name: &str) -> Result<f64, Flow> {
 
 /// Runs the value builtin `name` on `input` with argument values `args`.
 pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) -> Result<Value, Flow> {
-    let a0 = args.first().unwrap_or(&Value::Null);
-    let a1 = args.get(1).unwrap_or(&Value::Null);
+    let null = Value::Null;
+    let a0 = args.first().unwrap_or(&null);
+    let a1 = args.get(1).unwrap_or(&null);
     Ok(match name {
         "length" => input.length().map_err(err)?,
         "utf8bytelength" => Value::num(need_str(input, "only strings have UTF-8 byte length")?.len() as f64),
@@ -194,7 +195,13 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
                 let t = s.trim();
                 match super::json::parse_number(t).filter(|_| !t.is_empty() && t == &**s) {
                     Some(n) => Value::Num(n, Some(Rc::new(t.to_string()))),
-                    None => return Err(type_error(input, "cannot be parsed as a number")),
+                    None => {
+                        let why = match parse_one(s) {
+                            Err(e) => e,
+                            Ok(_) => "Invalid numeric literal".to_string(),
+                        };
+                        return Err(err(format!("{why} (while parsing '{s}')")));
+                    }
                 }
             }
             other => return Err(type_error(other, "cannot be parsed as a number")),
@@ -365,11 +372,18 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
                 let mut s = String::new();
                 for v in a.iter() {
                     match v {
-                        Value::Num(n, _) => {
-                            let c = char::from_u32(*n as u32).unwrap_or('\u{fffd}');
-                            s.push(c);
+                        Value::Num(n, _) if !n.is_nan() => {
+                            let code = n.trunc();
+                            let c = if (0.0..=1_114_111.0).contains(&code) { char::from_u32(code as u32) } else { None };
+                            s.push(c.unwrap_or('\u{fffd}'));
                         }
-                        _ => return Err(err("Unicode codepoint must be numeric")),
+                        other => {
+                            return Err(err(format!(
+                                "{} ({}) can't be imploded, unicode codepoint needs to be numeric",
+                                other.kind(),
+                                dump_short(other)
+                            )));
+                        }
                     }
                 }
                 Value::str(&s)

@@ -5,6 +5,9 @@
 use super::value::{Map, Value};
 use std::rc::Rc;
 
+/// Deeper values print as `<skipped: too deep>`, as in jq.
+const MAX_PRINT_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
+
 /// How values are written.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -200,6 +203,10 @@ fn color_end(style: &Style, out: &mut String) {
 
 /// Appends `value` written in `style` to `out`.
 pub fn dump(value: &Value, style: &Style, depth: usize, out: &mut String) {
+    if depth > MAX_PRINT_DEPTH {
+        out.push_str("<skipped: too deep>");
+        return;
+    }
     let pretty = style.indent > 0 || style.tab;
     match value {
         Value::Null => {
@@ -339,7 +346,9 @@ pub struct Reader<'a> {
 /// A parse error: the message with its position.
 pub type ParseError = String;
 
-const MAX_DEPTH: usize = 10000;
+/// jq's limit on nesting in JSON texts (lower in unoptimized builds, whose
+/// larger frames would not fit 10000 levels in a test thread's stack).
+const MAX_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
 
 impl<'a> Reader<'a> {
     /// A reader over `data`.
@@ -520,7 +529,9 @@ impl<'a> Reader<'a> {
             "null" => return Ok(Value::Null),
             "true" => return Ok(Value::Bool(true)),
             "false" => return Ok(Value::Bool(false)),
-            "nan" => return Ok(Value::num(f64::NAN)),
+            "nan" | "NaN" | "-nan" | "-NaN" => return Ok(Value::num(f64::NAN)),
+            "infinity" | "Infinity" => return Ok(Value::num(f64::INFINITY)),
+            "-infinity" | "-Infinity" => return Ok(Value::num(f64::NEG_INFINITY)),
             _ => {}
         }
         match parse_number(word) {

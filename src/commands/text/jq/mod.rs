@@ -354,11 +354,11 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                         break;
                     }
                     Err(Flow::Halt(code, value)) => {
-                        match value {
+                        match &value {
                             Some(Value::Str(s)) => err_text.extend_from_slice(s.as_bytes()),
                             Some(Value::Null) | None => {}
                             Some(other) => {
-                                err_text.extend_from_slice(json::to_json(&other).as_bytes());
+                                err_text.extend_from_slice(json::to_json(other).as_bytes());
                                 err_text.push(b'\n');
                             }
                         }
@@ -588,4 +588,52 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
         o.indent = 1;
     }
     Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::commands::test_support::{new_fs, run_utility};
+
+    fn jq(args: &[&str], stdin: &str) -> (String, String, i32) {
+        let mut argv = vec!["jq"];
+        argv.extend_from_slice(args);
+        let out = run_utility(&new_fs(), &argv, stdin.as_bytes());
+        (out.stdout, out.stderr, out.status)
+    }
+
+    #[test]
+    fn endless_programs_hit_the_step_limit() {
+        for program in ["repeat(1)", "[range(1e12)]", "def f: f; f", "[limit(1e9; repeat(1))] | length", "until(false; .)"] {
+            let (_, stderr, status) = jq(&["-n", program], "");
+            assert_eq!(status, 5, "{program}: {stderr}");
+            assert!(stderr.contains("jq iteration limit") || stderr.contains("nested too deeply"), "{program}: {stderr}");
+        }
+    }
+
+    #[test]
+    fn deep_recursion_is_an_error_not_a_stack_overflow() {
+        for program in ["def f: [f]; f", "def f: 1 + f; f", "def f(g): f(g + 1); f(0)", "[recurse(.+1)]"] {
+            let (_, stderr, status) = jq(&["-n", program], "");
+            assert_eq!(status, 5, "{program}: {stderr}");
+            assert!(stderr.contains("nested too deeply") || stderr.contains("limit"), "{program}: {stderr}");
+        }
+    }
+
+    #[test]
+    fn deeply_nested_input_is_refused_or_handled() {
+        let deep = format!("{}{}", "[".repeat(20000), "]".repeat(20000));
+        let (_, stderr, status) = jq(&["-c", "."], &deep);
+        assert_eq!(status, 5, "{stderr}");
+        assert!(stderr.starts_with("jq: parse error: Exceeds depth limit for parsing"), "{stderr}");
+        let ok = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        let (stdout, _, status) = jq(&["-c", "."], &ok);
+        assert_eq!(status, 0);
+        assert_eq!(stdout.len(), 1001);
+    }
+
+    #[test]
+    fn numbers_print_as_jq_1_7() {
+        let (stdout, _, _) = jq(&["-c", "., .[0] + 0"], "[1.0, 1e1000, 100000000000000000000, 0.1]\n");
+        assert_eq!(stdout, "[1.0,1E+1000,100000000000000000000,0.1]\n1\n");
+    }
 }

@@ -35,6 +35,9 @@ pub fn binop(op: Op, a: &Value, b: &Value) -> Result<Value, Flow> {
         },
         Op::Mod => match (a, b) {
             (Value::Num(x, _), Value::Num(y, _)) => {
+                if x.is_nan() || y.is_nan() {
+                    return Ok(Value::num(f64::NAN));
+                }
                 let xi = to_int(*x);
                 let yi = to_int(*y);
                 if yi == 0 {
@@ -68,10 +71,10 @@ pub fn to_int(x: f64) -> i64 {
 }
 
 fn repeat(s: &str, n: f64) -> Value {
-    if n <= 0.0 || n.is_nan() {
+    if n < 0.0 || n.is_nan() {
         return Value::Null;
     }
-    let times = if n < 1.0 { 1 } else { n as usize };
+    let times = n as usize;
     if s.len().saturating_mul(times) > 1 << 28 {
         return Value::Null;
     }

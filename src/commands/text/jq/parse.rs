@@ -41,6 +41,8 @@ pub struct Parser<'a> {
     pending: Option<Vec<(Rc<str>, usize)>>,
     /// Where the term being parsed started (for `not defined` messages).
     token_start: usize,
+    /// How many definition bodies enclose the current position.
+    def_depth: usize,
 }
 
 type R<T> = Result<T, CompileError>;
@@ -104,7 +106,7 @@ const KEYWORDS: &[&str] = &[
 impl<'a> Parser<'a> {
     /// A parser over `text` adding to `prog`.
     pub fn new(text: &str, prog: &'a mut Program) -> Self {
-        Parser { lx: Lexer::new(text), peeked: None, scope: Vec::new(), prog, text: text.to_string(), errors: Vec::new(), pending: None, token_start: 0 }
+        Parser { lx: Lexer::new(text), peeked: None, scope: Vec::new(), prog, text: text.to_string(), errors: Vec::new(), pending: None, token_start: 0, def_depth: 0 }
     }
 
     /// Declares a global variable and returns its index.
@@ -274,7 +276,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(":")?;
-        let global = self.scope.is_empty();
+        let global = self.scope.is_empty() && self.def_depth == 0;
         let arity = params.len();
         let saved = self.scope.len();
         let mut slot = None;
@@ -294,7 +296,10 @@ impl<'a> Parser<'a> {
                 self.scope.push(Entry::Var(p.clone()));
             }
         }
-        let body = self.exp(PIPE)?;
+        self.def_depth += 1;
+        let body = self.exp(PIPE);
+        self.def_depth -= 1;
+        let body = body?;
         self.scope.truncate(saved);
         self.expect(";")?;
         let def = Rc::new(Def { name, params: params.iter().map(|(_, v)| *v).collect(), body });
@@ -745,8 +750,13 @@ impl<'a> Parser<'a> {
             let (key, shorthand): (Ast, Option<Ast>) = match tok {
                 Tok::Var(name) => {
                     let value = self.variable(&name)?;
-                    let key = if &*name == "__loc__" { Rc::from("__loc__") } else { name };
-                    (Ast::Lit(Value::Str(key)), Some(value))
+                    if self.is_punct(":") {
+                        // `{$k: v}`: the variable's value is the key.
+                        (value, None)
+                    } else {
+                        let key = if &*name == "__loc__" { Rc::from("__loc__") } else { name };
+                        (Ast::Lit(Value::Str(key)), Some(value))
+                    }
                 }
                 Tok::Ident(name) => {
                     let short = Ast::Index(Box::new(Ast::Identity), Box::new(Ast::Lit(Value::Str(name.clone()))));

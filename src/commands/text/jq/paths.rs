@@ -2,13 +2,18 @@
 //! `delpaths`), the ground of jq's assignments.
 
 use super::eval::{err, Flow};
-use super::json::dump_short;
 use super::ops::{index_value, slice_bounds};
 use super::value::{Map, Value};
 use std::rc::Rc;
 
+/// The longest path the path functions accept.
+const MAX_PATH: usize = 10000;
+
 /// The value at `path` in `v` (`null` where it does not exist).
 pub fn getpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
+    if path.len() > MAX_PATH {
+        return Err(err("Path too deep"));
+    }
     let mut cur = v.clone();
     for (i, k) in path.iter().enumerate() {
         if matches!(cur, Value::Null) {
@@ -27,6 +32,9 @@ pub fn getpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
 
 /// `v` with the value at `path` replaced by `new`.
 pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
+    if path.len() > MAX_PATH {
+        return Err(err("Path too deep"));
+    }
     let Some((k, rest)) = path.split_first() else {
         return Ok(new);
     };
@@ -57,7 +65,7 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
                 }
             }
             let i = i as usize;
-            if i > 100_000_000 {
+            if i > 10_000_000 {
                 return Err(err("Array index too large"));
             }
             let child = a.get(i).cloned().unwrap_or(Value::Null);
@@ -80,7 +88,7 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
             let (s, e) = slice_bounds(a.len(), &from, &to)?;
             let cur = Value::arr(a.get(s..e).unwrap_or(&[]).to_vec());
             let repl = setpath(&cur, rest, new)?;
-            let Value::Arr(repl) = repl else {
+            let Value::Arr(repl) = &repl else {
                 return Err(err("A slice of an array can only be assigned another array"));
             };
             let mut out = a.get(..s).unwrap_or(&[]).to_vec();
@@ -88,6 +96,8 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
             out.extend(a.get(e..).unwrap_or(&[]).iter().cloned());
             Ok(Value::arr(out))
         }
+        (Value::Str(_), Value::Obj(_)) => Err(err("Cannot update string slices")),
+        (Value::Arr(_), Value::Arr(_)) => Err(err("Cannot update field at array index of array")),
         (Value::Obj(_), _) => Err(err(format!("Cannot index object with {}", k.kind()))),
         (Value::Arr(_), Value::Str(s)) => Err(err(format!("Cannot index array with string \"{s}\""))),
         (Value::Arr(_), _) => Err(err(format!("Cannot index array with {}", k.kind()))),
@@ -97,66 +107,97 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
     }
 }
 
-/// `v` with every path in `paths` deleted (longest paths first, as jq does).
+/// `v` with every path in `paths` deleted. Array elements named by
+/// several paths are removed together, indices counted in the original
+/// array, as jq does.
 pub fn delpaths(v: &Value, paths: &[Vec<Value>]) -> Result<Value, Flow> {
-    let mut sorted: Vec<&Vec<Value>> = paths.iter().collect();
-    sorted.sort_by(|a, b| Value::arr(b.to_vec()).compare(&Value::arr(a.to_vec())));
-    let mut cur = v.clone();
-    for p in sorted {
-        cur = delpath(&cur, p)?;
+    if paths.iter().any(|p| p.len() > MAX_PATH) {
+        return Err(err("Path too deep"));
     }
-    Ok(cur)
-}
-
-fn delpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
-    let Some((k, rest)) = path.split_first() else {
-        return Ok(Value::Null);
-    };
-    if matches!(v, Value::Null) {
+    if paths.iter().any(Vec::is_empty) {
         return Ok(Value::Null);
     }
-    if !rest.is_empty() {
-        let child = index_value(v, k)?;
-        if matches!(child, Value::Null) && !matches!(k, Value::Obj(_)) {
-            return Ok(v.clone());
-        }
-        let child = delpath(&child, rest)?;
-        return setpath(v, std::slice::from_ref(k), child);
+    if paths.is_empty() {
+        return Ok(v.clone());
     }
-    match (v, k) {
-        (Value::Obj(o), Value::Str(key)) => {
+    match v {
+        Value::Null => Ok(Value::Null),
+        Value::Obj(o) => {
             let mut m = (**o).clone();
-            m.remove(key);
-            Ok(Value::Obj(Rc::new(m)))
-        }
-        (Value::Arr(a), Value::Num(n, _)) => {
-            let mut i = n.floor() as i64;
-            if i < 0 {
-                i += a.len() as i64;
-                if i < 0 {
-                    return Err(err("Out of bounds negative array index"));
+            let mut keys: Vec<&Value> = paths.iter().filter_map(|p| p.first()).collect();
+            keys.dedup_by(|a, b| a.equals(b));
+            for k in keys {
+                let Value::Str(key) = k else {
+                    return Err(err(format!("Cannot delete field at {} index of object", k.kind())));
+                };
+                let group: Vec<&Vec<Value>> = paths.iter().filter(|p| p.first().is_some_and(|f| f.equals(k))).collect();
+                if group.iter().any(|p| p.len() == 1) {
+                    m.remove(key);
+                    continue;
+                }
+                if let Some(child) = m.get(key).cloned() {
+                    let rests: Vec<Vec<Value>> = group.iter().map(|p| p.get(1..).unwrap_or(&[]).to_vec()).collect();
+                    let child = delpaths(&child, &rests)?;
+                    m.insert(key.clone(), child);
                 }
             }
-            let mut a = (**a).clone();
-            if (i as usize) < a.len() {
-                a.remove(i as usize);
+            Ok(Value::Obj(Rc::new(m)))
+        }
+        Value::Arr(a) => {
+            let len = a.len();
+            let mut items = (**a).clone();
+            let mut remove = vec![false; len];
+            for p in paths {
+                let Some(k) = p.first() else { continue };
+                let rest = p.get(1..).unwrap_or(&[]);
+                match k {
+                    Value::Num(n, _) => {
+                        if n.is_nan() {
+                            continue;
+                        }
+                        let mut i = n.floor() as i64;
+                        if i < 0 {
+                            i += len as i64;
+                        }
+                        if i < 0 || i as usize >= len {
+                            continue;
+                        }
+                        let i = i as usize;
+                        if rest.is_empty() {
+                            if let Some(r) = remove.get_mut(i) {
+                                *r = true;
+                            }
+                        } else if let Some(child) = items.get(i).cloned() {
+                            let child = delpaths(&child, &[rest.to_vec()])?;
+                            if let Some(slot) = items.get_mut(i) {
+                                *slot = child;
+                            }
+                        }
+                    }
+                    Value::Obj(o) => {
+                        let from = o.get("start").cloned().unwrap_or(Value::Null);
+                        let to = o.get("end").cloned().unwrap_or(Value::Null);
+                        let (s, e) = slice_bounds(len, &from, &to)?;
+                        if rest.is_empty() {
+                            for r in remove.iter_mut().take(e).skip(s) {
+                                *r = true;
+                            }
+                        } else {
+                            return Err(err("Cannot delete a path inside an array slice"));
+                        }
+                    }
+                    other => return Err(err(format!("Cannot delete {} element of array", other.kind()))),
+                }
             }
-            Ok(Value::arr(a))
+            let kept: Vec<Value> = items.into_iter().zip(remove).filter(|(_, r)| !r).map(|(v, _)| v).collect();
+            Ok(Value::arr(kept))
         }
-        (Value::Arr(a), Value::Obj(o)) => {
-            let from = o.get("start").cloned().unwrap_or(Value::Null);
-            let to = o.get("end").cloned().unwrap_or(Value::Null);
-            let (s, e) = slice_bounds(a.len(), &from, &to)?;
-            let mut out = a.get(..s).unwrap_or(&[]).to_vec();
-            out.extend(a.get(e..).unwrap_or(&[]).iter().cloned());
-            Ok(Value::arr(out))
+        other => {
+            let k = paths.first().and_then(|p| p.first()).cloned().unwrap_or(Value::Null);
+            match k {
+                Value::Str(_) => Err(err(format!("Cannot delete field at object index of {}", other.kind()))),
+                _ => Err(err(format!("Cannot delete fields from {}", other.kind()))),
+            }
         }
-        (Value::Obj(_), _) => Err(err(format!("Cannot delete field at {} index of object", k.kind()))),
-        (Value::Arr(_), _) => Err(err(format!("Cannot delete {} element of array", k.kind()))),
-        _ => Err(err(format!("Cannot delete fields from {}", v.kind()))),
     }
-    .map_err(|e| match e {
-        Flow::Err(Value::Str(s)) if s.is_empty() => err(dump_short(v)),
-        other => other,
-    })
 }

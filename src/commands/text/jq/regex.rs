@@ -44,7 +44,7 @@ pub fn match_impl(input: &Value, re: &Value, flags: &Value, test: bool) -> Resul
         .backtrack_limit(1_000_000)
         .build()
         .map_err(|e| err(format!("{pattern} (at offset 0) is not a valid regex: {e}")))?;
-    if test {
+    if test && !skip_empty {
         return Ok(Value::Bool(regex.is_match(s).map_err(|e| err(e.to_string()))?));
     }
     let names: Vec<Option<&str>> = regex.capture_names().collect();
@@ -82,7 +82,7 @@ pub fn match_impl(input: &Value, re: &Value, flags: &Value, test: bool) -> Resul
                 ("captures", Value::arr(groups)),
             ]));
         }
-        if !global {
+        if !global && !(test && out.is_empty()) {
             break;
         }
         if m.end() == m.start() {
@@ -90,6 +90,9 @@ pub fn match_impl(input: &Value, re: &Value, flags: &Value, test: bool) -> Resul
         } else {
             start = m.end();
         }
+    }
+    if test {
+        return Ok(Value::Bool(!out.is_empty()));
     }
     Ok(Value::arr(out))
 }

@@ -6,7 +6,12 @@ use super::json::dump_short;
 use super::value::Value;
 use crate::calendar::civil::{civil_from_days, days_from_civil, is_leap, DateTime};
 
+/// Times beyond this many seconds from the epoch are refused (the calendar
+/// arithmetic would overflow).
+const MAX_SECONDS: f64 = 1e15;
+
 fn broken_down(t: f64) -> Value {
+    let t = if t.is_finite() { t.clamp(-MAX_SECONDS, MAX_SECONDS) } else { 0.0 };
     let secs = t.floor();
     let days = (secs / 86400.0).floor() as i64;
     let rem = secs - days as f64 * 86400.0;
@@ -37,6 +42,9 @@ fn fields(v: &Value, what: &str) -> Result<[f64; 8], Flow> {
     for (i, x) in a.iter().take(8).enumerate() {
         match x {
             Value::Num(n, _) => {
+                if !n.is_finite() || n.abs() > 1e9 {
+                    return Err(err(format!("{what} requires parsed datetime inputs")));
+                }
                 if let Some(slot) = out.get_mut(i) {
                     *slot = *n;
                 }
@@ -70,6 +78,7 @@ pub fn mktime(v: &Value) -> Result<Value, Flow> {
 /// `gmtime` / `localtime` (the sandbox runs in UTC).
 pub fn gmtime(v: &Value, name: &str) -> Result<Value, Flow> {
     match v {
+        Value::Num(n, _) if !n.is_finite() || n.abs() > MAX_SECONDS => Err(err(format!("{name}() requires a valid time"))),
         Value::Num(n, _) => Ok(broken_down(*n)),
         _ => Err(err(format!("{name}() requires a number"))),
     }

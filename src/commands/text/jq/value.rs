@@ -32,6 +32,9 @@ pub struct Map {
 
 const INDEX_AT: usize = 12;
 
+/// Comparisons look no deeper than this (values nested deeper compare equal there).
+const MAX_COMPARE_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
+
 impl Map {
     /// An empty object.
     pub fn new() -> Self {
@@ -165,6 +168,13 @@ impl Value {
 
     /// jq's total order: null < false < true < numbers < strings < arrays < objects.
     pub fn compare(&self, other: &Value) -> Ordering {
+        self.compare_at(other, 0)
+    }
+
+    fn compare_at(&self, other: &Value, depth: usize) -> Ordering {
+        if depth > MAX_COMPARE_DEPTH {
+            return Ordering::Equal;
+        }
         let (a, b) = (self.rank(), other.rank());
         if a != b {
             return a.cmp(&b);
@@ -183,7 +193,7 @@ impl Value {
             (Value::Str(x), Value::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
             (Value::Arr(x), Value::Arr(y)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
-                    let o = p.compare(q);
+                    let o = p.compare_at(q, depth + 1);
                     if o != Ordering::Equal {
                         return o;
                     }
@@ -198,7 +208,7 @@ impl Value {
                 }
                 for k in &kx {
                     let o = match (x.get(k), y.get(k)) {
-                        (Some(p), Some(q)) => p.compare(q),
+                        (Some(p), Some(q)) => p.compare_at(q, depth + 1),
                         _ => Ordering::Equal,
                     };
                     if o != Ordering::Equal {
@@ -213,13 +223,22 @@ impl Value {
 
     /// Equality as jq's `==`.
     pub fn equals(&self, other: &Value) -> bool {
+        self.equals_at(other, 0)
+    }
+
+    fn equals_at(&self, other: &Value, depth: usize) -> bool {
+        if depth > MAX_COMPARE_DEPTH {
+            return true;
+        }
         match (self, other) {
             (Value::Num(x, _), Value::Num(y, _)) => x == y,
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Obj(x), Value::Obj(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.equals(w)))
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.equals_at(w, depth + 1)))
             }
-            (Value::Arr(x), Value::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals(q)),
+            (Value::Arr(x), Value::Arr(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals_at(q, depth + 1))
+            }
             _ => self.compare(other) == Ordering::Equal,
         }
     }
@@ -234,5 +253,40 @@ impl Value {
             Value::Arr(a) => Value::num(a.len() as f64),
             Value::Obj(o) => Value::num(o.len() as f64),
         })
+    }
+}
+
+impl Drop for Value {
+    /// Drops nested arrays and objects with a loop, not recursion, so a
+    /// value nested a million levels deep (`reduce range(1e6) as $_ ([]; [.])`)
+    /// does not overflow the stack when it goes away.
+    fn drop(&mut self) {
+        let mut stack: Vec<Value> = Vec::new();
+        take_children(self, &mut stack);
+        while let Some(mut v) = stack.pop() {
+            take_children(&mut v, &mut stack);
+        }
+    }
+}
+
+/// Moves the children of `v` into `stack` when `v` holds the last reference to them.
+fn take_children(v: &mut Value, stack: &mut Vec<Value>) {
+    match v {
+        Value::Arr(rc) => {
+            if let Some(items) = Rc::get_mut(rc) {
+                if items.iter().any(|x| matches!(x, Value::Arr(_) | Value::Obj(_))) {
+                    stack.append(items);
+                }
+            }
+        }
+        Value::Obj(rc) => {
+            if let Some(map) = Rc::get_mut(rc) {
+                if map.entries.iter().any(|(_, x)| matches!(x, Value::Arr(_) | Value::Obj(_))) {
+                    map.index = None;
+                    stack.extend(map.entries.drain(..).map(|(_, x)| x));
+                }
+            }
+        }
+        _ => {}
     }
 }
