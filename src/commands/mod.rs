@@ -5,6 +5,7 @@
 //! `which` consult it, and nothing else lists command names.
 
 mod archive;
+mod calc;
 pub mod common;
 mod file;
 pub mod format;
@@ -22,6 +23,7 @@ use crate::utility::Utility;
 static REGISTRY: &[Utility] = &[
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
+    Utility { name: "bc", run: calc::bc::run },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "chgrp", run: file::chown::run_chgrp },
     Utility { name: "chmod", run: file::chmod::run },
