@@ -21,8 +21,10 @@ use crate::utility::Utility;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "base32", run: hash::basenc::run_base32 },
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
+    Utility { name: "basenc", run: hash::basenc::run_basenc },
     Utility { name: "bc", run: calc::bc::run },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "chgrp", run: file::chown::run_chgrp },
@@ -52,7 +54,9 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "grep", run: text::grep::run },
     Utility { name: "gunzip", run: archive::gzip::run },
     Utility { name: "gzip", run: archive::gzip::run },
+    Utility { name: "hd", run: text::hexdump::run_hd },
     Utility { name: "head", run: text::head::run },
+    Utility { name: "hexdump", run: text::hexdump::run_hexdump },
     Utility { name: "hostname", run: system::identity::run_hostname },
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
@@ -89,6 +93,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "sort", run: text::sort::run },
     Utility { name: "split", run: file::split::run },
     Utility { name: "stat", run: file::stat::run },
+    Utility { name: "strings", run: text::strings::run },
     Utility { name: "sync", run: file::misc::run_sync },
     Utility { name: "tac", run: text::tac::run },
     Utility { name: "tail", run: text::tail::run },
@@ -109,6 +114,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "which", run: system::which::run },
     Utility { name: "whoami", run: system::identity::run_whoami },
     Utility { name: "xargs", run: text::xargs::run },
+    Utility { name: "xxd", run: text::xxd::run },
     Utility { name: "yes", run: system::yes::run },
     Utility { name: "zcat", run: archive::gzip::run },
     Utility { name: "zip", run: archive::zip::run },
