@@ -38,6 +38,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "cp", run: file::cp::run },
     Utility { name: "cut", run: text::cut::run },
     Utility { name: "date", run: system::date::run },
+    Utility { name: "dc", run: calc::dc::run },
     Utility { name: "df", run: file::df::run },
     Utility { name: "diff", run: text::diff::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
