@@ -127,6 +127,8 @@ export interface ExecutionLimits {
   maxJqIterations?: number;
   /** Most sed commands run (branch loops included) per exec. Default 100,000,000. */
   maxSedIterations?: number;
+  /** Most bc instructions run per exec. Default 100,000,000. */
+  maxBcIterations?: number;
 }
 
 /** Standard input that arrives over time: a web `ReadableStream` or any async iterable of chunks. */

@@ -73,6 +73,8 @@ pub enum StepKind {
     Jq,
     /// sed commands run and branches taken (`maxSedIterations`).
     Sed,
+    /// bc instructions run (`maxBcIterations`).
+    Bc,
 }
 
 impl StepKind {
@@ -82,6 +84,7 @@ impl StepKind {
             StepKind::Awk => "awk",
             StepKind::Jq => "jq",
             StepKind::Sed => "sed",
+            StepKind::Bc => "bc",
         }
     }
 }

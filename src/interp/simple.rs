@@ -131,16 +131,16 @@ impl Shell {
             return Err(if self.options.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
         }
         self.report_error(&error.to_string()).await;
-        self.last_status = error.status();
+        // bash exits with 127 from a `-c` string's shell itself; from a
+        // script file or standard input, a subshell, or under `set -e`, 1.
+        let fatal = if self.in_subshell() || self.options.errexit || !self.command_string { 1 } else { 127 };
+        self.last_status = match error {
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => fatal,
+            _ => error.status(),
+        };
         match error {
-            // bash exits with 127 from the shell itself, 1 from a subshell
-            // or under `set -e`.
-            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
-                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { error.status() }))
-            }
-            ExpandError::Arith(arith) if arith.message == "unbound variable" => {
-                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { 127 }))
-            }
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(fatal)),
+            ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(fatal)),
             ExpandError::Subscript(_) => Err(Flow::Exit(1)),
             _ => Err(Flow::Abort(1)),
         }

@@ -14,6 +14,7 @@ mod jobs;
 mod misc;
 mod printf;
 mod read;
+mod scan;
 mod set;
 mod test;
 mod trap;
