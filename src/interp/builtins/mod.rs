@@ -233,17 +233,39 @@ impl Shell {
     }
 
     /// Writes to an fd with the same rules as [`Shell::out`].
+    /// A write to a closed or failing descriptor is remembered for
+    /// [`Shell::run_builtin`] to report.
     pub(super) async fn write_fd(&mut self, fd: usize, data: &[u8]) -> Result<(), Flow> {
-        let Some(stream) = self.fds.get(fd) else {
-            return Ok(());
+        let result = match self.fds.get(fd) {
+            Some(stream) => stream.write(data).await,
+            None => Err(IoError::BadDescriptor),
         };
-        match stream.write(data).await {
+        match result {
             Ok(()) => Ok(()),
             Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
             Err(IoError::OutputLimit) => {
                 Err(self.limit_exceeded(format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes)).await)
             }
-            Err(_) => Ok(()),
+            Err(error) => {
+                self.write_error.get_or_insert_with(|| error.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs a builtin; one whose output could not be written reports
+    /// `NAME: write error: REASON` and returns 1, as bash's builtins do.
+    pub(super) async fn run_builtin(&mut self, builtin: BuiltinFn, args: Vec<Arg>) -> Outcome {
+        let name = args.first().map(Arg::text).unwrap_or_default();
+        let outer = self.write_error.take();
+        let result = builtin(self, args).await;
+        let failed = std::mem::replace(&mut self.write_error, outer);
+        match (result, failed) {
+            (Ok(_), Some(reason)) => {
+                self.builtin_error(&name, &format!("write error: {reason}")).await;
+                Ok(1)
+            }
+            (result, _) => result,
         }
     }
 
