@@ -87,7 +87,7 @@ static USAGES: &[Usage] = &[
     Usage { name: "id", version: "id (GNU coreutils) 9.1", scan: Scan::Permute, text: include_str!("texts/id.txt") },
     Usage { name: "install", version: "install (GNU coreutils) 9.1", scan: Scan::Permute, text: include_str!("texts/install.txt") },
     Usage { name: "join", version: "join (GNU coreutils) 9.1", scan: Scan::Permute, text: include_str!("texts/join.txt") },
-    Usage { name: "jq", version: "jq-1.6", scan: Scan::Permute, text: include_str!("texts/jq.txt") },
+    Usage { name: "jq", version: "jq-1.7.1", scan: Scan::Permute, text: include_str!("texts/jq.txt") },
     Usage { name: "less", version: "less 590 (GNU regular expressions)", scan: Scan::Permute, text: include_str!("texts/less.txt") },
     Usage { name: "ln", version: "ln (GNU coreutils) 9.1", scan: Scan::Permute, text: include_str!("texts/ln.txt") },
     Usage { name: "look", version: "look from util-linux 2.38.1", scan: Scan::Permute, text: include_str!("texts/look.txt") },
