@@ -80,6 +80,7 @@ static USAGES: &[Usage] = &[
     Usage { name: "grep", version: "grep (GNU grep) 3.8", scan: Scan::Permute, text: include_str!("texts/grep.txt") },
     Usage { name: "gunzip", version: "gunzip (gzip) 1.12", scan: Scan::Permute, text: include_str!("texts/gunzip.txt") },
     Usage { name: "gzip", version: "gzip 1.12", scan: Scan::Permute, text: include_str!("texts/gzip.txt") },
+    Usage { name: "hd", version: "hd from util-linux 2.38.1", scan: Scan::Permute, text: include_str!("texts/hd.txt") },
     Usage { name: "head", version: "head (GNU coreutils) 9.1", scan: Scan::Permute, text: include_str!("texts/head.txt") },
     Usage { name: "hexdump", version: "hexdump from util-linux 2.38.1", scan: Scan::Permute, text: include_str!("texts/hexdump.txt") },
     Usage { name: "hostname", version: "hostname 3.23", scan: Scan::Permute, text: include_str!("texts/hostname.txt") },
