@@ -29,7 +29,13 @@ const MAX_INDENT: usize = 8;
 /// Every option spelling `text` lists, in order, without repeats.
 pub fn listed_options(text: &str) -> Vec<Listed> {
     let mut found: Vec<Listed> = Vec::new();
+    let mut previous = "";
     for line in text.lines() {
+        let in_prose_list = is_prose_item(previous) && indent(previous) == indent(line);
+        previous = line;
+        if in_prose_list {
+            continue;
+        }
         for listed in line_options(line) {
             if !found.iter().any(|seen| seen.spelling == listed.spelling) {
                 found.push(listed);
@@ -37,6 +43,18 @@ pub fn listed_options(text: &str) -> Vec<Listed> {
         }
     }
     found
+}
+
+/// The indent of `line`.
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+/// True for an indented item of a list that is not of options (`  N-M
+/// from N'th to M'th field`): a `-M` after it is another such item.
+fn is_prose_item(line: &str) -> bool {
+    let body = line.trim_start_matches([' ', '\t']);
+    indent(line) > 0 && !body.is_empty() && !body.starts_with('-') && !body.ends_with(':')
 }
 
 /// The options an option line starts with; none for other lines.
@@ -160,6 +178,12 @@ mod tests {
                 ("--in-place".into(), HasArg::Optional, Some("SUFFIX".into())),
             ]
         );
+    }
+
+    #[test]
+    fn skips_items_of_other_lists() {
+        let text = "Usage: cut\n  -f, --fields=LIST  fields\n\n  N-M   from N'th to M'th field\n  -M    from first to M'th field\n";
+        assert_eq!(show(text), vec![("-f".into(), HasArg::Required, None), ("--fields".into(), HasArg::Required, Some("LIST".into()))]);
     }
 
     #[test]

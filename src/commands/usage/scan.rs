@@ -34,7 +34,18 @@ pub fn scan(text: &str, mode: Scan, args: &[String]) -> Option<Request> {
     match mode {
         Scan::First => args.first().and_then(|word| exact(word)),
         Scan::Anywhere => args.iter().find_map(|word| exact(word)),
+        Scan::Permute | Scan::Stop if !args.iter().any(|word| may_ask(word)) => None,
         Scan::Permute | Scan::Stop => scan_getopt(text, mode == Scan::Stop, args),
+    }
+}
+
+/// True when `word` could ask for help or the version: `--h...`, `--v...`,
+/// or a short cluster with a letter tools use for them (`-V`, `-h`, `-v`,
+/// `-?`). Most command lines have none, and skip reading the usage text.
+fn may_ask(word: &str) -> bool {
+    match word.strip_prefix("--") {
+        Some(long) => long.starts_with(['h', 'v']),
+        None => word.starts_with('-') && word[1..].contains(['h', 'V', 'v', '?']),
     }
 }
 
