@@ -17,6 +17,7 @@ import { acquireGuards, inSandbox, policyOf, releaseGuards, type DefenseOptions,
 import { startTimer, stopTimer } from "./platform.js";
 import type { RunId, WasmSandbox } from "./bindings.js";
 import { commandTable, type CustomCommand } from "./commands.js";
+import { mountList } from "./directory.js";
 import { Engine } from "./engine.js";
 import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
@@ -35,6 +36,7 @@ import type {
   FileStat,
   FsChanges,
   InputStream,
+  MountFile,
 } from "./options.js";
 import { SavedState } from "./saved-state.js";
 
@@ -252,6 +254,7 @@ export class Bash {
     cwd?: string;
     executionLimits: ExecutionLimits;
     memoryLimit?: number;
+    mounts: ReturnType<typeof mountList>;
   };
   readonly #commands: Map<string, CustomCommand>;
   readonly #recovery: "restore" | "reset";
@@ -292,6 +295,7 @@ export class Bash {
       files,
       env: toPairs(options.env, "env"),
       executionLimits: checkLimits(options.executionLimits),
+      mounts: mountList(options.mounts),
       ...(cwd === undefined ? {} : { cwd }),
       ...(memoryLimit === undefined ? {} : { memoryLimit }),
     };
@@ -432,6 +436,33 @@ export class Bash {
       throw error;
     }
     return bash;
+  }
+
+  /**
+   * What scripts changed under the copy-on-write mount at `point`, compared
+   * with the host directory: sandbox paths created, modified (contents,
+   * kind, link target or mode) and deleted, each list sorted.
+   */
+  mountChanges(point: string): Promise<FsChanges> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<FsChanges>(() => sandbox.mountChanges(String(point))));
+  }
+
+  /**
+   * The changed nodes under the copy-on-write mount at `point`, with the
+   * contents of created and modified files: what to write back to the host
+   * directory to apply the changes (paths relative to the mount's root).
+   */
+  mountFiles(point: string): Promise<MountFile[]> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<MountFile[]>(() => sandbox.mountFiles(String(point))));
+  }
+
+  /**
+   * The changes under the copy-on-write mount at `point` as a unified patch
+   * (`diff -ruN` sections with `a/` and `b/` paths: `patch -p1` applies it
+   * in the host directory); empty when nothing changed.
+   */
+  mountPatch(point: string): Promise<string> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<string>(() => sandbox.mountPatch(String(point))));
   }
 
   /** The session's working directory, as `cd` in earlier calls left it. */

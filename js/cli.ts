@@ -2,12 +2,13 @@
 /**
  * The `wabash` command: an interactive sandboxed shell, or `-c SCRIPT`, a
  * script file with arguments, or a script on standard input. The exit status
- * is the script's. Runs on the package's node entry.
+ * is the script's. `wabash mcp` serves the sandbox over the Model Context
+ * Protocol instead (js/cli/mcp.ts). Runs on the package's node entry.
  */
 import { readFileSync } from "node:fs";
 import { Bash } from "./node.js";
 import { USAGE, UsageError, parseArgs, type Invocation } from "./cli/args.js";
-import { loadTree } from "./cli/mount.js";
+import { mountsFor } from "./cli/mount.js";
 import { interactive } from "./cli/repl.js";
 
 const BANNER = "wabash: sandboxed bash over an in-memory filesystem; nothing outside the sandbox is touched.";
@@ -24,14 +25,10 @@ function readStdin(): Uint8Array {
   }
 }
 
-/** Builds the sandbox the invocation describes, with mounted trees copied in. */
+/** Builds the sandbox the invocation describes, with its host directories mounted (lazily). */
 async function createBash(invocation: Invocation): Promise<Bash> {
-  const trees = invocation.mounts.map(({ host, sandbox }) => loadTree(host, sandbox));
-  const files = Object.assign({}, ...trees.map((tree) => tree.files)) as Record<string, Uint8Array>;
-  const bash = new Bash({ files, env: invocation.env, ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }) });
-  for (const directory of trees.flatMap((tree) => tree.directories)) {
-    await bash.fs.mkdir(directory);
-  }
+  const mounts = mountsFor(invocation.mounts);
+  const bash = new Bash({ mounts, env: invocation.env, ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }) });
   if (invocation.args.length > 0) {
     await bash.exec(":", { args: invocation.args });
   }
@@ -40,6 +37,11 @@ async function createBash(invocation: Invocation): Promise<Bash> {
 
 /** Runs the command line; resolves to the exit status. */
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "mcp") {
+    // `wabash mcp`: the MCP server (a script file named mcp runs as ./mcp).
+    const { mcpMain } = await import("./cli/mcp.js");
+    return mcpMain(argv.slice(1));
+  }
   const invocation = parseArgs(argv);
   if (invocation.help) {
     process.stdout.write(USAGE);

@@ -53,6 +53,13 @@ pub trait Host {
         Vec::new()
     }
 
+    /// True when the host's commands read their standard input themselves,
+    /// as it arrives, through [`HostCommandShell::read_stdin`]; the engine
+    /// then hands them none up front (`HostCommandCall::stdin` is empty).
+    fn commands_stream_stdin(&self) -> bool {
+        false
+    }
+
     /// Runs one of the host's commands. `shell` lets the command run scripts
     /// back in the sandbox while it works (`ctx.exec`).
     fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
@@ -107,6 +114,21 @@ pub trait HostCommandShell {
     /// working directory, exported variables and open file descriptors, with
     /// `stdin` as standard input; collects its output and status.
     fn exec(&mut self, script: String, stdin: Vec<u8>) -> LocalFuture<'_, HostCommandOutput>;
+
+    /// The next chunk of the command's standard input, at most `max` bytes;
+    /// empty at its end (or when it cannot be read).
+    fn read_stdin(&mut self, max: usize) -> LocalFuture<'_, Vec<u8>> {
+        let _ = max;
+        Box::pin(async { Vec::new() })
+    }
+
+    /// Writes `data` to the command's standard output (or standard error)
+    /// now, while it runs. `Err(status)` when the write failed: the status
+    /// the command ends with (141 for a closed pipe, as SIGPIPE would).
+    fn write_output(&mut self, stderr: bool, data: Vec<u8>) -> LocalFuture<'_, Result<(), i32>> {
+        let _ = (stderr, data);
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// Bytes a host hands over as they arrive (a streamed standard input).

@@ -15,12 +15,17 @@ mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
+pub mod usage;
 pub mod users;
 
 use crate::utility::Utility;
 
+/// One file's unified diff (`diff -u`'s format), for exporting changes as a patch.
+pub use text::diff::unified::unified_file_diff;
+
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "awk", run: text::awk::run },
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
@@ -48,6 +53,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "fold", run: text::fold::run },
+    Utility { name: "gawk", run: text::awk::run },
     Utility { name: "getconf", run: system::machine::run_getconf },
     Utility { name: "grep", run: text::grep::run },
     Utility { name: "gunzip", run: archive::gzip::run },
@@ -57,8 +63,10 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "join", run: text::join::run },
+    Utility { name: "jq", run: text::jq::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
+    Utility { name: "man", run: usage::man::run_man },
     Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "mktemp", run: file::mktemp::run },
