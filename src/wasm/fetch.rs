@@ -124,15 +124,18 @@ pub async fn fetch(object: &HostObject, request: FetchRequest) -> Result<FetchRe
         connect_timeout_ms: request.connect_timeout_ms.map(|ms| ms as f64),
         redirect_hop: request.redirect_hop,
     };
-    let value = out
-        .serialize(&serde_wasm_bindgen::Serializer::new())
-        .map_err(|error| FetchError::new(FetchErrorKind::Send, error.to_string()))?;
+    let value =
+        out.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|error| FetchError::new(FetchErrorKind::Send, error.to_string()))?;
     let promise = object.fetch_js(value).map_err(classify)?;
     let response = JsFuture::from(promise).await.map_err(classify)?;
     let head: ResponseIn =
         serde_wasm_bindgen::from_value(response.clone()).map_err(|error| FetchError::new(FetchErrorKind::Receive, error.to_string()))?;
-    let body = js_sys::Reflect::get(&response, &JsValue::from_str("body"))
-        .map_err(classify)?
-        .unchecked_into::<JsResponseBody>();
-    Ok(FetchResponse { status: head.status, status_text: head.status_text, headers: head.headers, injected: head.injected, body: Box::new(JsBody(body)) })
+    let body = js_sys::Reflect::get(&response, &JsValue::from_str("body")).map_err(classify)?.unchecked_into::<JsResponseBody>();
+    Ok(FetchResponse {
+        status: head.status,
+        status_text: head.status_text,
+        headers: head.headers,
+        injected: head.injected,
+        body: Box::new(JsBody(body)),
+    })
 }

@@ -157,7 +157,10 @@ mod tests {
     #[test]
     fn parts_of_urls() {
         let parts = parse("https://user@Api.Example.com:8443/v1/x?y#z").unwrap();
-        assert_eq!((parts.scheme.as_str(), parts.host.as_str(), parts.port, parts.path.as_str()), ("https", "Api.Example.com", 8443, "/v1/x?y"));
+        assert_eq!(
+            (parts.scheme.as_str(), parts.host.as_str(), parts.port, parts.path.as_str()),
+            ("https", "Api.Example.com", 8443, "/v1/x?y")
+        );
         assert_eq!(parse("http://[::1]/").unwrap().host, "::1");
         assert_eq!(parse("http://a").unwrap().path, "/");
         assert_eq!(parse("ftp://a/"), Err(UrlError::Protocol("ftp".into())));

@@ -74,7 +74,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 },
                 "method" => wget.method = Some(value.to_ascii_uppercase()),
                 "T" => match value.parse::<f64>() {
-                    Ok(secs) if secs >= 0.0 && secs.is_finite() => wget.timeout_ms = (secs > 0.0).then(|| (secs * 1000.0) as u64),
+                    Ok(secs) if secs >= 0.0 && secs.is_finite() => wget.timeout_ms = (secs > 0.0).then_some((secs * 1000.0) as u64),
                     _ => {
                         let _ = ctx.stderr.write(format!("wget: --timeout: Invalid time period '{value}'\n").as_bytes()).await;
                         return USAGE;
@@ -183,9 +183,13 @@ impl Wget {
             Err(failed) => {
                 let (message, status) = match failed.error.kind {
                     FetchErrorKind::Resolve => (format!("wget: unable to resolve host address \u{2018}{}\u{2019}\n", parts.host), 4),
-                    FetchErrorKind::Refused => {
-                        (format!("Connecting to {host}:{port}... failed: refused by the sandbox's network policy: {}.\n", failed.error.message), 4)
-                    }
+                    FetchErrorKind::Refused => (
+                        format!(
+                            "Connecting to {host}:{port}... failed: refused by the sandbox's network policy: {}.\n",
+                            failed.error.message
+                        ),
+                        4,
+                    ),
                     FetchErrorKind::Connect => (format!("Connecting to {host}:{port}... failed: Connection refused.\n"), 4),
                     FetchErrorKind::Timeout => ("Read error (Connection timed out) in headers.\n".to_string(), 4),
                     FetchErrorKind::TooManyRedirects => (format!("{} redirections exceeded.\n", failed.error.limit.unwrap_or(20)), 8),
@@ -241,7 +245,8 @@ impl Wget {
             None
         } else {
             // -O FILE truncates once and then appends every URL's body.
-            let options = if self.output.is_some() && *truncated { OpenOptions::write_append(0o666) } else { OpenOptions::write_truncate(0o666) };
+            let options =
+                if self.output.is_some() && *truncated { OpenOptions::write_append(0o666) } else { OpenOptions::write_truncate(0o666) };
             match ctx.fs.open(&ctx.resolve(&name), options).await {
                 Ok(handle) => Some(handle),
                 Err(error) => {
@@ -277,11 +282,16 @@ impl Wget {
                 Ok(None) => break,
                 Err(error) => {
                     let why = match error.kind {
-                        FetchErrorKind::TooLarge => format!("the response is larger than the sandbox's network policy allows ({} bytes)", error.limit.unwrap_or(0)),
+                        FetchErrorKind::TooLarge => {
+                            format!("the response is larger than the sandbox's network policy allows ({} bytes)", error.limit.unwrap_or(0))
+                        }
                         FetchErrorKind::Timeout => "Connection timed out".to_string(),
                         _ => error.message.clone(),
                     };
-                    let _ = ctx.stderr.write(format!("{} ({received}) - Read error at byte {received} ({why}).\n", Self::stamp(ctx)).as_bytes()).await;
+                    let _ = ctx
+                        .stderr
+                        .write(format!("{} ({received}) - Read error at byte {received} ({why}).\n", Self::stamp(ctx)).as_bytes())
+                        .await;
                     return 4;
                 }
             }

@@ -16,7 +16,10 @@ fn wget(net: &Rc<ScriptedNet>, fs: &MemoryFs, args: &[&str]) -> UtilityOutput {
 fn site() -> Rc<ScriptedNet> {
     Rc::new(
         ScriptedNet::new()
-            .route("http://a/f.txt", ScriptedResponse::new(200, b"hello\n").header("Content-Type", "text/plain").header("Content-Length", "6"))
+            .route(
+                "http://a/f.txt",
+                ScriptedResponse::new(200, b"hello\n").header("Content-Type", "text/plain").header("Content-Length", "6"),
+            )
             .route("http://a/", ScriptedResponse::new(200, b"<html>"))
             .route("http://a/404", ScriptedResponse::new(404, b"no"))
             .route("http://a/old", ScriptedResponse::redirect(301, "/f.txt"))
@@ -36,7 +39,11 @@ fn saves_under_the_url_name_then_name_1() {
     let net = site();
     let out = wget(&net, &fs, &["http://a/f.txt"]);
     assert_eq!(out.status, 0);
-    assert!(out.stderr.contains("HTTP request sent, awaiting response... 200 OK\nLength: 6 [text/plain]\nSaving to: \u{2018}f.txt\u{2019}\n"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("HTTP request sent, awaiting response... 200 OK\nLength: 6 [text/plain]\nSaving to: \u{2018}f.txt\u{2019}\n"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("\u{2018}f.txt\u{2019} saved [6/6]"), "{}", out.stderr);
     assert_eq!(wget(&net, &fs, &["-q", "http://a/f.txt"]).status, 0);
     assert_eq!(wget(&net, &fs, &["-q", "http://a/"]).status, 0);

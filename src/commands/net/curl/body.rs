@@ -64,7 +64,11 @@ async fn piece(ctx: &Invocation<'_>, data: &Data, warnings: &mut Vec<String>) ->
                         Vec::new()
                     });
                     let encoded = percent_encode(&content);
-                    if name.is_empty() { encoded.into_bytes() } else { format!("{name}={encoded}").into_bytes() }
+                    if name.is_empty() {
+                        encoded.into_bytes()
+                    } else {
+                        format!("{name}={encoded}").into_bytes()
+                    }
                 }
                 _ => percent_encode(text.as_bytes()).into_bytes(),
             }
@@ -86,13 +90,15 @@ async fn form(ctx: &Invocation<'_>, parts: &[String]) -> Result<(Vec<u8>, String
         body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
         if let Some(spec) = value.strip_prefix('@') {
             let (path, content_type) = split_type(spec);
-            let content = read_source(ctx, path).await.ok_or_else(|| format!("Failed to open/read local data from file/application: {path}"))?;
+            let content =
+                read_source(ctx, path).await.ok_or_else(|| format!("Failed to open/read local data from file/application: {path}"))?;
             let file = path.rsplit('/').next().unwrap_or(path);
             body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{file}\"\r\n").as_bytes());
             body.extend_from_slice(format!("Content-Type: {}\r\n\r\n", content_type.unwrap_or("application/octet-stream")).as_bytes());
             body.extend_from_slice(&content);
         } else if let Some(path) = value.strip_prefix('<') {
-            let content = read_source(ctx, path).await.ok_or_else(|| format!("Failed to open/read local data from file/application: {path}"))?;
+            let content =
+                read_source(ctx, path).await.ok_or_else(|| format!("Failed to open/read local data from file/application: {path}"))?;
             body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes());
             body.extend_from_slice(&content);
         } else {

@@ -7,10 +7,10 @@
 
 mod body;
 mod options;
-mod verbose;
-mod write_out;
 #[cfg(test)]
 mod tests;
+mod verbose;
+mod write_out;
 
 use super::transfer::{self, Follow, Followed};
 use super::url::{self, UrlError, UrlParts};
@@ -144,7 +144,14 @@ fn request_headers(options: &CurlOptions, content_type: Option<&str>) -> Vec<(St
 
 /// One transfer: build the request, send it (retrying transient failures),
 /// and deliver the response.
-async fn attempt(ctx: &Invocation<'_>, options: &CurlOptions, given: &str, output: Option<String>, stats: &mut Stats, started: f64) -> Result<(), CurlError> {
+async fn attempt(
+    ctx: &Invocation<'_>,
+    options: &CurlOptions,
+    given: &str,
+    output: Option<String>,
+    stats: &mut Stats,
+    started: f64,
+) -> Result<(), CurlError> {
     let mut target = url::with_scheme(given);
     let parts = url::parse(&target).map_err(|error| match error {
         UrlError::Protocol(scheme) => CurlError::new(1, format!("Protocol \"{scheme}\" not supported or disabled in libcurl")),
@@ -236,19 +243,34 @@ async fn attempt(ctx: &Invocation<'_>, options: &CurlOptions, given: &str, outpu
 }
 
 /// curl's status and words for a failed fetch.
-fn fetch_error(ctx: &Invocation<'_>, error: &FetchError, parts: &UrlParts, started: f64, received: u64, expected: Option<u64>) -> CurlError {
+fn fetch_error(
+    ctx: &Invocation<'_>,
+    error: &FetchError,
+    parts: &UrlParts,
+    started: f64,
+    received: u64,
+    expected: Option<u64>,
+) -> CurlError {
     let elapsed = (ctx.host.now_millis() - started).max(0.0) as u64;
     let (host, port) = url::host_port(parts);
     match error.kind {
-        FetchErrorKind::Refused => {
-            CurlError::new(7, format!("Failed to connect to {host} port {port}: refused by the sandbox's network policy: {}", error.message))
-        }
+        FetchErrorKind::Refused => CurlError::new(
+            7,
+            format!("Failed to connect to {host} port {port}: refused by the sandbox's network policy: {}", error.message),
+        ),
         FetchErrorKind::BadUrl => CurlError::new(3, "URL using bad/illegal format or missing URL"),
-        FetchErrorKind::UnsupportedProtocol => CurlError::new(1, format!("Protocol \"{}\" not supported or disabled in libcurl", parts.scheme)),
+        FetchErrorKind::UnsupportedProtocol => {
+            CurlError::new(1, format!("Protocol \"{}\" not supported or disabled in libcurl", parts.scheme))
+        }
         FetchErrorKind::Resolve => CurlError::new(6, format!("Could not resolve host: {}", parts.host)),
-        FetchErrorKind::Connect => CurlError::new(7, format!("Failed to connect to {host} port {port} after {elapsed} ms: Couldn't connect to server")),
+        FetchErrorKind::Connect => {
+            CurlError::new(7, format!("Failed to connect to {host} port {port} after {elapsed} ms: Couldn't connect to server"))
+        }
         FetchErrorKind::Timeout => match expected {
-            Some(total) => CurlError::new(28, format!("Operation timed out after {elapsed} milliseconds with {received} out of {total} bytes received")),
+            Some(total) => CurlError::new(
+                28,
+                format!("Operation timed out after {elapsed} milliseconds with {received} out of {total} bytes received"),
+            ),
             None => CurlError::new(28, format!("Operation timed out after {elapsed} milliseconds with {received} bytes received")),
         },
         FetchErrorKind::TooManyRedirects => CurlError::new(47, format!("Maximum ({}) redirects followed", error.limit.unwrap_or(0))),
@@ -258,7 +280,10 @@ fn fetch_error(ctx: &Invocation<'_>, error: &FetchError, parts: &UrlParts, start
         },
         FetchErrorKind::RequestTooLarge => CurlError::new(
             25,
-            format!("Upload failed: the request body is larger than the sandbox's network policy allows ({} bytes)", error.limit.unwrap_or(0)),
+            format!(
+                "Upload failed: the request body is larger than the sandbox's network policy allows ({} bytes)",
+                error.limit.unwrap_or(0)
+            ),
         ),
         FetchErrorKind::Send => CurlError::new(55, format!("Failed sending data to the peer: {}", error.message)),
         FetchErrorKind::Receive => CurlError::new(56, format!("Failure when receiving data from the peer: {}", error.message)),
@@ -370,7 +395,8 @@ async fn deliver(
     stats.size_header = blocks.iter().map(|block| block.len() as u64).sum();
     if let Some(path) = &options.dump_header {
         let all: Vec<u8> = blocks.concat();
-        let written = if path == "-" { ctx.stdout.write(&all).await.is_ok() } else { ctx.fs.write_file(&ctx.resolve(path), &all).await.is_ok() };
+        let written =
+            if path == "-" { ctx.stdout.write(&all).await.is_ok() } else { ctx.fs.write_file(&ctx.resolve(path), &all).await.is_ok() };
         if !written {
             response.body.cancel();
             return Err(CurlError::new(23, "Failure writing output to destination"));

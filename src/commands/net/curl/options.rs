@@ -152,7 +152,10 @@ pub fn parse(args: &[String]) -> Result<CurlOptions, UsageError> {
             }
             let (key, takes_value) = match LONG.iter().find(|(long, _, _)| *long == name) {
                 Some((_, key, kind)) => (*key, matches!(kind, Kind::Value)),
-                None => match name.strip_prefix("no-").and_then(|base| LONG.iter().find(|(long, _, kind)| *long == base && matches!(kind, Kind::Flag))) {
+                None => match name
+                    .strip_prefix("no-")
+                    .and_then(|base| LONG.iter().find(|(long, _, kind)| *long == base && matches!(kind, Kind::Flag)))
+                {
                     Some((_, key, _)) => {
                         unset(&mut options, key);
                         continue;

@@ -103,7 +103,10 @@ fn redirects_are_followed_hop_by_hop_with_curls_limits() {
     let out = curl(&net, &fs, &["-sL", "-u", "me:pw", "-w", " %{num_redirects} %{url_effective} %{http_code}", "http://a/1"]);
     assert_eq!((out.stdout.as_str(), out.status), ("end 2 http://b/3 200", 0));
     let requests = net.requests();
-    assert_eq!(requests.iter().map(|r| (r.url.as_str(), r.redirect_hop)).collect::<Vec<_>>(), [("http://a/1", 0), ("http://a/2", 1), ("http://b/3", 2)]);
+    assert_eq!(
+        requests.iter().map(|r| (r.url.as_str(), r.redirect_hop)).collect::<Vec<_>>(),
+        [("http://a/1", 0), ("http://a/2", 1), ("http://b/3", 2)]
+    );
     assert!(requests[1].headers.iter().any(|(k, _)| k == "Authorization"), "kept on the same host");
     assert!(!requests[2].headers.iter().any(|(k, _)| k == "Authorization"), "dropped on another host");
     let out = curl(&net, &fs, &["-L", "--max-redirs", "1", "http://a/1"]);
@@ -165,7 +168,8 @@ fn form_parts_become_multipart() {
 fn output_files_keep_binary_bodies_exact() {
     let fs = new_fs();
     let binary: Vec<u8> = (0..=255u8).rev().collect();
-    let net = net(vec![("http://a/dir/f.bin?x=1", ScriptedResponse::new(200, &binary)), ("http://a/dir/", ScriptedResponse::new(200, b""))]);
+    let net =
+        net(vec![("http://a/dir/f.bin?x=1", ScriptedResponse::new(200, &binary)), ("http://a/dir/", ScriptedResponse::new(200, b""))]);
     assert_eq!(curl(&net, &fs, &["-s", "-o", "out.bin", "http://a/dir/f.bin?x=1"]).status, 0);
     assert_eq!(read(&fs, "/home/user/out.bin"), binary);
     assert_eq!(curl(&net, &fs, &["-sO", "http://a/dir/f.bin?x=1"]).status, 0);
@@ -211,7 +215,16 @@ fn write_out_variables() {
     let out = curl(
         &net,
         &new_fs(),
-        &["-s", "-o", "/dev/null", "-X", "PUT", "-w", "%{http_code}|%{size_download}|%{content_type}|%{method}|%{exitcode}|%{scheme}|%{remote_port}\\n", "http://a/x"],
+        &[
+            "-s",
+            "-o",
+            "/dev/null",
+            "-X",
+            "PUT",
+            "-w",
+            "%{http_code}|%{size_download}|%{content_type}|%{method}|%{exitcode}|%{scheme}|%{remote_port}\\n",
+            "http://a/x",
+        ],
     );
     assert_eq!(out.stdout, "201|5|application/json|PUT|0|HTTP|80\n");
     let out = curl(&net, &new_fs(), &["-s", "-w", "%{http_code} %{exitcode} %{errormsg}", "http://nope/"]);
@@ -221,7 +234,11 @@ fn write_out_variables() {
 #[test]
 fn headers_from_the_command_line() {
     let net = net(vec![("http://a/", ScriptedResponse::new(200, b""))]);
-    curl(&net, &new_fs(), &["-H", "X-One: 1", "-H", "Accept:", "-H", "X-Empty;", "-A", "agent/1", "-e", "http://ref/", "-u", "u:p", "http://a/"]);
+    curl(
+        &net,
+        &new_fs(),
+        &["-H", "X-One: 1", "-H", "Accept:", "-H", "X-Empty;", "-A", "agent/1", "-e", "http://ref/", "-u", "u:p", "http://a/"],
+    );
     let headers = &net.requests()[0].headers;
     assert!(headers.contains(&("X-One".into(), "1".into())));
     assert!(headers.contains(&("X-Empty".into(), "".into())));
@@ -236,7 +253,13 @@ fn verbose_goes_to_stderr_and_redacts_injected_headers() {
     let net = net(vec![("https://api.test/v1", ScriptedResponse::new(200, b"ok").header("X-Reply", "1").injected("Authorization"))]);
     let out = curl(&net, &new_fs(), &["-sv", "https://api.test/v1"]);
     assert_eq!(out.stdout, "ok");
-    assert!(out.stderr.starts_with("*   Trying api.test:443...\n* Connected to api.test (api.test) port 443 (#0)\n> GET /v1 HTTP/1.1\n> Host: api.test\n"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with(
+            "*   Trying api.test:443...\n* Connected to api.test (api.test) port 443 (#0)\n> GET /v1 HTTP/1.1\n> Host: api.test\n"
+        ),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("> Authorization: [REDACTED]\n"), "{}", out.stderr);
     assert!(out.stderr.contains("< HTTP/1.1 200 OK\n< X-Reply: 1\n<\n"), "{}", out.stderr);
 }

@@ -21,7 +21,11 @@ pub async fn trying(ctx: &Invocation<'_>, parts: &UrlParts) {
 fn host_header(parts: &UrlParts) -> String {
     let (host, port) = url::host_port(parts);
     let default = if parts.scheme == "https" { 443 } else { 80 };
-    if port == default { host } else { format!("{host}:{port}") }
+    if port == default {
+        host
+    } else {
+        format!("{host}:{port}")
+    }
 }
 
 /// The request's lines (`GET /x HTTP/1.1`, headers), without the `> ` prefix.

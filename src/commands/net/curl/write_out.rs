@@ -100,7 +100,8 @@ pub fn render(format: &str, stats: &Stats) -> Vec<(Stream, String)> {
         if let Some(after) = rest.strip_prefix("%header{") {
             if let Some(end) = after.find('}') {
                 let name = &after[..end];
-                let values: Vec<&str> = stats.headers.iter().filter(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect();
+                let values: Vec<&str> =
+                    stats.headers.iter().filter(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str()).collect();
                 out.push_str(&values.join(", "));
                 rest = &after[end + 1..];
                 continue;
@@ -133,7 +134,9 @@ fn variable(name: &str, stats: &Stats) -> Option<String> {
         "url_effective" => stats.url_effective.clone(),
         "url" => stats.url.clone(),
         "method" => stats.method.clone(),
-        "content_type" => stats.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-type")).map(|(_, v)| v.clone()).unwrap_or_default(),
+        "content_type" => {
+            stats.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-type")).map(|(_, v)| v.clone()).unwrap_or_default()
+        }
         "num_redirects" => stats.num_redirects.to_string(),
         "num_headers" => stats.headers.len().to_string(),
         "num_connects" => u32::from(stats.http_code != 0).to_string(),
@@ -152,7 +155,13 @@ fn variable(name: &str, stats: &Stats) -> Option<String> {
         "errormsg" => stats.errormsg.clone(),
         "filename_effective" => stats.filename_effective.clone(),
         "scheme" => stats.scheme.clone(),
-        "http_version" => if stats.http_code == 0 { "0".to_string() } else { "1.1".to_string() },
+        "http_version" => {
+            if stats.http_code == 0 {
+                "0".to_string()
+            } else {
+                "1.1".to_string()
+            }
+        }
         "remote_ip" => stats.remote.0.clone(),
         "remote_port" => stats.remote.1.to_string(),
         "local_ip" => "127.0.0.1".to_string(),
