@@ -106,14 +106,40 @@ export function mountDirectory(directory: DirectoryAdapter, options?: MountOptio
   return Object.freeze({ directory, mode: modeOf(options) });
 }
 
-/** A file's contents, or a function that produces them when first needed. */
-export type LazyContent = FileContent | (() => FileContent | Promise<FileContent>);
+/** An absolute path without empty, `.` or `..` components, NUL or a trailing `/`. */
+const CANONICAL = /^(?:\/(?!\.\.?(?:\/|$))[^/\0]+)+$/;
+
+/** True for the `{ size, load }` form of {@link LazyContent}. */
+function isSized(content: LazyContent | undefined): content is { size: number; load: Loader } {
+  return typeof content === "object" && content !== null && !(content instanceof Uint8Array) && typeof (content as { load?: unknown }).load === "function";
+}
+
+/** `raw` made canonical (absolute, no `.` or empty components); `..` and NUL are refused. */
+function canonical(raw: string): string {
+  const parts = raw.split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.includes("..") || parts.some((part) => part.includes("\0"))) {
+    throw new WabashError("WABASH_INVALID_OPTIONS", `mapDirectory: invalid path ${JSON.stringify(raw)}`);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** What produces a file's contents when first needed. */
+export type Loader = () => FileContent | Promise<FileContent>;
+
+/**
+ * A file's contents; or a function that produces them when first needed;
+ * or that function with the size known in advance (`{ size, load }`), so
+ * that listing and `stat` (`ls` stats every name) need not load the file.
+ */
+export type LazyContent = FileContent | Loader | { size: number; load: Loader };
 
 /**
  * A tree built from a map of paths to contents or lazy loaders; directories
  * are implied by the paths (a path ending in `/` is an empty directory). A
  * loader runs once, the first time a script touches its file (any access,
- * `stat` included, since the size must be known).
+ * `stat` included, since the size must be known, unless the entry gives it:
+ * `{ size, load }`). A loaded file whose length differs from its declared
+ * size shows its real length from then on.
  *
  * ```ts
  * mapDirectory({ "/a.txt": "alpha\n", "/big.csv": () => fetchFromStore("big.csv") }, { copyOnWrite: true })
@@ -136,21 +162,19 @@ export function mapDirectory(entries: Record<string, LazyContent>, options?: Mou
     }
     return children;
   };
-  for (const [raw, content] of Object.entries(entries)) {
-    const parts = raw.split("/").filter((part) => part !== "" && part !== ".");
-    if (parts.includes("..") || parts.some((part) => part.includes("\0"))) {
-      throw new WabashError("WABASH_INVALID_OPTIONS", `mapDirectory: invalid path ${JSON.stringify(raw)}`);
-    }
-    const path = `/${parts.join("/")}`;
+  for (const raw in entries) {
+    const content = entries[raw] as LazyContent;
+    // Canonical paths (the usual case) need no splitting.
+    const path = CANONICAL.test(raw) ? raw : canonical(raw);
     if (raw.endsWith("/")) {
       addDirectory(path);
       continue;
     }
-    if (parts.length === 0 || directories.has(path)) {
+    if (path === "/" || directories.has(path)) {
       throw new WabashError("WABASH_INVALID_OPTIONS", `mapDirectory: ${JSON.stringify(raw)} is a directory`);
     }
-    const parent = parts.length === 1 ? "/" : `/${parts.slice(0, -1).join("/")}`;
-    addDirectory(parent).set(parts[parts.length - 1] as string, "file");
+    const cut = path.lastIndexOf("/");
+    addDirectory(cut === 0 ? "/" : path.slice(0, cut)).set(path.slice(cut + 1), "file");
     files.set(path, content);
   }
   const contents = (path: string): Promise<Uint8Array> => {
@@ -158,7 +182,7 @@ export function mapDirectory(entries: Record<string, LazyContent>, options?: Mou
     if (!promise) {
       const source = files.get(path);
       promise = (async () => {
-        const value = typeof source === "function" ? await source() : source;
+        const value = typeof source === "function" ? await source() : isSized(source) ? await source.load() : source;
         if (typeof value === "string") {
           return encoder.encode(value);
         }
@@ -182,6 +206,10 @@ export function mapDirectory(entries: Record<string, LazyContent>, options?: Mou
         }
         if (!files.has(path)) {
           throw missing(path);
+        }
+        const source = files.get(path);
+        if (isSized(source) && !loaded.has(path)) {
+          return { type: "file", size: source.size };
         }
         return { type: "file", size: (await contents(path)).byteLength };
       },

@@ -118,8 +118,8 @@ async function snapshots() {
   console.log("snapshot sizes");
   const cases = [
     ["empty sandbox", "true"],
-    ["1,000 files of 25 bytes", "mkdir /data; for i in $(seq 1000); do echo \"line $i of a file\" > /data/f$i.txt; done"],
-    ["1,000 files of 10 KB", "mkdir /data; for i in $(seq 1000); do head -c 10240 /dev/zero > /data/f$i.bin; done"],
+    ["1,000 files of 25 bytes", "mkdir data; for i in $(seq 1000); do echo \"line $i of a file\" > data/f$i.txt; done"],
+    ["1,000 files of 10 KB", "mkdir data; for i in $(seq 1000); do head -c 10240 /dev/zero > data/f$i.bin; done"],
     ["100 variables and 20 functions", "for i in $(seq 100); do declare v$i=value$i; done; for i in $(seq 20); do eval \"f$i() { echo $i; }\"; done"],
   ];
   for (const [name, script] of cases) {

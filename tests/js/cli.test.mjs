@@ -116,6 +116,22 @@ test("--mount loads files and directories even before the engine runs them", () 
   assert.equal(wabash(["--mount", "/definitely/not/here:/x", "-c", "true"]).status, 1);
 });
 
+test("--mount DIR:PATH:ro refuses changes; :cow keeps them in memory; a bad mode is a usage error", () => {
+  const dir = temporaryDirectory();
+  try {
+    writeFileSync(join(dir, "a.txt"), "alpha\n");
+    const ro = wabash(["--mount", `${dir}:/ro:ro`, "-c", "cat /ro/a.txt; echo x > /ro/a.txt"]);
+    assert.equal(ro.stdout, "alpha\n");
+    assert.match(ro.stderr, /\/ro\/a\.txt: Read-only file system/);
+    const cow = wabash(["--mount", `${dir}:/cow:cow`, "-c", "echo beta > /cow/a.txt; cat /cow/a.txt"]);
+    assert.equal(cow.stdout, "beta\n");
+    assert.equal(readFileSync(join(dir, "a.txt"), "utf8"), "alpha\n");
+    assert.equal(wabash(["--mount", `${dir}:relative`, "-c", "true"]).status, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("the interactive shell prompts, continues incomplete input and exits at end of input", () => {
   const run = wabash(["-i"], "echo hi\necho 'two\nlines'\ncd /tmp\nfalse\n");
   assert.equal(run.status, 1);

@@ -1,11 +1,11 @@
 //! `cat`: concatenate files to standard output, with GNU's `-n -b -s -E -T
 //! -v -A -e -t -u` line numbering and visible-character options.
 
-use crate::commands::common::{copy_to_stdout, inputs, open_input, Input};
+use crate::commands::common::{inputs, open_input, Input};
 use crate::commands::options::{parse_or_report, Long, Spec};
 use crate::host::LocalFuture;
 use crate::io::READ_CHUNK;
-use crate::utility::{write_failure_status, Invocation, STATUS_SIGPIPE};
+use crate::utility::{write_failure_status, Invocation};
 
 const SPEC: Spec = Spec::new(
     "AbeEnstTuv",
@@ -139,19 +139,17 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                     continue;
                 }
             };
-            if plain {
-                if let Err(code) = copy_to_stdout(ctx, &stream).await {
-                    if code == STATUS_SIGPIPE {
-                        return code;
-                    }
-                    status = 1;
-                }
-                continue;
-            }
             loop {
                 let chunk = match stream.read(READ_CHUNK).await {
                     Ok(chunk) => chunk,
-                    Err(_) => {
+                    Err(error) => {
+                        // A read that fails after the open (a host-backed
+                        // file the host cannot supply): `cat: f: Input/output error`.
+                        let name = match &input {
+                            Input::File(name) => name.as_str(),
+                            Input::Stdin => "-",
+                        };
+                        ctx.report(&format!("{name}: {error}")).await;
                         status = 1;
                         break;
                     }
@@ -159,9 +157,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 if chunk.is_empty() {
                     break;
                 }
-                let mut out = Vec::with_capacity(chunk.len() + chunk.len() / 8);
-                formatter.format(&chunk, &mut out);
-                if let Err(error) = ctx.write_out(&out).await {
+                let written = if plain {
+                    ctx.write_out(&chunk).await
+                } else {
+                    let mut out = Vec::with_capacity(chunk.len() + chunk.len() / 8);
+                    formatter.format(&chunk, &mut out);
+                    ctx.write_out(&out).await
+                };
+                if let Err(error) = written {
                     return write_failure_status(error);
                 }
             }
