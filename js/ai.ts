@@ -21,8 +21,11 @@ import { describeSandbox, type DescribeOptions } from "./describe.js";
 export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";
 export type { AgentToolsOptions, BashToolOutput, ListFilesOutput, ReadFileOutput, WriteFileOutput } from "./agent-tools.js";
 
-/** The tools {@link createBashTools} makes, keyed by the names the model sees. */
-export interface BashTools {
+/**
+ * The tools {@link createBashTools} makes, keyed by the names the model sees
+ * (a type, not an interface, so that it is assignable to the AI SDK's `ToolSet`).
+ */
+export type BashTools = {
   /** Runs a script: `{ script }` to `{ stdout, stderr, exitCode }`. */
   bash: Tool<{ script: string }, BashToolOutput>;
   /** Reads a file: `{ path, startLine?, endLine? }` to `{ content, totalLines }`. */
@@ -31,7 +34,7 @@ export interface BashTools {
   writeFile: Tool<{ path: string; content: string }, WriteFileOutput>;
   /** Lists a directory: `{ path?, recursive? }` to `{ entries, note? }`. */
   listFiles: Tool<{ path?: string; recursive?: boolean }, ListFilesOutput>;
-}
+};
 
 /** One framework-neutral tool as an AI SDK tool. */
 function toAiTool<Input, Output>(agentTool: AgentTool<Input, Output>): Tool<Input, Output> {

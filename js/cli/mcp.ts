@@ -11,7 +11,7 @@ import { UsageError } from "./args.js";
 import { loadTree } from "./mount.js";
 
 /** Help text of `wabash mcp --help`. */
-export const MCP_USAGE = `usage: wabash mcp [--config FILE] [--mount HOSTDIR:/SANDBOXDIR[:ro]]...
+export const MCP_USAGE = `usage: wabash mcp [--config FILE] [--mount HOSTDIR:/SANDBOXDIR[:ro|:cow]]...
                   [--allow-url PREFIX]... [--cwd DIR] [--env K=V]...
                   [--timeout-ms N] [--max-output-chars N]
 
@@ -24,8 +24,9 @@ calls. It ends when the client closes standard input.
                         network {allowedUrlPrefixes, allowedMethods}, cwd,
                         env, executionLimits, memoryLimit, timeoutMs,
                         maxOutputChars (flags add to it)
-  --mount H:S[:ro]      copy host directory H into the sandbox at S; :ro
-                        makes it read-only for the sandbox
+  --mount H:S[:M]       host directory H at S in the sandbox (repeatable); M
+                        is cow (the default: changes stay in the sandbox) or
+                        ro (read-only); the host is never written
   --allow-url PREFIX    let curl/wget reach URLs starting with PREFIX
                         (repeatable; without it there is no network)
   --cwd DIR             start in DIR inside the sandbox (default /home/user)
@@ -60,19 +61,19 @@ export interface McpConfig {
   maxOutputChars?: number;
 }
 
-/** Parses `HOSTDIR:/SANDBOXDIR[:ro|:rw]`. */
+/** Parses `HOSTDIR:/SANDBOXDIR[:ro|:cow]` (the same syntax as `wabash --mount`). */
 function parseMount(spec: string): McpMount {
   let rest = spec;
   let readOnly = false;
-  const mode = /:(ro|rw)$/.exec(rest);
+  const mode = /:(ro|cow)$/.exec(rest);
   if (mode) {
     readOnly = mode[1] === "ro";
-    rest = rest.slice(0, -3);
+    rest = rest.slice(0, mode.index);
   }
   const colon = rest.lastIndexOf(":");
   const path = rest.slice(colon + 1);
   if (colon <= 0 || !path.startsWith("/")) {
-    throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR[:ro]`);
+    throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR[:ro|:cow]`);
   }
   return { host: rest.slice(0, colon), path, readOnly };
 }
@@ -214,7 +215,7 @@ export async function mcpMain(argv: readonly string[]): Promise<number> {
   if (readOnly.length > 0) {
     // Copied mounts are made read-only through their permission bits.
     const quoted = readOnly.map((path) => `'${path.replace(/'/g, `'\\''`)}'`).join(" ");
-    await bash.exec(`chmod -R a-w -- ${quoted}`);
+    await bash.exec(`chmod -R a-w ${quoted}`);
   }
   const running = await server.serveStdio({
     bash,

@@ -113,7 +113,7 @@ test("wabash mcp reads a JSON config file; bad flags are usage errors", async ()
   const { spawnSync } = await import("node:child_process");
   const bad = spawnSync(process.execPath, [CLI, "mcp", "--mount", "relative"], { encoding: "utf8", input: "" });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /--mount relative: expected HOSTDIR:\/SANDBOXDIR\[:ro\]/);
+  assert.match(bad.stderr, /--mount relative: expected HOSTDIR:\/SANDBOXDIR\[:ro\|:cow\]/);
   const help = spawnSync(process.execPath, [CLI, "mcp", "--help"], { encoding: "utf8" });
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: wabash mcp/);
