@@ -13,6 +13,7 @@ import { loadTree } from "./mount.js";
 /** Help text of `wabash mcp --help`. */
 export const MCP_USAGE = `usage: wabash mcp [--config FILE] [--mount HOSTDIR:/SANDBOXDIR[:ro|:cow]]...
                   [--allow-url PREFIX]... [--cwd DIR] [--env K=V]...
+                  [--limit NAME=N]... [--memory-limit BYTES]
                   [--timeout-ms N] [--max-output-chars N]
 
 Serves a bash sandbox as a Model Context Protocol server over stdio, with
@@ -31,6 +32,9 @@ calls. It ends when the client closes standard input.
                         (repeatable; without it there is no network)
   --cwd DIR             start in DIR inside the sandbox (default /home/user)
   --env K=V             export K=V in the sandbox (repeatable)
+  --limit NAME=N        an execution limit, such as maxCommandCount=100000
+                        or maxDurationMs=10000 (repeatable; README lists them)
+  --memory-limit BYTES  most memory the sandbox's engine may use
   --timeout-ms N        longest one bash call may run (default 60000; 0: none)
   --max-output-chars N  cut longer tool output, with a note (default 20000)
   -h, --help            show this help
@@ -167,6 +171,17 @@ export function parseMcpArgs(argv: readonly string[]): McpConfig {
         throw new UsageError(`--env ${pair}: expected NAME=VALUE`);
       }
       config.env[pair.slice(0, equals)] = pair.slice(equals + 1);
+    } else if (argument === "--limit") {
+      const pair = value("--limit");
+      const equals = pair.indexOf("=");
+      if (equals <= 0) {
+        throw new UsageError(`--limit ${pair}: expected NAME=NUMBER`);
+      }
+      const limits: Record<string, number> = { ...config.executionLimits };
+      limits[pair.slice(0, equals)] = integer("--limit", pair.slice(equals + 1));
+      config.executionLimits = limits as ExecutionLimits;
+    } else if (argument === "--memory-limit") {
+      config.memoryLimit = integer("--memory-limit", value("--memory-limit"));
     } else if (argument === "--timeout-ms") {
       config.timeoutMs = integer("--timeout-ms", value("--timeout-ms"));
     } else if (argument === "--max-output-chars") {

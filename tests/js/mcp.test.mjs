@@ -98,12 +98,12 @@ test("wabash mcp reads a JSON config file; bad flags are usage errors", async ()
       executionLimits: { maxCommandCount: 50 },
     }),
   );
-  const { client, exited } = await connect(["--config", config]);
+  const { client, exited } = await connect(["--config", config, "--limit", "maxLoopIterations=1000"]);
   const { tools } = await client.listTools();
   const description = tools.find((entry) => entry.name === "bash").description;
   assert.match(description, /\/srv \(read-write/);
   assert.match(description, /only URLs starting with "https:\/\/example\.com\/api\/"/);
-  assert.match(description, /50 commands per call/);
+  assert.match(description, /50 commands per call, 1,000 loop iterations per call/);
   assert.equal(text(await client.callTool({ name: "bash", arguments: { script: "echo $GREETING; cat /srv/report.txt | head -1" } })), "hello\nalpha\n[exit code 0]");
   const limited = await client.callTool({ name: "bash", arguments: { script: "for i in $(seq 100); do :; done; true" } });
   assert.match(text(limited), /command limit \(50\) exceeded/);
