@@ -15,11 +15,25 @@ export {
   type CommandContext,
   type CommandExecResult,
   type CommandFunction,
+  type CommandOptions,
   type CommandResult,
   type CustomCommand,
+  type OutputWriter,
 } from "./commands.js";
+export {
+  mapDirectory,
+  mountDirectory,
+  nodeDirectory,
+  type DirectoryAdapter,
+  type DirectoryEntry,
+  type DirectoryStat,
+  type LazyContent,
+  type Mount,
+  type MountOptions,
+} from "./directory.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
 export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
+export type { NetworkDecision, NetworkOptions, NetworkRequest } from "./network.js";
 export type {
   BashFs,
   BashOptions,
@@ -33,5 +47,6 @@ export type {
   FileStat,
   FsChanges,
   InputStream,
+  MountFile,
 } from "./options.js";
 export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";

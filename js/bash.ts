@@ -17,9 +17,11 @@ import { acquireGuards, inSandbox, policyOf, releaseGuards, type DefenseOptions,
 import { startTimer, stopTimer } from "./platform.js";
 import type { RunId, WasmSandbox } from "./bindings.js";
 import { commandTable, type CustomCommand } from "./commands.js";
+import { mountList } from "./directory.js";
 import { Engine } from "./engine.js";
 import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
+import { checkNetwork, createFetcher, type NetworkPolicy } from "./network.js";
 import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
 import type {
@@ -34,6 +36,7 @@ import type {
   FileStat,
   FsChanges,
   InputStream,
+  MountFile,
 } from "./options.js";
 import { SavedState } from "./saved-state.js";
 
@@ -251,11 +254,13 @@ export class Bash {
     cwd?: string;
     executionLimits: ExecutionLimits;
     memoryLimit?: number;
+    mounts: ReturnType<typeof mountList>;
   };
   readonly #commands: Map<string, CustomCommand>;
   readonly #recovery: "restore" | "reset";
   readonly #onCrash: ((event: CrashEvent) => void) | undefined;
   readonly #policy: DefensePolicy | undefined;
+  readonly #network: NetworkPolicy | undefined;
   readonly #saved = new SavedState();
   #current: Session | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -284,11 +289,13 @@ export class Bash {
     this.#recovery = recovery;
     this.#onCrash = options.onCrash;
     this.#policy = checkDefense(options.defenseInDepth);
+    this.#network = checkNetwork(options.network);
     this.#commands = commandTable(options.customCommands);
     this.#createOptions = {
       files,
       env: toPairs(options.env, "env"),
       executionLimits: checkLimits(options.executionLimits),
+      mounts: mountList(options.mounts),
       ...(cwd === undefined ? {} : { cwd }),
       ...(memoryLimit === undefined ? {} : { memoryLimit }),
     };
@@ -429,6 +436,33 @@ export class Bash {
       throw error;
     }
     return bash;
+  }
+
+  /**
+   * What scripts changed under the copy-on-write mount at `point`, compared
+   * with the host directory: sandbox paths created, modified (contents,
+   * kind, link target or mode) and deleted, each list sorted.
+   */
+  mountChanges(point: string): Promise<FsChanges> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<FsChanges>(() => sandbox.mountChanges(String(point))));
+  }
+
+  /**
+   * The changed nodes under the copy-on-write mount at `point`, with the
+   * contents of created and modified files: what to write back to the host
+   * directory to apply the changes (paths relative to the mount's root).
+   */
+  mountFiles(point: string): Promise<MountFile[]> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<MountFile[]>(() => sandbox.mountFiles(String(point))));
+  }
+
+  /**
+   * The changes under the copy-on-write mount at `point` as a unified patch
+   * (`diff -ruN` sections with `a/` and `b/` paths: `patch -p1` applies it
+   * in the host directory); empty when nothing changed.
+   */
+  mountPatch(point: string): Promise<string> {
+    return this.#enqueue(({ engine, sandbox }) => engine.drive<string>(() => sandbox.mountPatch(String(point))));
   }
 
   /** The session's working directory, as `cd` in earlier calls left it. */
@@ -578,6 +612,7 @@ export class Bash {
       this.#commands,
       (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
       this.#policy,
+      this.#network ? createFetcher(this.#network, () => this.#signal, this.#policy) : undefined,
     );
     const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
     session = { engine, sandbox };

@@ -16,6 +16,8 @@ export interface HostObject {
   commandNames(): string[];
   /** Starts a custom command on `call` (`{ argv, stdin, cwd, env }`). */
   startCommand(call: unknown): CommandSession;
+  /** Sends a `curl`/`wget` request through the network policy (js/network.ts); rejects with `{ kind, message, limit? }`. */
+  fetch(request: unknown): Promise<unknown>;
 }
 
 /** One running custom command, as the engine converses with it (src/wasm/host.rs). */
@@ -52,6 +54,12 @@ export interface WasmSandbox {
   readdirTypes(path: string): RunId;
   changesNow(): RunId;
   checkpointNow(): RunId;
+  /** `{ created, modified, deleted }` of the copy-on-write mount at `point`. */
+  mountChanges(point: string): RunId;
+  /** The changed nodes of the copy-on-write mount at `point`, with contents. */
+  mountFiles(point: string): RunId;
+  /** The changes of the copy-on-write mount at `point` as a unified patch. */
+  mountPatch(point: string): RunId;
   /** The session's working directory; undefined while a run holds the session. */
   cwd(): string | undefined;
   free(): void;

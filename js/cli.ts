@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { Bash } from "./node.js";
 import { USAGE, UsageError, parseArgs, type Invocation } from "./cli/args.js";
-import { loadTree } from "./cli/mount.js";
+import { mountsFor } from "./cli/mount.js";
 import { interactive } from "./cli/repl.js";
 
 const BANNER = "wabash: sandboxed bash over an in-memory filesystem; nothing outside the sandbox is touched.";
@@ -25,14 +25,10 @@ function readStdin(): Uint8Array {
   }
 }
 
-/** Builds the sandbox the invocation describes, with mounted trees copied in. */
+/** Builds the sandbox the invocation describes, with its host directories mounted (lazily). */
 async function createBash(invocation: Invocation): Promise<Bash> {
-  const trees = invocation.mounts.map(({ host, sandbox }) => loadTree(host, sandbox));
-  const files = Object.assign({}, ...trees.map((tree) => tree.files)) as Record<string, Uint8Array>;
-  const bash = new Bash({ files, env: invocation.env, ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }) });
-  for (const directory of trees.flatMap((tree) => tree.directories)) {
-    await bash.fs.mkdir(directory);
-  }
+  const mounts = mountsFor(invocation.mounts);
+  const bash = new Bash({ mounts, env: invocation.env, ...(invocation.cwd === undefined ? {} : { cwd: invocation.cwd }) });
   if (invocation.args.length > 0) {
     await bash.exec(":", { args: invocation.args });
   }

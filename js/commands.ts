@@ -38,16 +38,38 @@ export interface CommandExecResult {
   stderrBytes: Uint8Array;
 }
 
+/** Where a custom command writes while it runs. */
+export interface OutputWriter {
+  /**
+   * Writes `chunk` (text as UTF-8, or bytes) now; resolves once the sandbox
+   * took it (a full pipe makes it wait). Rejects with `code` `"EPIPE"` when
+   * the reader is gone (`cmd | head -1`): the command has then ended with
+   * status 141, as a process killed by SIGPIPE.
+   */
+  write(chunk: FileContent): Promise<void>;
+}
+
 /** What a custom command receives besides its arguments. */
 export interface CommandContext {
   /**
-   * The command's whole standard input as text (invalid UTF-8 replaced). The
-   * engine reads it to its end before calling the command, up to 64 MiB; a
-   * longer input fails the command with an error, it is never cut silently.
+   * The command's whole standard input as text (invalid UTF-8 replaced),
+   * read to its end before the command is called, up to 64 MiB (a longer
+   * input fails the command with an error, never a silent cut). Empty for a
+   * command defined with `{ streamStdin: true }`: it reads {@link stdinStream}.
    */
   stdin: string;
   /** The same standard input, byte for byte. */
   stdinBytes: Uint8Array;
+  /**
+   * Standard input as it arrives, chunk by chunk, for a command defined with
+   * `{ streamStdin: true }` (`for await (const chunk of ctx.stdinStream)`);
+   * for other commands it is already read (empty).
+   */
+  stdinStream: AsyncIterable<Uint8Array>;
+  /** Standard output, written at once (what the command returns in `stdout` follows it). */
+  stdout: OutputWriter;
+  /** Standard error, written at once. */
+  stderr: OutputWriter;
   /** The working directory (absolute). */
   cwd: string;
   /** The exported variables, as a child process would see them. */
@@ -78,6 +100,19 @@ export interface CustomCommand {
   readonly name: string;
   /** Runs the command. */
   readonly execute: CommandFunction;
+  /** True when the command reads its input as it arrives ({@link CommandContext.stdinStream}). */
+  readonly streamStdin?: boolean;
+}
+
+/** Options of {@link defineCommand}. */
+export interface CommandOptions {
+  /**
+   * Call the command at once and let it read standard input as it arrives
+   * through `ctx.stdinStream` (`ctx.stdin` is then empty), so that it works
+   * on endless or slow input and keeps pace with the other stages of a
+   * pipeline. Default false: `ctx.stdin` holds the whole input.
+   */
+  streamStdin?: boolean;
 }
 
 /** True for a name bash can run as a command: a non-empty file name. */
@@ -97,14 +132,17 @@ function isCommandName(name: unknown): name is string {
  * the name of a utility replaces that utility; shell builtins and functions
  * come first, as in bash.
  */
-export function defineCommand(name: string, execute: CommandFunction): CustomCommand {
+export function defineCommand(name: string, execute: CommandFunction, options: CommandOptions = {}): CustomCommand {
   if (!isCommandName(name)) {
     throw new WabashError("WABASH_INVALID_OPTIONS", `invalid custom command name: ${JSON.stringify(name)}`);
   }
   if (typeof execute !== "function") {
     throw new WabashError("WABASH_INVALID_OPTIONS", `custom command ${name}: execute must be a function`);
   }
-  return Object.freeze({ name, execute });
+  if (options === null || typeof options !== "object") {
+    throw new WabashError("WABASH_INVALID_OPTIONS", `custom command ${name}: options must be an object`);
+  }
+  return Object.freeze({ name, execute, ...(options.streamStdin ? { streamStdin: true } : {}) });
 }
 
 /** Checks `customCommands` and indexes it by name. */
@@ -117,8 +155,8 @@ export function commandTable(commands: unknown): Map<string, CustomCommand> {
     throw new WabashError("WABASH_INVALID_OPTIONS", "customCommands must be an array of defineCommand(...) results");
   }
   for (const command of commands as unknown[]) {
-    const { name, execute } = (command ?? {}) as Partial<CustomCommand>;
-    const checked = defineCommand(name as string, execute as CommandFunction);
+    const { name, execute, streamStdin } = (command ?? {}) as Partial<CustomCommand>;
+    const checked = defineCommand(name as string, execute as CommandFunction, { streamStdin: Boolean(streamStdin) });
     if (table.has(checked.name)) {
       throw new WabashError("WABASH_INVALID_OPTIONS", `custom command ${checked.name} is defined twice`);
     }
@@ -143,7 +181,16 @@ interface OutputBytes {
 }
 
 /** An event of a running command, as the engine reads it. */
-type CommandEvent = { exec: { script: string; stdin: Uint8Array } } | { done: OutputBytes };
+type CommandEvent =
+  | { exec: { script: string; stdin: Uint8Array } }
+  | { write: { fd: 1 | 2; bytes: Uint8Array } }
+  | { read: { max: number } }
+  | { done: OutputBytes };
+
+/** Most bytes of standard input a non-streaming command receives. */
+const STDIN_LIMIT = 64 << 20;
+/** Bytes asked for per read of standard input. */
+const READ_CHUNK = 64 << 10;
 
 function bytes(content: FileContent | undefined, what: string): Uint8Array {
   if (content === undefined) {
@@ -187,7 +234,8 @@ export interface CommandServices {
 /** Starts `command` on `call` and returns the session the engine converses with. */
 export function startCommand(command: CustomCommand, call: CommandCall, services: CommandServices): CommandSession {
   const events: CommandEvent[] = [];
-  const replies: ((output: OutputBytes) => void)[] = [];
+  // The engine answers requests (exec, write, read) one at a time, in order.
+  const replies: ((answer: unknown) => void)[] = [];
   let waiting: ((event: CommandEvent) => void) | undefined;
   let finished = false;
   const push = (event: CommandEvent): void => {
@@ -199,9 +247,51 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
       events.push(event);
     }
   };
+  const request = (event: CommandEvent): Promise<unknown> =>
+    new Promise((resolve) => {
+      replies.push(resolve);
+      push(event);
+    });
+  const ended = (): WabashError =>
+    new WabashError("WABASH_INVALID_OPTIONS", `${command.name}: the command has already finished`);
+  const readChunk = async (): Promise<Uint8Array> => {
+    if (finished) {
+      return new Uint8Array();
+    }
+    const answer = await request({ read: { max: READ_CHUNK } });
+    return answer instanceof Uint8Array ? answer : new Uint8Array();
+  };
+  const writer = (fd: 1 | 2): OutputWriter => ({
+    async write(chunk) {
+      if (finished) {
+        throw ended();
+      }
+      const data = bytes(chunk, fd === 1 ? "stdout" : "stderr");
+      const answer = (await request({ write: { fd, bytes: data } })) as { error?: string } | undefined;
+      if (answer?.error) {
+        if (answer.error === "EPIPE") {
+          finished = true;
+        }
+        throw Object.assign(new Error(`${command.name}: write error: ${answer.error === "EPIPE" ? "Broken pipe" : "Input/output error"}`), {
+          code: answer.error,
+        });
+      }
+    },
+  });
+  const stdinStream: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const chunk = command.streamStdin ? await readChunk() : new Uint8Array();
+        return chunk.byteLength === 0 ? { done: true, value: undefined } : { done: false, value: chunk };
+      },
+    }),
+  };
   const ctx: CommandContext = {
-    stdin: decoder.decode(call.stdin),
+    stdin: "",
     stdinBytes: call.stdin,
+    stdinStream,
+    stdout: writer(1),
+    stderr: writer(2),
     cwd: call.cwd,
     env: Object.fromEntries(call.env),
     fs: services.fs(call.cwd),
@@ -219,17 +309,15 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
       } catch (error) {
         return Promise.reject(new WabashError("WABASH_INVALID_OPTIONS", messageOf(error)));
       }
-      return new Promise((resolve) => {
-        replies.push((output) =>
-          resolve({
-            stdout: decoder.decode(output.stdout),
-            stderr: decoder.decode(output.stderr),
-            exitCode: output.exitCode,
-            stdoutBytes: output.stdout,
-            stderrBytes: output.stderr,
-          }),
-        );
-        push({ exec: { script, stdin } });
+      return request({ exec: { script, stdin } }).then((answer) => {
+        const output = answer as OutputBytes;
+        return {
+          stdout: decoder.decode(output.stdout),
+          stderr: decoder.decode(output.stderr),
+          exitCode: output.exitCode,
+          stdoutBytes: output.stdout,
+          stderrBytes: output.stderr,
+        };
       });
     },
   };
@@ -244,14 +332,39 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
   ctx.signal?.addEventListener("abort", () => finish({ stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: 130 }), {
     once: true,
   });
+  /** Reads the whole standard input first, for a command that does not stream it. */
+  const readAll = async (): Promise<void> => {
+    if (command.streamStdin || call.stdin.byteLength > 0) {
+      ctx.stdin = decoder.decode(call.stdin);
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (let chunk = await readChunk(); chunk.byteLength > 0; chunk = await readChunk()) {
+      total += chunk.byteLength;
+      if (total > STDIN_LIMIT) {
+        throw new Error(`standard input is larger than the ${STDIN_LIMIT}-byte limit of custom commands`);
+      }
+      chunks.push(chunk);
+    }
+    const whole = new Uint8Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    ctx.stdinBytes = whole;
+    ctx.stdin = decoder.decode(whole);
+  };
   // Started on a later microtask: the engine is inside a poll right now.
   void Promise.resolve()
+    .then(readAll)
     .then(() => inSandbox(services.policy, () => command.execute(call.argv.slice(1), ctx)))
     .then(outputOf)
     .catch((error: unknown): OutputBytes => ({
       stdout: new Uint8Array(),
       stderr: encoder.encode(`${command.name}: ${messageOf(error)}\n`),
-      exitCode: 1,
+      exitCode: (error as { code?: unknown })?.code === "EPIPE" ? 141 : 1,
     }))
     .then(finish);
   return {
@@ -259,6 +372,6 @@ export function startCommand(command: CustomCommand, call: CommandCall, services
       const event = events.shift();
       return event ? Promise.resolve(event) : new Promise((resolve) => (waiting = resolve));
     },
-    reply: (output: unknown) => replies.shift()?.(output as OutputBytes),
+    reply: (answer: unknown) => replies.shift()?.(answer),
   };
 }

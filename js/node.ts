@@ -5,6 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import { setContextTracker, type DefensePolicy } from "./defense.js";
+import { setNodeDirectoryFactory } from "./directory.js";
+import { nodeDirectoryMount } from "./node-directory.js";
 import { setModuleSource } from "./module-source.js";
 import { Wasm } from "./platform.js";
 
@@ -17,5 +19,8 @@ setContextTracker({
   exit: (fn) => storage.run(undefined, fn),
   current: () => storage.getStore(),
 });
+
+// nodeDirectory() mounts host directories.
+setNodeDirectoryFactory(nodeDirectoryMount);
 
 export * from "./api.js";

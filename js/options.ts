@@ -21,6 +21,18 @@ export interface BashOptions {
    * them like any utility (pipes, redirections, `xargs`, `/bin/NAME`).
    */
   customCommands?: CustomCommand[];
+  /**
+   * Host directories mounted at absolute paths, read lazily:
+   * `{ "/project": nodeDirectory("./repo", { copyOnWrite: true }) }`
+   * (`nodeDirectory` in Node, `mapDirectory` for a map of contents or lazy
+   * loaders, `mountDirectory` for any adapter). Read-only mounts refuse
+   * every change (`Read-only file system`); copy-on-write ones keep changes
+   * in memory, never writing the host, and report them through
+   * {@link Bash.mountChanges}, `mountFiles` and `mountPatch`. Snapshots and
+   * crash recovery cover the sandbox's own files, not what a copy-on-write
+   * mount changed.
+   */
+  mounts?: Record<string, import("./directory.js").Mount>;
   /** Limits on what one `exec` (and the whole session) may do; see {@link ExecutionLimits}. */
   executionLimits?: ExecutionLimits;
   /**
@@ -55,6 +67,14 @@ export interface BashOptions {
    * every use; `excludeViolationTypes` lets chosen kinds through.
    */
   defenseInDepth?: boolean | import("./defense.js").DefenseOptions;
+  /**
+   * Network access for `curl` and `wget` (default: none). Every request is
+   * checked before a byte leaves: `allowedUrlPrefixes`, `allowedMethods`
+   * (GET, HEAD), `maxRedirects` (20), `timeoutMs` (30000),
+   * `maxResponseSize` and `maxRequestSize` (10 MiB), secret `headers` per
+   * prefix, an `onRequest` callback and a custom `fetch`; see docs/network.md.
+   */
+  network?: import("./network.js").NetworkOptions;
 }
 
 /** What {@link BashOptions.onCrash} receives. */
@@ -249,4 +269,16 @@ export interface FsChanges {
   modified: string[];
   /** Paths that existed at the checkpoint and are gone. */
   deleted: string[];
+}
+
+/** One changed node of a copy-on-write mount, as {@link Bash.mountFiles} lists it. */
+export interface MountFile {
+  /** The path relative to the mount's root, such as `/src/main.rs`. */
+  path: string;
+  /** How it differs from the host directory. */
+  change: "created" | "modified" | "deleted";
+  /** Its kind (for a deleted path, the kind it had). */
+  type: "file" | "directory" | "symlink";
+  /** A created or modified file's bytes, a symlink's target; `null` for directories and deleted paths. */
+  content: Uint8Array | string | null;
 }

@@ -11,6 +11,11 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
+pub mod fake_fetch;
+pub mod fetch;
+
+pub use fetch::{FetchError, FetchErrorKind, FetchRequest, FetchResponse, ResponseBody};
+
 /// A boxed future that need not be `Send`: the engine is single-threaded.
 pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
@@ -48,12 +53,27 @@ pub trait Host {
         Vec::new()
     }
 
+    /// True when the host's commands read their standard input themselves,
+    /// as it arrives, through [`HostCommandShell::read_stdin`]; the engine
+    /// then hands them none up front (`HostCommandCall::stdin` is empty).
+    fn commands_stream_stdin(&self) -> bool {
+        false
+    }
+
     /// Runs one of the host's commands. `shell` lets the command run scripts
     /// back in the sandbox while it works (`ctx.exec`).
     fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
         let _ = shell;
         let name = call.argv.first().cloned().unwrap_or_default();
         Box::pin(async move { HostCommandOutput::failure(127, &format!("{name}: command not found")) })
+    }
+
+    /// Sends one HTTP request (`curl`, `wget`) and returns its response with
+    /// the body still streaming; redirects are not followed here. A host
+    /// without network refuses every request, which is the default.
+    fn fetch(&self, request: FetchRequest) -> LocalFuture<'_, Result<FetchResponse, FetchError>> {
+        let _ = request;
+        Box::pin(async { Err(FetchError::network_disabled()) })
     }
 }
 
@@ -94,6 +114,21 @@ pub trait HostCommandShell {
     /// working directory, exported variables and open file descriptors, with
     /// `stdin` as standard input; collects its output and status.
     fn exec(&mut self, script: String, stdin: Vec<u8>) -> LocalFuture<'_, HostCommandOutput>;
+
+    /// The next chunk of the command's standard input, at most `max` bytes;
+    /// empty at its end (or when it cannot be read).
+    fn read_stdin(&mut self, max: usize) -> LocalFuture<'_, Vec<u8>> {
+        let _ = max;
+        Box::pin(async { Vec::new() })
+    }
+
+    /// Writes `data` to the command's standard output (or standard error)
+    /// now, while it runs. `Err(status)` when the write failed: the status
+    /// the command ends with (141 for a closed pipe, as SIGPIPE would).
+    fn write_output(&mut self, stderr: bool, data: Vec<u8>) -> LocalFuture<'_, Result<(), i32>> {
+        let _ = (stderr, data);
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// Bytes a host hands over as they arrive (a streamed standard input).

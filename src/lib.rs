@@ -24,4 +24,4 @@ pub mod utility;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use sandbox::{ExecOptions, ExecResult, RestoreError, Sandbox, SandboxOptions};
+pub use sandbox::{overlay_patch, ExecOptions, ExecResult, RestoreError, Sandbox, SandboxOptions};

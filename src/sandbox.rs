@@ -3,8 +3,10 @@
 //! [`Sandbox::exec`] calls, as in one interactive bash session.
 
 mod host_command;
+mod overlay_export;
 mod state;
 
+pub use overlay_export::overlay_patch;
 pub use state::RestoreError;
 
 use crate::fs::{Fs, MemoryFs};
@@ -26,6 +28,10 @@ pub struct SandboxOptions {
     pub limits: Limits,
     /// Utilities added to (or replacing) the built-in registry.
     pub extra_utilities: Vec<crate::interp::Utility>,
+    /// Filesystems mounted at absolute paths (host directories, read-only
+    /// or copy-on-write views), as `(mount point, filesystem)`. The mount
+    /// point and its parents are created in the root filesystem.
+    pub mounts: Vec<(String, Rc<dyn Fs>)>,
 }
 
 /// Per-run options of [`Sandbox::exec`].
@@ -98,6 +104,22 @@ fn is_command_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\0'])
 }
 
+/// The filesystem scripts see: `root` alone, or `root` with `mounts` on it.
+/// A mount whose point is not a usable absolute path is left out (the
+/// wrapper checks the points before it gets here).
+async fn with_mounts(root: &MemoryFs, mounts: Vec<(String, Rc<dyn Fs>)>) -> Rc<dyn Fs> {
+    if mounts.is_empty() {
+        return Rc::new(root.clone());
+    }
+    let table = crate::fs::mount::MountFs::new(Rc::new(root.clone()), root.credentials());
+    for (point, fs) in mounts {
+        if crate::fs::layout::try_create_dir_with_parents(root, &point).await.is_ok() {
+            let _ = table.mount(&point, fs);
+        }
+    }
+    Rc::new(table)
+}
+
 /// A sandboxed shell session over its own in-memory filesystem.
 pub struct Sandbox {
     fs: MemoryFs,
@@ -109,8 +131,10 @@ impl Sandbox {
     /// environment and working directory.
     pub async fn new(options: SandboxOptions, host: Rc<dyn Host>) -> Sandbox {
         let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
-        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> =
-            crate::commands::registry().iter().map(|u| (u.name.to_string(), u.run)).collect();
+        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> = crate::commands::registry()
+            .iter()
+            .map(|u| (u.name.to_string(), crate::commands::usage::run_with_usage as crate::interp::UtilityFn))
+            .collect();
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);
         }
@@ -129,7 +153,7 @@ impl Sandbox {
             let absolute = crate::fs::path::normalize(&cwd, path);
             crate::fs::layout::write_with_parents(&fs, &absolute, contents).await;
         }
-        let shared: Rc<dyn Fs> = Rc::new(fs.clone());
+        let shared = with_mounts(&fs, options.mounts).await;
         let shell = Shell::new(ShellConfig { fs: shared, host, utilities, env: options.env, cwd, limits: options.limits });
         Sandbox { fs, shell }
     }

@@ -1,13 +1,13 @@
 /** The `wabash` command line, shared by the interactive and batch modes. */
 
 /** Help text of `wabash --help`. */
-export const USAGE = `usage: wabash [--cwd DIR] [--env K=V]... [--mount HOSTDIR:SANDBOXDIR]...
+export const USAGE = `usage: wabash [--cwd DIR] [--env K=V]... [--mount HOSTDIR:SANDBOXDIR[:ro|:cow]]...
               [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
        wabash mcp [OPTION...]   (an MCP server over stdio; wabash mcp --help)
 
 Runs bash in a sandbox over an in-memory filesystem. Nothing outside the
-sandbox is touched: no host files (a mounted directory is copied in, never
-written), no processes, no network.
+sandbox is touched: no host files (a mounted directory is read when a
+script touches it, never written), no processes, no network.
 
 With no -c and no FILE, reads the script from standard input, or starts an
 interactive shell when standard input is a terminal.
@@ -16,7 +16,8 @@ interactive shell when standard input is a terminal.
   FILE             run the host file FILE; ARGs are $1...
   --cwd DIR        start in DIR inside the sandbox (default /home/user)
   --env K=V        export K=V in the sandbox (repeatable)
-  --mount H:S      copy host directory H into the sandbox at S (repeatable)
+  --mount H:S[:M]  mount host directory H at S (repeatable); M is cow (the
+                   default: changes stay in memory) or ro (read-only)
   -i               interactive even when standard input is not a terminal
   -h, --help       show this help
 `;
@@ -34,8 +35,8 @@ export interface Invocation {
   cwd: string | undefined;
   /** `--env K=V`, in order. */
   env: Record<string, string>;
-  /** `--mount HOSTDIR:SANDBOXDIR`, split. */
-  mounts: { host: string; sandbox: string }[];
+  /** `--mount HOSTDIR:SANDBOXDIR[:ro|:cow]`, split (mode `cow` when not given). */
+  mounts: { host: string; sandbox: string; mode: "ro" | "cow" }[];
   /** The script's source. */
   source: Source;
   /** Positional parameters (`$1`...). */
@@ -73,12 +74,19 @@ export function parseArgs(argv: readonly string[]): Invocation {
       invocation.env[pair.slice(0, equals)] = pair.slice(equals + 1);
     } else if (argument === "--mount") {
       const spec = value("--mount");
-      const colon = spec.lastIndexOf(":");
-      const sandbox = spec.slice(colon + 1);
-      if (colon <= 0 || !sandbox.startsWith("/")) {
-        throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR`);
+      let rest = spec;
+      let mode: "ro" | "cow" = "cow";
+      const suffix = /:(ro|cow)$/.exec(rest);
+      if (suffix) {
+        mode = suffix[1] as "ro" | "cow";
+        rest = rest.slice(0, suffix.index);
       }
-      invocation.mounts.push({ host: spec.slice(0, colon), sandbox });
+      const colon = rest.lastIndexOf(":");
+      const sandbox = rest.slice(colon + 1);
+      if (colon <= 0 || !sandbox.startsWith("/")) {
+        throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR[:ro|:cow]`);
+      }
+      invocation.mounts.push({ host: rest.slice(0, colon), sandbox, mode });
     } else if (argument === "-c") {
       invocation.source = { kind: "command", script: value("-c") };
       // Like bash: the word after the script is $0, the rest are $1...

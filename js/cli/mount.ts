@@ -1,14 +1,26 @@
 /**
- * `--mount HOSTDIR:SANDBOXDIR`: copies a host directory tree into the
- * sandbox. The host side is only read; symbolic links are skipped so that a
- * link cannot pull in files from outside the tree.
+ * `--mount HOSTDIR:SANDBOXDIR[:ro|:cow]`: host directories for the CLI's
+ * sandbox, through the same lazy adapter as the `mounts` option
+ * ({@link nodeDirectory}): nothing is copied in, files are read when a
+ * script touches them, and the host directory is never written.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Mount } from "../directory.js";
+import { nodeDirectoryMount } from "../node-directory.js";
 
-/** Most files one mount may copy. */
+/** The `mounts` option for `--mount` specs: copy-on-write unless `ro`. */
+export function mountsFor(specs: readonly { host: string; sandbox: string; mode?: "ro" | "cow" }[]): Record<string, Mount> {
+  const mounts: Record<string, Mount> = {};
+  for (const { host, sandbox, mode } of specs) {
+    mounts[sandbox] = nodeDirectoryMount(host, mode === "ro" ? { readOnly: true } : { copyOnWrite: true });
+  }
+  return mounts;
+}
+
+/** Most files {@link loadTree} copies. */
 const MAX_FILES = 100_000;
-/** Most bytes one mount may copy. */
+/** Most bytes {@link loadTree} copies. */
 const MAX_BYTES = 512 * 1024 * 1024;
 
 /** A host tree read into memory: sandbox directories and files. */
@@ -19,7 +31,12 @@ export interface LoadedTree {
   files: Record<string, Uint8Array>;
 }
 
-/** Reads the host directory `host` as the sandbox directory `sandbox`. */
+/**
+ * Reads the host directory `host` whole, as the sandbox directory
+ * `sandbox` (symlinks skipped), for callers that want a copy in the
+ * sandbox's own files (`files` option) rather than a mount. The CLI mounts
+ * with {@link mountsFor} instead.
+ */
 export function loadTree(host: string, sandbox: string): LoadedTree {
   const root = sandbox.replace(/\/+$/, "") || "/";
   const tree: LoadedTree = { directories: [root], files: {} };

@@ -9,17 +9,23 @@ pub mod common;
 mod file;
 pub mod format;
 mod hash;
+mod net;
 pub mod options;
 mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
+pub mod usage;
 pub mod users;
 
 use crate::utility::Utility;
 
+/// One file's unified diff (`diff -u`'s format), for exporting changes as a patch.
+pub use text::diff::unified::unified_file_diff;
+
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "awk", run: text::awk::run },
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
     Utility { name: "cat", run: file::cat::run },
@@ -32,6 +38,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "column", run: text::column::run },
     Utility { name: "comm", run: text::comm::run },
     Utility { name: "cp", run: file::cp::run },
+    Utility { name: "curl", run: net::curl::run },
     Utility { name: "cut", run: text::cut::run },
     Utility { name: "date", run: system::date::run },
     Utility { name: "df", run: file::df::run },
@@ -46,6 +53,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "fold", run: text::fold::run },
+    Utility { name: "gawk", run: text::awk::run },
     Utility { name: "getconf", run: system::machine::run_getconf },
     Utility { name: "grep", run: text::grep::run },
     Utility { name: "gunzip", run: archive::gzip::run },
@@ -55,8 +63,10 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "join", run: text::join::run },
+    Utility { name: "jq", run: text::jq::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
+    Utility { name: "man", run: usage::man::run_man },
     Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "mktemp", run: file::mktemp::run },
@@ -104,6 +114,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "unzip", run: archive::unzip::run },
     Utility { name: "uptime", run: system::machine::run_uptime },
     Utility { name: "wc", run: text::wc::run },
+    Utility { name: "wget", run: net::wget::run },
     Utility { name: "which", run: system::which::run },
     Utility { name: "whoami", run: system::identity::run_whoami },
     Utility { name: "xargs", run: text::xargs::run },

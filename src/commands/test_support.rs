@@ -94,7 +94,11 @@ pub fn new_fs() -> MemoryFs {
 /// Runs `args` (the first being the utility name) in `/home/user` over `fs`
 /// with `stdin`, and returns what it wrote and its status.
 pub fn run_utility(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> UtilityOutput {
-    let host: Rc<dyn Host> = Rc::new(FixedHost::default());
+    run_utility_with_host(fs, Rc::new(FixedHost::default()), args, stdin)
+}
+
+/// Like [`run_utility`], with `host` as the utility's host (a scripted network).
+pub fn run_utility_with_host(fs: &MemoryFs, host: Rc<dyn Host>, args: &[&str], stdin: &[u8]) -> UtilityOutput {
     let fs: Rc<dyn Fs> = Rc::new(fs.clone());
     let stdout = Capture::new(usize::MAX, None);
     let stderr = Capture::new(usize::MAX, None);

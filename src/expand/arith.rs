@@ -58,22 +58,40 @@ const MAX_RECURSION: usize = 1024;
 
 /// Parses expression text at run time.
 pub fn parse_text(text: &str) -> Result<ArithExpr, ArithError> {
-    let tokens = tokenize(text)?;
-    let mut parser = TextParser { text, tokens, position: 0 };
+    parse_text_keeping_prefix(text).map_err(|(error, _)| error)
+}
+
+/// Parses expression text; on a syntax error also returns the complete
+/// comma-separated items before it, which bash has already evaluated by
+/// then (`let "x=5, 1 +"` sets x).
+fn parse_text_keeping_prefix(text: &str) -> Result<ArithExpr, (ArithError, Option<ArithExpr>)> {
+    let tokens = tokenize(text).map_err(|error| (error, None))?;
+    let mut parser = TextParser { text, tokens, position: 0, completed: None };
     if parser.tokens.is_empty() {
         return Ok(ArithExpr::Number("0".into()));
     }
-    let expr = parser.comma()?;
+    let expr = match parser.comma() {
+        Ok(expr) => expr,
+        Err(error) => return Err((error, parser.completed.take())),
+    };
     if let Some(token) = parser.tokens.get(parser.position) {
-        return Err(ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..])));
+        let error = ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..]));
+        return Err((error, Some(expr)));
     }
     Ok(expr)
 }
 
 /// Evaluates the expression text `text`.
 pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
-    let expr = parse_text(text)?;
-    Evaluator { env, text, depth: 0 }.eval(&expr)
+    match parse_text_keeping_prefix(text) {
+        Ok(expr) => Evaluator { env, text, depth: 0 }.eval(&expr),
+        Err((error, completed)) => {
+            if let Some(completed) = completed {
+                Evaluator { env, text, depth: 0 }.eval(&completed)?;
+            }
+            Err(error)
+        }
+    }
 }
 
 /// Evaluates a parsed expression. Its text for error messages is printed
@@ -217,7 +235,16 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
             }
             continue;
         }
-        match OPERATORS.iter().find(|op| text[index..].starts_with(**op)) {
+        match OPERATORS.iter().copied().find(|op| text[index..].starts_with(*op)) {
+            // `++`/`--` is one operator after a name or before one; elsewhere
+            // (`5--5`, `--5`) it is two signs, as bash reads it.
+            Some(op @ ("++" | "--"))
+                if !tokens.last().is_some_and(|token: &Token| matches!(token.kind, Kind::Name(_) | Kind::Subscript(_)))
+                    && !text[index + 2..].trim_start_matches([' ', '\t', '\n']).starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') =>
+            {
+                tokens.push(Token { kind: Kind::Op(&op[..1]), start });
+                index += 1;
+            }
             Some(op) => {
                 tokens.push(Token { kind: Kind::Op(op), start });
                 index += op.len();
@@ -238,6 +265,8 @@ struct TextParser<'t> {
     text: &'t str,
     tokens: Vec<Token>,
     position: usize,
+    /// The top-level comma items parsed before a syntax error.
+    completed: Option<ArithExpr>,
 }
 
 fn binary_op(op: &str) -> Option<BinaryArithOp> {
@@ -301,7 +330,13 @@ impl TextParser<'_> {
         let mut left = self.assignment()?;
         while self.peek_op() == Some(",") {
             self.position += 1;
-            let right = self.assignment()?;
+            let right = match self.assignment() {
+                Ok(right) => right,
+                Err(error) => {
+                    self.completed.get_or_insert(left);
+                    return Err(error);
+                }
+            };
             left = ArithExpr::Comma(Box::new(left), Box::new(right));
         }
         Ok(left)
@@ -511,9 +546,14 @@ impl Evaluator<'_> {
             }
             ArithExpr::Assign(op, target, value) => {
                 let (name, index) = self.target(target)?;
+                // A compound assignment reads its variable before the right
+                // side runs (`x=0; ((x *= ++x))` leaves 0), as bash does.
+                let current = match op {
+                    Some(_) => Some(self.variable(&name, index.as_ref())?),
+                    None => None,
+                };
                 let mut result = self.eval(value)?;
-                if let Some(op) = op {
-                    let current = self.variable(&name, index.as_ref())?;
+                if let (Some(op), Some(current)) = (op, current) {
                     result = self.apply(*op, current, result, value)?;
                 }
                 self.env.set_var(&name, index.as_ref(), result).map_err(|m| self.assign_failed(&name, m))?;

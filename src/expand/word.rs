@@ -138,6 +138,25 @@ pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<St
     Ok(builder.finish().map(|field| field.pattern()).collect::<Vec<_>>().join(" "))
 }
 
+/// Expands the replacement of `${v/pattern/replacement}`: a quoted `&` or
+/// backslash comes out backslash-escaped, so only an unquoted `&` stands for
+/// the matched text (bash 5.2's `patsub_replacement`).
+pub async fn expand_replacement(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::new("");
+    expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
+    let escape = |text: &str| {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if matches!(c, '\\' | '&') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    };
+    Ok(builder.finish().map(|field| field.pattern_with(escape)).collect::<Vec<_>>().join(" "))
+}
+
 /// Expands the right side of `[[ x =~ regex ]]`: quoted parts match literally.
 pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
     let mut builder = FieldBuilder::new("");

@@ -252,8 +252,12 @@ impl Shell {
         };
         let result = self.assign_declaration(&decl);
         self.report_warnings().await;
-        if let Err(message) = result {
+        if let Err(mut message) = result {
             self.assignment_error_is_fatal = message.contains("error token is");
+            // A bare assignment names an empty key as written: `m[$x]`.
+            if let (Some(index), Some(rest)) = (&assignment.index, message.strip_prefix(&format!("{}[]", decl.name))) {
+                message = format!("{}[{}]{rest}", decl.name, crate::syntax::printer::print_word(index));
+            }
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);
@@ -418,7 +422,7 @@ impl Shell {
                 return self.call_function(function, argv).await;
             }
             if let Some(builtin) = builtin {
-                return (builtin)(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
             let argv: Vec<String> = args.into_iter().map(Arg::into_text).collect();
             self.run_external(argv).await
@@ -490,7 +494,7 @@ impl Shell {
             if let Some(builtin) = builtins::find(&base) {
                 let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
                 args[0] = Arg::Word(base);
-                return builtin(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();

@@ -3,9 +3,12 @@
 //! this one utility forwards each call to [`Host::run_command`].
 //!
 //! The command receives its whole standard input, read before the call (up
-//! to [`STDIN_LIMIT`] bytes; more is an error, never a silent cut), and
-//! returns its output at once. It may run scripts back in the sandbox
-//! through [`HostCommandShell`].
+//! to [`STDIN_LIMIT`] bytes; more is an error, never a silent cut), unless
+//! the host reads it as it arrives ([`Host::commands_stream_stdin`]). It
+//! may write output while it runs, returns the rest at its end, and may run
+//! scripts back in the sandbox, all through [`HostCommandShell`].
+//!
+//! [`Host::commands_stream_stdin`]: crate::host::Host::commands_stream_stdin
 //!
 //! [`Host::run_command`]: crate::host::Host::run_command
 
@@ -25,9 +28,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
         let typed = ctx.name().to_string();
         let name = typed.rsplit('/').next().unwrap_or(&typed).to_string();
-        let Some(stdin) = read_stdin(&ctx.stdin).await else {
-            ctx.report(&format!("standard input is larger than the {STDIN_LIMIT}-byte limit of host commands")).await;
-            return 1;
+        let stdin = if ctx.host.commands_stream_stdin() {
+            Vec::new()
+        } else {
+            let Some(stdin) = read_stdin(&ctx.stdin).await else {
+                ctx.report(&format!("standard input is larger than the {STDIN_LIMIT}-byte limit of host commands")).await;
+                return 1;
+            };
+            stdin
         };
         let mut argv = ctx.args.clone();
         if let Some(first) = argv.first_mut() {
@@ -36,7 +44,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let call = HostCommandCall { argv, stdin, cwd: ctx.cwd.clone(), env: ctx.env.clone() };
         let host = ctx.host.clone();
         let output = {
-            let mut nested = NestedShell { shell: &mut *ctx.shell };
+            let mut nested =
+                NestedShell { shell: &mut *ctx.shell, stdin: ctx.stdin.clone(), stdout: ctx.stdout.clone(), stderr: ctx.stderr.clone() };
             host.run_command(call, &mut nested).await
         };
         if let Err(error) = ctx.stderr.write(&output.stderr).await {
@@ -64,9 +73,12 @@ async fn read_stdin(stdin: &Fd) -> Option<Vec<u8>> {
     }
 }
 
-/// The running shell, seen through [`HostCommandShell`].
+/// The running shell and the command's own descriptors, seen through [`HostCommandShell`].
 struct NestedShell<'s> {
     shell: &'s mut dyn ShellServices,
+    stdin: Fd,
+    stdout: Fd,
+    stderr: Fd,
 }
 
 impl HostCommandShell for NestedShell<'_> {
@@ -80,6 +92,17 @@ impl HostCommandShell for NestedShell<'_> {
                 .run_command(argv, Stream::input(stdin), Rc::new(Stream::Capture(stdout.clone())), Rc::new(Stream::Capture(stderr.clone())))
                 .await;
             HostCommandOutput { stdout: stdout.take(), stderr: stderr.take(), status }
+        })
+    }
+
+    fn read_stdin(&mut self, max: usize) -> LocalFuture<'_, Vec<u8>> {
+        Box::pin(async move { self.stdin.read(max.clamp(1, 1 << 20)).await.unwrap_or_default() })
+    }
+
+    fn write_output(&mut self, stderr: bool, data: Vec<u8>) -> LocalFuture<'_, Result<(), i32>> {
+        Box::pin(async move {
+            let fd = if stderr { &self.stderr } else { &self.stdout };
+            fd.write(&data).await.map_err(write_failure_status)
         })
     }
 }
@@ -156,5 +179,66 @@ mod tests {
         assert_eq!(result.stdout_text(), "5-\nin\nthree\n");
         let failing = run("nested 'echo out; echo err >&2; exit 4'; echo $?", "");
         assert_eq!((failing.stdout_text(), failing.stderr_text()), ("out\n4\n".to_string(), "err\n".to_string()));
+    }
+
+    /// A host whose one command, `stream`, reads its input chunk by chunk
+    /// and writes each chunk back upper-cased at once, as the JS wrapper's
+    /// streaming commands do.
+    struct StreamHost(FixedHost);
+
+    impl Host for StreamHost {
+        fn now_millis(&self) -> f64 {
+            self.0.now_millis()
+        }
+
+        fn random_seed(&self) -> u64 {
+            self.0.random_seed()
+        }
+
+        fn sleep(&self, millis: f64) -> LocalFuture<'_, ()> {
+            self.0.sleep(millis)
+        }
+
+        fn command_names(&self) -> Vec<String> {
+            vec!["stream".to_string()]
+        }
+
+        fn commands_stream_stdin(&self) -> bool {
+            true
+        }
+
+        fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
+            Box::pin(async move {
+                assert!(call.stdin.is_empty());
+                let mut chunks = 0;
+                loop {
+                    let chunk = shell.read_stdin(4).await;
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    chunks += 1;
+                    if let Err(status) = shell.write_output(false, chunk.to_ascii_uppercase()).await {
+                        return HostCommandOutput { status, ..HostCommandOutput::default() };
+                    }
+                }
+                HostCommandOutput { stdout: format!("{chunks} chunks\n").into_bytes(), ..HostCommandOutput::default() }
+            })
+        }
+    }
+
+    fn run_streaming(script: &str) -> ExecResult {
+        block_on(async {
+            let mut sandbox = Sandbox::new(SandboxOptions::default(), Rc::new(StreamHost(FixedHost::default()))).await;
+            sandbox.exec(script, ExecOptions::default()).await
+        })
+    }
+
+    #[test]
+    fn a_streaming_host_command_reads_and_writes_while_it_runs() {
+        let result = run_streaming("printf 'abcdefghij' | stream");
+        assert_eq!(result.stdout_text(), "ABCDEFGHIJ3 chunks\n");
+        // An endless producer and a reader that stops: the command ends as SIGPIPE would.
+        let endless = run_streaming("yes | stream | head -c 6; echo \" ${PIPESTATUS[*]}\"");
+        assert_eq!(endless.stdout_text(), "Y\nY\nY\n 141 141 0\n");
     }
 }

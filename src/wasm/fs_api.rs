@@ -5,7 +5,7 @@
 use super::error::fs_error;
 use super::run::{self, RunId};
 use super::sandbox::WasmSandbox;
-use crate::fs::{FileType, Fs, FsError, FsResult, Metadata, MemoryFs};
+use crate::fs::{FileType, Fs, FsError, FsResult, Metadata};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -76,7 +76,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 
 /// Removes `path` and, when it is a directory, everything below it
 /// (without following symlinks).
-async fn remove_tree(fs: &MemoryFs, path: &str) -> FsResult<()> {
+async fn remove_tree(fs: &dyn Fs, path: &str) -> FsResult<()> {
     let meta = fs.symlink_metadata(path).await?;
     if !meta.is_dir() {
         return fs.remove_file(path).await;
@@ -122,7 +122,7 @@ impl WasmSandbox {
                 Err(FsError::NotFound) if force => Ok(()),
                 Err(error) => Err(error),
                 Ok(meta) if meta.is_dir() && !recursive => Err(FsError::IsADirectory),
-                Ok(_) => remove_tree(&fs, &path).await,
+                Ok(_) => remove_tree(fs.as_ref(), &path).await,
             };
             outcome.map_err(|error| fs_error(error, "rm", &path))?;
             Ok(JsValue::UNDEFINED)

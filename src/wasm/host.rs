@@ -8,7 +8,7 @@
 //! script to run back in the sandbox (`ctx.exec`, answered with `reply`) or
 //! the command's final output.
 
-use crate::host::{Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
+use crate::host::{FetchError, FetchRequest, FetchResponse, Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use wasm_bindgen::prelude::*;
@@ -69,6 +69,10 @@ struct OutputBytes {
 enum CommandEvent {
     /// The command asks to run `script` in the sandbox (`ctx.exec`).
     Exec { script: String, stdin: ByteBuf },
+    /// The command writes to its standard output (fd 1) or error (fd 2) now.
+    Write { fd: u32, bytes: ByteBuf },
+    /// The command asks for the next chunk of its standard input.
+    Read { max: f64 },
     /// The command finished.
     Done(OutputBytes),
 }
@@ -119,6 +123,10 @@ impl Host for JsHost {
         self.object.interrupted().unwrap_or(false)
     }
 
+    fn commands_stream_stdin(&self) -> bool {
+        true
+    }
+
     fn command_names(&self) -> Vec<String> {
         self.object.command_names().ok().and_then(|names| serde_wasm_bindgen::from_value(names).ok()).unwrap_or_default()
     }
@@ -131,6 +139,10 @@ impl Host for JsHost {
                 Err(error) => HostCommandOutput::failure(1, &format!("{name}: {}", describe(&error))),
             }
         })
+    }
+
+    fn fetch(&self, request: FetchRequest) -> LocalFuture<'_, Result<FetchResponse, FetchError>> {
+        Box::pin(super::fetch::fetch(&self.object, request))
     }
 }
 
@@ -148,6 +160,23 @@ impl JsHost {
                         stderr: output.stderr.into_vec(),
                         status: output.exit_code,
                     });
+                }
+                CommandEvent::Write { fd, bytes } => {
+                    let written = shell.write_output(fd == 2, bytes.into_vec()).await;
+                    let reply = js_sys::Object::new();
+                    if let Err(status) = written {
+                        let message = if status == crate::interp::STATUS_SIGPIPE { "EPIPE" } else { "EIO" };
+                        js_sys::Reflect::set(&reply, &JsValue::from_str("error"), &JsValue::from_str(message))?;
+                        session.reply(reply.into())?;
+                        // As a process killed by the failed write: the command ends here.
+                        return Ok(HostCommandOutput { status, ..HostCommandOutput::default() });
+                    }
+                    session.reply(reply.into())?;
+                }
+                CommandEvent::Read { max } => {
+                    let max = if max.is_finite() && max >= 1.0 { max.min(f64::from(1u32 << 20)) as usize } else { 64 << 10 };
+                    let chunk = shell.read_stdin(max).await;
+                    session.reply(js_sys::Uint8Array::from(chunk.as_slice()).into())?;
                 }
                 CommandEvent::Exec { script, stdin } => {
                     let output = shell.exec(script, stdin.into_vec()).await;

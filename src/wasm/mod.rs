@@ -8,9 +8,12 @@
 //! `js/` is the public API; this module is its private engine.
 
 mod convert;
+mod directory;
 mod error;
 mod exec_io;
+mod fetch;
 mod fs_api;
+mod fs_mounts;
 mod host;
 pub mod run;
 mod sandbox;

@@ -1,7 +1,7 @@
 //! [`WasmSandbox`]: the JS class over one [`Sandbox`] and its filesystem.
 
 use super::convert::{delta_to_js, options_from_js, result_to_js, ExecInput, SandboxInput};
-use super::error::{fs_error, js_error, BUSY, SNAPSHOT};
+use super::error::{fs_error, js_error, BUSY, INVALID_OPTIONS, SNAPSHOT};
 use super::host::{HostObject, JsHost};
 use super::run::{self, RunId};
 use crate::fs::{layout, path, Credentials, Fs, MemoryFs};
@@ -21,6 +21,10 @@ pub struct WasmSandbox {
     cwd: String,
     /// The point `changes()` compares with.
     checkpoint: RefCell<Option<crate::fs::memory::Checkpoint>>,
+    /// The copy-on-write mounts, by mount point, for their changes.
+    pub(super) overlays: Vec<(String, Rc<crate::fs::overlay::OverlayFs>)>,
+    /// Every mount, by mount point, for the host's file methods.
+    mounts: Vec<(String, Rc<dyn Fs>)>,
 }
 
 #[wasm_bindgen]
@@ -28,6 +32,10 @@ impl WasmSandbox {
     /// Creates a sandbox from `{ files, env, cwd }` and the wrapper's host object.
     /// The run resolves to the `WasmSandbox`.
     pub fn create(options: JsValue, host: HostObject) -> RunId {
+        let requests = match super::directory::mount_requests(&options) {
+            Ok(requests) => requests,
+            Err(message) => return run::settled(Err(js_error(INVALID_OPTIONS, &message))),
+        };
         let input = match options_from_js::<SandboxInput>(options) {
             Ok(input) => input,
             Err(error) => return run::settled(Err(error)),
@@ -38,13 +46,25 @@ impl WasmSandbox {
                 let _ = crate::memory::set_limit(limit as usize);
             }
         }
-        let options = input.into_options();
+        let mut options = input.into_options();
         let cwd = options.cwd.clone().unwrap_or_else(|| crate::fs::layout::HOME.to_string());
+        let host: Rc<dyn crate::host::Host> = Rc::new(JsHost::new(host));
+        let user = Credentials { uid: layout::SANDBOX_UID, gid: layout::SANDBOX_GID };
+        let mut overlays = Vec::new();
+        for request in requests {
+            let point = request.point.clone();
+            let (fs, overlay) = super::directory::build_mount(request, &host, user);
+            if let Some(overlay) = overlay {
+                overlays.push((point.clone(), overlay));
+            }
+            options.mounts.push((point, fs));
+        }
+        let mounts = options.mounts.clone();
         run::spawn(async move {
-            let sandbox = Sandbox::new(options, Rc::new(JsHost::new(host))).await;
+            let sandbox = Sandbox::new(options, host).await;
             let fs = sandbox.fs().clone();
             let checkpoint = RefCell::new(Some(fs.checkpoint()));
-            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }.into())
+            Ok(WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint, overlays, mounts }.into())
         })
     }
 
@@ -149,8 +169,19 @@ impl WasmSandbox {
     #[wasm_bindgen(js_name = writeFile)]
     pub fn write_file(&self, path: String, data: Vec<u8>) -> RunId {
         let (fs, path) = self.resolve(&path);
+        let mounted = self.mounted_view(&path);
         run::spawn(async move {
-            layout::try_write_with_parents(&fs, &path, &data).await.map_err(|error| fs_error(error, "open", &path))?;
+            let written = match mounted {
+                Some(view) => match crate::fs::path::split_parent(&path) {
+                    Some((parent, _)) => match create_dirs(view.as_ref(), parent).await {
+                        Ok(()) => view.write_file(&path, &data).await,
+                        Err(error) => Err(error),
+                    },
+                    None => view.write_file(&path, &data).await,
+                },
+                None => layout::try_write_with_parents(&fs, &path, &data).await,
+            };
+            written.map_err(|error| fs_error(error, "open", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -158,8 +189,13 @@ impl WasmSandbox {
     /// Creates a directory and every missing parent (`mkdir -p`).
     pub fn mkdir(&self, path: String) -> RunId {
         let (fs, path) = self.resolve(&path);
+        let mounted = self.mounted_view(&path);
         run::spawn(async move {
-            layout::try_create_dir_with_parents(&fs, &path).await.map_err(|error| fs_error(error, "mkdir", &path))?;
+            let made = match mounted {
+                Some(view) => create_dirs(view.as_ref(), &path).await,
+                None => layout::try_create_dir_with_parents(&fs, &path).await,
+            };
+            made.map_err(|error| fs_error(error, "mkdir", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -182,8 +218,9 @@ impl WasmSandbox {
     /// Creates a symbolic link at `path` pointing to `target` (stored as given).
     pub fn symlink(&self, target: String, path: String) -> RunId {
         let (fs, path) = self.resolve(&path);
+        let view: Rc<dyn Fs> = self.mounted_view(&path).unwrap_or_else(|| Rc::new(fs));
         run::spawn(async move {
-            fs.symlink(&target, &path).await.map_err(|error| fs_error(error, "symlink", &path))?;
+            view.symlink(&target, &path).await.map_err(|error| fs_error(error, "symlink", &path))?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -201,6 +238,20 @@ impl WasmSandbox {
             Ok(names.into())
         })
     }
+}
+
+/// Creates directory `path` and its missing parents in `fs` (`mkdir -p`).
+async fn create_dirs(fs: &dyn Fs, path: &str) -> crate::fs::FsResult<()> {
+    let mut prefix = String::new();
+    for part in path.split('/').filter(|part| !part.is_empty()) {
+        prefix.push('/');
+        prefix.push_str(part);
+        match fs.create_dir(&prefix, 0o755).await {
+            Ok(()) | Err(crate::fs::FsError::AlreadyExists) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
 }
 
 /// The JS value of a restore: the warnings, or a `WABASH_SNAPSHOT` error.
@@ -224,7 +275,7 @@ impl WasmSandbox {
         let sandbox = Sandbox::new(options, Rc::new(host)).await;
         let fs = sandbox.fs().clone();
         let checkpoint = RefCell::new(Some(fs.checkpoint()));
-        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint }
+        WasmSandbox { session: Rc::new(RefCell::new(Some(sandbox))), fs, cwd, checkpoint, overlays: Vec::new(), mounts: Vec::new() }
     }
 
     /// What changed since the checkpoint.
@@ -246,8 +297,35 @@ impl WasmSandbox {
         (self.fs.clone(), path::normalize(&self.cwd, relative))
     }
 
-    /// Like [`WasmSandbox::resolve`], with the host's full rights.
-    pub(super) fn resolve_as_root(&self, relative: &str) -> (MemoryFs, String) {
-        (self.fs.with_credentials(Credentials::ROOT), path::normalize(&self.cwd, relative))
+    /// Like [`WasmSandbox::resolve`], with the host's full rights over the
+    /// sandbox's own files, through the mounts (whose files the host sees as
+    /// the sandbox user does).
+    pub(super) fn resolve_as_root(&self, relative: &str) -> (Rc<dyn Fs>, String) {
+        let root = self.fs.with_credentials(Credentials::ROOT);
+        let path = path::normalize(&self.cwd, relative);
+        if self.mounts.is_empty() {
+            return (Rc::new(root), path);
+        }
+        let table = crate::fs::mount::MountFs::new(Rc::new(root), Credentials::ROOT);
+        for (point, fs) in &self.mounts {
+            let _ = table.mount(point, fs.clone());
+        }
+        (Rc::new(table), path)
+    }
+
+    /// The filesystem view for changing `path` when it lies in a mount
+    /// (the sandbox user's rights); `None` for the sandbox's own files.
+    fn mounted_view(&self, path: &str) -> Option<Rc<dyn Fs>> {
+        let inside = self.mounts.iter().any(|(point, _)| {
+            path == point || (path.starts_with(point.as_str()) && path.as_bytes().get(point.len()) == Some(&b'/'))
+        });
+        if !inside {
+            return None;
+        }
+        let table = crate::fs::mount::MountFs::new(Rc::new(self.fs.clone()), self.fs.credentials());
+        for (point, fs) in &self.mounts {
+            let _ = table.mount(point, fs.clone());
+        }
+        Some(Rc::new(table))
     }
 }

@@ -4,6 +4,7 @@
 //! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
 //! `unexpand`, `shuf`).
 
+pub mod awk;
 pub mod cmp;
 pub mod column;
 pub mod comm;
@@ -16,6 +17,7 @@ pub mod fold;
 pub mod grep;
 pub mod head;
 pub mod input;
+pub mod jq;
 pub mod join;
 pub mod nl;
 pub mod od;

@@ -6,9 +6,13 @@
 //! is hidden by a whiteout (which also hides everything below it, so a
 //! directory removed and made again starts empty). Renaming a directory that
 //! comes from the lower layer fails with EXDEV, as overlayfs does without
-//! `redirect_dir`; `mv` then copies.
+//! `redirect_dir`; `mv` then copies. [`OverlayFs::changes`] lists what
+//! differs from the lower layer, for export.
 
+mod changes;
 mod ops;
+
+pub use changes::{ChangeKind, OverlayChange};
 
 use super::perm::{Access, Credentials};
 use super::walk::{resolve, RawTree, Resolved};

@@ -17,6 +17,7 @@
 //! - [`text`], [`ends`], [`equivalence`], [`discard`], [`myers`],
 //!   [`shift`], [`compare`]: the comparison.
 //! - [`hunks`], [`formats`], [`side`]: the output.
+//! - [`unified`]: one file's unified diff for callers outside the command.
 
 mod compare;
 mod directory;
@@ -31,6 +32,7 @@ mod settings;
 mod shift;
 mod side;
 mod text;
+pub mod unified;
 
 use crate::host::LocalFuture;
 use crate::utility::Invocation;
