@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -65,7 +66,7 @@ test("wabash mcp serves the four tools; state persists; errors are tool errors; 
   assert.equal(text(failed), "[exit code 1]");
   assert.equal(failed.isError, true);
   const readOnly = await client.callTool({ name: "bash", arguments: { script: "echo x > /data/report.txt" } });
-  assert.match(text(readOnly), /Permission denied/);
+  assert.match(text(readOnly), /Read-only file system/);
 
   assert.equal(text(await client.callTool({ name: "read_file", arguments: { path: "/data/report.txt", startLine: 2 } })), "beta\n");
   const missing = await client.callTool({ name: "read_file", arguments: { path: "nope.txt" } });
@@ -85,6 +86,25 @@ test("wabash mcp serves the four tools; state persists; errors are tool errors; 
   await client.close();
   const { code, stderr } = await exited;
   assert.equal(code, 0, stderr);
+});
+
+test("--allow-url lets curl reach the allowed prefix only", async () => {
+  const server = createServer((request, response) => response.end(`served ${request.url}\n`));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const { client, exited } = await connect(["--allow-url", `${base}/api/`]);
+    const { tools } = await client.listTools();
+    assert.match(tools[0].description, /only URLs starting with "http:\/\/127\.0\.0\.1:\d+\/api\/" can be fetched with curl or wget \(methods GET, HEAD\)/);
+    assert.equal(text(await client.callTool({ name: "bash", arguments: { script: `curl -s ${base}/api/x` } })), "served /api/x\n[exit code 0]");
+    const refused = await client.callTool({ name: "bash", arguments: { script: `curl -s ${base}/private` } });
+    assert.equal(refused.isError, true);
+    assert.doesNotMatch(text(refused), /served/);
+    await client.close();
+    assert.equal((await exited).code, 0);
+  } finally {
+    server.close();
+  }
 });
 
 test("wabash mcp reads a JSON config file; bad flags are usage errors", async () => {
