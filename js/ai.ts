@@ -191,23 +191,23 @@ export async function createSandboxSession(bash: Bash, options: DescribeOptions 
   const base = await bash.getCwd();
   const resolve = (path: string): string => (path.startsWith("/") ? path : base === "/" ? `/${path}` : `${base}/${path}`);
 
-  const spawn = async (process: SandboxProcessOptions): Promise<SandboxProcess> => {
+  const spawn = async (request: SandboxProcessOptions): Promise<SandboxProcess> => {
     const stdout = pushStream();
     const stderr = pushStream();
     const interrupt = new AbortController();
-    const outer = process.abortSignal;
+    const outer = request.abortSignal;
     if (outer?.aborted) {
       interrupt.abort(outer.reason);
     }
     outer?.addEventListener("abort", () => interrupt.abort(outer.reason), { once: true });
-    const input = process.stdin ? new TransformStream<Uint8Array, Uint8Array>() : undefined;
+    const input = request.stdin ? new TransformStream<Uint8Array, Uint8Array>() : undefined;
     const finished = bash
-      .exec(process.command, {
-        cwd: process.workingDirectory === undefined ? base : resolve(process.workingDirectory),
+      .exec(request.command, {
+        cwd: request.workingDirectory === undefined ? base : resolve(request.workingDirectory),
         signal: interrupt.signal,
         onStdout: (_text, bytes) => stdout.push(bytes),
         onStderr: (_text, bytes) => stderr.push(bytes),
-        ...(process.env ? { env: process.env } : {}),
+        ...(request.env ? { env: request.env } : {}),
         ...(input ? { stdin: input.readable } : {}),
       })
       .finally(() => {
@@ -283,11 +283,11 @@ export async function createSandboxSession(bash: Bash, options: DescribeOptions 
       return true;
     },
     spawn,
-    run: async (process) => {
-      const result = await bash.exec(process.command, {
-        cwd: process.workingDirectory === undefined ? base : resolve(process.workingDirectory),
-        ...(process.env ? { env: process.env } : {}),
-        ...(process.abortSignal ? { signal: process.abortSignal } : {}),
+    run: async (request) => {
+      const result = await bash.exec(request.command, {
+        cwd: request.workingDirectory === undefined ? base : resolve(request.workingDirectory),
+        ...(request.env ? { env: request.env } : {}),
+        ...(request.abortSignal ? { signal: request.abortSignal } : {}),
       });
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     },
