@@ -140,7 +140,7 @@ export function truncateForModel(text: string, max: number, savedAt?: string): s
   const where = savedAt
     ? `the whole output is in ${savedAt}; read the cut part with \`sed -n '${firstCut},${lastCut}p' ${savedAt}\``
     : `to see it, run the command again piped to \`sed -n '${firstCut},${lastCut}p'\` (or \`head\`/\`tail\`)`;
-  const note = `\n[... ${count(cut.length)} characters (lines ${firstCut}-${lastCut} of ${lineCount(text)}) cut here; ${where} ...]\n`;
+  const note = `${head.endsWith("\n") ? "" : "\n"}[... ${count(cut.length)} characters (lines ${firstCut}-${lastCut} of ${lineCount(text)}) cut here; ${where} ...]\n`;
   return head + note + text.slice(tailStart);
 }
 

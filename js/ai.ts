@@ -21,8 +21,11 @@ import { describeSandbox, type DescribeOptions } from "./describe.js";
 export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";
 export type { AgentToolsOptions, BashToolOutput, ListFilesOutput, ReadFileOutput, WriteFileOutput } from "./agent-tools.js";
 
-/** The tools {@link createBashTools} makes, keyed by the names the model sees. */
-export interface BashTools {
+/**
+ * The tools {@link createBashTools} makes, keyed by the names the model sees
+ * (a type, not an interface, so that it is assignable to the AI SDK's `ToolSet`).
+ */
+export type BashTools = {
   /** Runs a script: `{ script }` to `{ stdout, stderr, exitCode }`. */
   bash: Tool<{ script: string }, BashToolOutput>;
   /** Reads a file: `{ path, startLine?, endLine? }` to `{ content, totalLines }`. */
@@ -31,7 +34,7 @@ export interface BashTools {
   writeFile: Tool<{ path: string; content: string }, WriteFileOutput>;
   /** Lists a directory: `{ path?, recursive? }` to `{ entries, note? }`. */
   listFiles: Tool<{ path?: string; recursive?: boolean }, ListFilesOutput>;
-}
+};
 
 /** One framework-neutral tool as an AI SDK tool. */
 function toAiTool<Input, Output>(agentTool: AgentTool<Input, Output>): Tool<Input, Output> {
@@ -188,23 +191,23 @@ export async function createSandboxSession(bash: Bash, options: DescribeOptions 
   const base = await bash.getCwd();
   const resolve = (path: string): string => (path.startsWith("/") ? path : base === "/" ? `/${path}` : `${base}/${path}`);
 
-  const spawn = async (process: SandboxProcessOptions): Promise<SandboxProcess> => {
+  const spawn = async (request: SandboxProcessOptions): Promise<SandboxProcess> => {
     const stdout = pushStream();
     const stderr = pushStream();
     const interrupt = new AbortController();
-    const outer = process.abortSignal;
+    const outer = request.abortSignal;
     if (outer?.aborted) {
       interrupt.abort(outer.reason);
     }
     outer?.addEventListener("abort", () => interrupt.abort(outer.reason), { once: true });
-    const input = process.stdin ? new TransformStream<Uint8Array, Uint8Array>() : undefined;
+    const input = request.stdin ? new TransformStream<Uint8Array, Uint8Array>() : undefined;
     const finished = bash
-      .exec(process.command, {
-        cwd: process.workingDirectory === undefined ? base : resolve(process.workingDirectory),
+      .exec(request.command, {
+        cwd: request.workingDirectory === undefined ? base : resolve(request.workingDirectory),
         signal: interrupt.signal,
         onStdout: (_text, bytes) => stdout.push(bytes),
         onStderr: (_text, bytes) => stderr.push(bytes),
-        ...(process.env ? { env: process.env } : {}),
+        ...(request.env ? { env: request.env } : {}),
         ...(input ? { stdin: input.readable } : {}),
       })
       .finally(() => {
@@ -280,11 +283,11 @@ export async function createSandboxSession(bash: Bash, options: DescribeOptions 
       return true;
     },
     spawn,
-    run: async (process) => {
-      const result = await bash.exec(process.command, {
-        cwd: process.workingDirectory === undefined ? base : resolve(process.workingDirectory),
-        ...(process.env ? { env: process.env } : {}),
-        ...(process.abortSignal ? { signal: process.abortSignal } : {}),
+    run: async (request) => {
+      const result = await bash.exec(request.command, {
+        cwd: request.workingDirectory === undefined ? base : resolve(request.workingDirectory),
+        ...(request.env ? { env: request.env } : {}),
+        ...(request.abortSignal ? { signal: request.abortSignal } : {}),
       });
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     },

@@ -48,5 +48,6 @@ export type {
   FsChanges,
   InputStream,
   MountFile,
+  SandboxPolicy,
 } from "./options.js";
 export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";

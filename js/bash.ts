@@ -37,6 +37,7 @@ import type {
   FsChanges,
   InputStream,
   MountFile,
+  SandboxPolicy,
 } from "./options.js";
 import { SavedState } from "./saved-state.js";
 
@@ -316,6 +317,24 @@ export class Bash {
   /** How many times the engine crashed and the sandbox was brought back to its last good state. */
   get restores(): number {
     return this.#restores;
+  }
+
+  /**
+   * The bounds set on this sandbox by its options: mount points (read-only
+   * or not), the network allowlist, the limits. A fresh copy each time.
+   */
+  get policy(): SandboxPolicy {
+    const { mounts, executionLimits, memoryLimit } = this.#createOptions;
+    const defaultPort = (protocol: string): string => (protocol === "https:" ? "443" : "80");
+    const prefixes = this.#network?.prefixes.map(
+      ({ protocol, hostname, port, path }) => `${protocol}//${hostname}${port && port !== defaultPort(protocol) ? `:${port}` : ""}${path}`,
+    );
+    return {
+      mounts: mounts.map(({ point, mode }) => ({ path: point, readOnly: mode === "readOnly" })),
+      ...(this.#network && prefixes && prefixes.length > 0 ? { network: { allowedUrlPrefixes: prefixes, allowedMethods: [...this.#network.methods] } } : {}),
+      limits: { ...executionLimits },
+      ...(memoryLimit === undefined ? {} : { memoryLimit }),
+    };
   }
 
   /**

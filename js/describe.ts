@@ -17,7 +17,10 @@ export interface DescribedMount {
   readOnly?: boolean;
 }
 
-/** What {@link describeSandbox} says beyond what it reads from the sandbox. */
+/**
+ * What {@link describeSandbox} says beyond what it reads from the sandbox.
+ * Mounts, network and limits default to the `Bash`'s own (`bash.policy`).
+ */
 export interface DescribeOptions {
   /** Host directories mounted into the sandbox. */
   mounts?: DescribedMount[];
@@ -106,7 +109,7 @@ function networkLine(network: DescribeOptions["network"], commands: readonly str
   }
   const tools = ["curl", "wget"].filter((name) => commands.includes(name));
   const via = tools.length > 0 ? ` with ${tools.join(" or ")}` : "";
-  const methods = network?.allowedMethods?.length ? ` (methods ${network.allowedMethods.join(", ")})` : "";
+  const methods = ` (methods ${(network?.allowedMethods?.length ? network.allowedMethods : ["GET", "HEAD"]).join(", ")})`;
   return `Network: only URLs starting with ${prefixes.map((prefix) => JSON.stringify(prefix)).join(", ")} can be fetched${via}${methods}; anything else is refused.`;
 }
 
@@ -119,6 +122,8 @@ function networkLine(network: DescribeOptions["network"], commands: readonly str
  */
 export async function describeSandbox(bash: Bash, options: DescribeOptions = {}): Promise<string> {
   const found = await inventory(bash);
+  // What the options do not say, the sandbox's own policy does.
+  const policy = (bash as { policy?: Bash["policy"] }).policy;
   const lines = [
     `A sandboxed bash ${found.version} shell (wabash) over an in-memory filesystem. It is not a real machine: ` +
       "there are no host processes, no package managers, no compilers or interpreters (no apt, pip, npm, python, node, gcc); " +
@@ -127,14 +132,14 @@ export async function describeSandbox(bash: Bash, options: DescribeOptions = {})
     `Commands (${found.commands.length}): ${found.commands.join(" ")}.`,
     `Shell builtins: the bash 5.2 set (${found.builtins.length}, such as cd, declare, printf, read, test, [[ ]], mapfile, trap).`,
   ];
-  const mounts = options.mounts ?? [];
+  const mounts = options.mounts ?? policy?.mounts ?? [];
   if (mounts.length > 0) {
     lines.push(
       `Host directories mounted: ${mounts.map((mount) => `${mount.path} (${mount.readOnly ? "read-only" : "read-write, changes stay in the sandbox"})`).join(", ")}.`,
     );
   }
-  lines.push(networkLine(options.network, found.commands));
-  lines.push(limitsLine(options.limits));
+  lines.push(networkLine(options.network ?? policy?.network, found.commands));
+  lines.push(limitsLine(options.limits ?? policy?.limits));
   const cut = options.maxOutputChars === undefined ? "" : ` over ${count(options.maxOutputChars)} characters`;
   lines.push(
     `Long output${cut} is cut in the middle with a note saying how much was left out and where the full text was saved; ` +

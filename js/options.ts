@@ -284,3 +284,19 @@ export interface MountFile {
   /** A created or modified file's bytes, a symlink's target; `null` for directories and deleted paths. */
   content: Uint8Array | string | null;
 }
+
+/**
+ * What {@link Bash.policy} reports: the bounds the host set on a sandbox, as
+ * given to its constructor, for telling a model what it may do
+ * (`describeSandbox` reads it).
+ */
+export interface SandboxPolicy {
+  /** Mount points, and whether each is read-only. */
+  mounts: { path: string; readOnly: boolean }[];
+  /** The network allowlist; absent when the sandbox has no network. */
+  network?: { allowedUrlPrefixes: string[]; allowedMethods: string[] };
+  /** The execution limits that were set (the defaults apply to the others). */
+  limits: ExecutionLimits;
+  /** The memory limit that was set, in bytes. */
+  memoryLimit?: number;
+}

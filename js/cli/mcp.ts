@@ -6,13 +6,15 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { NetworkOptions } from "../network.js";
 import type { BashOptions, ExecutionLimits } from "../options.js";
 import { UsageError } from "./args.js";
-import { loadTree } from "./mount.js";
+import { mountsFor } from "./mount.js";
 
 /** Help text of `wabash mcp --help`. */
-export const MCP_USAGE = `usage: wabash mcp [--config FILE] [--mount HOSTDIR:/SANDBOXDIR[:ro]]...
+export const MCP_USAGE = `usage: wabash mcp [--config FILE] [--mount HOSTDIR:/SANDBOXDIR[:ro|:cow]]...
                   [--allow-url PREFIX]... [--cwd DIR] [--env K=V]...
+                  [--limit NAME=N]... [--memory-limit BYTES]
                   [--timeout-ms N] [--max-output-chars N]
 
 Serves a bash sandbox as a Model Context Protocol server over stdio, with
@@ -21,15 +23,20 @@ one session: files, variables and the working directory persist across
 calls. It ends when the client closes standard input.
 
   --config FILE         JSON with any of: mounts [{host, path, readOnly}],
-                        network {allowedUrlPrefixes, allowedMethods}, cwd,
-                        env, executionLimits, memoryLimit, timeoutMs,
+                        network {allowedUrlPrefixes, allowedMethods, headers,
+                        timeoutMs, maxResponseSize, ...}, cwd, env,
+                        executionLimits, memoryLimit, timeoutMs,
                         maxOutputChars (flags add to it)
-  --mount H:S[:ro]      copy host directory H into the sandbox at S; :ro
-                        makes it read-only for the sandbox
+  --mount H:S[:M]       host directory H at S in the sandbox (repeatable); M
+                        is cow (the default: changes stay in the sandbox) or
+                        ro (read-only); the host is never written
   --allow-url PREFIX    let curl/wget reach URLs starting with PREFIX
                         (repeatable; without it there is no network)
   --cwd DIR             start in DIR inside the sandbox (default /home/user)
   --env K=V             export K=V in the sandbox (repeatable)
+  --limit NAME=N        an execution limit, such as maxCommandCount=100000
+                        or maxDurationMs=10000 (repeatable; README lists them)
+  --memory-limit BYTES  most memory the sandbox's engine may use
   --timeout-ms N        longest one bash call may run (default 60000; 0: none)
   --max-output-chars N  cut longer tool output, with a note (default 20000)
   -h, --help            show this help
@@ -51,7 +58,7 @@ export interface McpMount {
 export interface McpConfig {
   help: boolean;
   mounts: McpMount[];
-  network: { allowedUrlPrefixes: string[]; allowedMethods?: string[] };
+  network: NetworkOptions & { allowedUrlPrefixes: string[] };
   cwd?: string;
   env: Record<string, string>;
   executionLimits?: ExecutionLimits;
@@ -60,19 +67,19 @@ export interface McpConfig {
   maxOutputChars?: number;
 }
 
-/** Parses `HOSTDIR:/SANDBOXDIR[:ro|:rw]`. */
+/** Parses `HOSTDIR:/SANDBOXDIR[:ro|:cow]` (the same syntax as `wabash --mount`). */
 function parseMount(spec: string): McpMount {
   let rest = spec;
   let readOnly = false;
-  const mode = /:(ro|rw)$/.exec(rest);
+  const mode = /:(ro|cow)$/.exec(rest);
   if (mode) {
     readOnly = mode[1] === "ro";
-    rest = rest.slice(0, -3);
+    rest = rest.slice(0, mode.index);
   }
   const colon = rest.lastIndexOf(":");
   const path = rest.slice(colon + 1);
   if (colon <= 0 || !path.startsWith("/")) {
-    throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR[:ro]`);
+    throw new UsageError(`--mount ${spec}: expected HOSTDIR:/SANDBOXDIR[:ro|:cow]`);
   }
   return { host: rest.slice(0, colon), path, readOnly };
 }
@@ -108,17 +115,17 @@ function readConfig(file: string, config: McpConfig): void {
     }
     config.mounts.push({ host: resolve(base, mount.host), path: mount.path, readOnly: mount.readOnly === true });
   }
-  const network = data.network as { allowedUrlPrefixes?: unknown; allowedMethods?: unknown } | undefined;
+  const network = data.network as Record<string, unknown> | undefined;
   if (network !== undefined) {
-    if (network.allowedUrlPrefixes !== undefined) {
-      if (!Array.isArray(network.allowedUrlPrefixes) || !network.allowedUrlPrefixes.every((prefix) => typeof prefix === "string")) {
+    const { allowedUrlPrefixes, ...rest } = network;
+    if (allowedUrlPrefixes !== undefined) {
+      if (!Array.isArray(allowedUrlPrefixes) || !allowedUrlPrefixes.every((prefix) => typeof prefix === "string")) {
         throw new UsageError(`--config ${file}: network.allowedUrlPrefixes must be an array of strings`);
       }
-      config.network.allowedUrlPrefixes.push(...(network.allowedUrlPrefixes as string[]));
+      config.network.allowedUrlPrefixes.push(...(allowedUrlPrefixes as string[]));
     }
-    if (network.allowedMethods !== undefined) {
-      config.network.allowedMethods = network.allowedMethods as string[];
-    }
+    // The rest (allowedMethods, headers, timeoutMs...) as the Bash's network option takes it; it checks them.
+    Object.assign(config.network, rest);
   }
   if (typeof data.cwd === "string") {
     config.cwd = data.cwd;
@@ -166,6 +173,17 @@ export function parseMcpArgs(argv: readonly string[]): McpConfig {
         throw new UsageError(`--env ${pair}: expected NAME=VALUE`);
       }
       config.env[pair.slice(0, equals)] = pair.slice(equals + 1);
+    } else if (argument === "--limit") {
+      const pair = value("--limit");
+      const equals = pair.indexOf("=");
+      if (equals <= 0) {
+        throw new UsageError(`--limit ${pair}: expected NAME=NUMBER`);
+      }
+      const limits: Record<string, number> = { ...config.executionLimits };
+      limits[pair.slice(0, equals)] = integer("--limit", pair.slice(equals + 1));
+      config.executionLimits = limits as ExecutionLimits;
+    } else if (argument === "--memory-limit") {
+      config.memoryLimit = integer("--memory-limit", value("--memory-limit"));
     } else if (argument === "--timeout-ms") {
       config.timeoutMs = integer("--timeout-ms", value("--timeout-ms"));
     } else if (argument === "--max-output-chars") {
@@ -195,32 +213,19 @@ export async function mcpMain(argv: readonly string[]): Promise<number> {
     throw error;
   }
   const { Bash } = await import("../node.js");
-  const trees = config.mounts.map((mount) => loadTree(mount.host, mount.path));
-  const files = Object.assign({}, ...trees.map((tree) => tree.files)) as Record<string, Uint8Array>;
-  const options: BashOptions & { network?: McpConfig["network"] } = {
-    files,
+  const options: BashOptions = {
+    // Mounted lazily, as `wabash --mount` does: read-only, or copy-on-write (changes stay in the sandbox).
+    mounts: mountsFor(config.mounts.map((mount) => ({ host: mount.host, sandbox: mount.path, mode: mount.readOnly ? "ro" : "cow" }))),
     env: config.env,
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
     ...(config.executionLimits === undefined ? {} : { executionLimits: config.executionLimits }),
     ...(config.memoryLimit === undefined ? {} : { memoryLimit: config.memoryLimit }),
-    // The network option of the Bash (harmless where the build has no network).
     ...(config.network.allowedUrlPrefixes.length > 0 ? { network: config.network } : {}),
   };
   const bash = new Bash(options);
-  for (const directory of trees.flatMap((tree) => tree.directories)) {
-    await bash.fs.mkdir(directory);
-  }
-  const readOnly = config.mounts.filter((mount) => mount.readOnly).map((mount) => mount.path);
-  if (readOnly.length > 0) {
-    // Copied mounts are made read-only through their permission bits.
-    const quoted = readOnly.map((path) => `'${path.replace(/'/g, `'\\''`)}'`).join(" ");
-    await bash.exec(`chmod -R a-w -- ${quoted}`);
-  }
+  // The description reads the mounts, network and limits from bash.policy.
   const running = await server.serveStdio({
     bash,
-    mounts: config.mounts.map((mount) => ({ path: mount.path, readOnly: mount.readOnly })),
-    network: config.network,
-    ...(config.executionLimits === undefined ? {} : { limits: config.executionLimits }),
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     ...(config.maxOutputChars === undefined ? {} : { maxOutputChars: config.maxOutputChars }),
   });

@@ -4,9 +4,10 @@
 // sandbox-session shape.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { Bash, defineCommand, describeSandbox } from "../../dist/node.js";
+import { Bash, defineCommand, describeSandbox, nodeDirectory } from "../../dist/node.js";
 import { createBashTools, createSandboxSession } from "../../dist/ai.js";
 import { truncateForModel } from "../../dist/agent-tools.js";
 
@@ -66,6 +67,26 @@ test("describeSandbox lists the commands the sandbox has now, custom ones includ
   await describeSandbox(bash);
   assert.equal((await bash.exec('echo "$x $PWD $-"')).stdout, before);
   assert.match(before, /^1 \/tmp .*u/);
+});
+
+test("describeSandbox reads the mounts, network and limits from the Bash's own policy", async () => {
+  const bash = new Bash({
+    mounts: { "/srv/data": nodeDirectory(fileURLToPath(new URL(".", import.meta.url)), { readOnly: true }) },
+    network: { allowedUrlPrefixes: ["https://api.example.com/v1/", "http://127.0.0.1:8080/"], allowedMethods: ["GET", "POST"] },
+    executionLimits: { maxCommandCount: 500, maxDurationMs: 2_000 },
+  });
+  assert.deepEqual(bash.policy, {
+    mounts: [{ path: "/srv/data", readOnly: true }],
+    network: { allowedUrlPrefixes: ["https://api.example.com/v1/", "http://127.0.0.1:8080/"], allowedMethods: ["GET", "POST"] },
+    limits: { maxCommandCount: 500, maxDurationMs: 2_000 },
+  });
+  const text = await describeSandbox(bash);
+  assert.match(text, /Host directories mounted: \/srv\/data \(read-only\)\./);
+  assert.match(text, /Network: only URLs starting with "https:\/\/api\.example\.com\/v1\/", "http:\/\/127\.0\.0\.1:8080\/" can be fetched with curl or wget \(methods GET, POST\)/);
+  assert.match(text, /Limits: 2,000 ms per call, 500 commands per call;/);
+  // Explicit options win.
+  assert.match(await describeSandbox(bash, { network: {} }), /Network: none\./);
+  assert.deepEqual(new Bash().policy, { mounts: [], limits: {} });
 });
 
 test("truncateForModel keeps the head and tail and says what was cut and how to see it", () => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -65,7 +66,7 @@ test("wabash mcp serves the four tools; state persists; errors are tool errors; 
   assert.equal(text(failed), "[exit code 1]");
   assert.equal(failed.isError, true);
   const readOnly = await client.callTool({ name: "bash", arguments: { script: "echo x > /data/report.txt" } });
-  assert.match(text(readOnly), /Permission denied/);
+  assert.match(text(readOnly), /Read-only file system/);
 
   assert.equal(text(await client.callTool({ name: "read_file", arguments: { path: "/data/report.txt", startLine: 2 } })), "beta\n");
   const missing = await client.callTool({ name: "read_file", arguments: { path: "nope.txt" } });
@@ -87,6 +88,25 @@ test("wabash mcp serves the four tools; state persists; errors are tool errors; 
   assert.equal(code, 0, stderr);
 });
 
+test("--allow-url lets curl reach the allowed prefix only", async () => {
+  const server = createServer((request, response) => response.end(`served ${request.url}\n`));
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const { client, exited } = await connect(["--allow-url", `${base}/api/`]);
+    const { tools } = await client.listTools();
+    assert.match(tools[0].description, /only URLs starting with "http:\/\/127\.0\.0\.1:\d+\/api\/" can be fetched with curl or wget \(methods GET, HEAD\)/);
+    assert.equal(text(await client.callTool({ name: "bash", arguments: { script: `curl -s ${base}/api/x` } })), "served /api/x\n[exit code 0]");
+    const refused = await client.callTool({ name: "bash", arguments: { script: `curl -s ${base}/private` } });
+    assert.equal(refused.isError, true);
+    assert.doesNotMatch(text(refused), /served/);
+    await client.close();
+    assert.equal((await exited).code, 0);
+  } finally {
+    server.close();
+  }
+});
+
 test("wabash mcp reads a JSON config file; bad flags are usage errors", async () => {
   const config = join(work, "config.json");
   writeFileSync(
@@ -98,12 +118,12 @@ test("wabash mcp reads a JSON config file; bad flags are usage errors", async ()
       executionLimits: { maxCommandCount: 50 },
     }),
   );
-  const { client, exited } = await connect(["--config", config]);
+  const { client, exited } = await connect(["--config", config, "--limit", "maxLoopIterations=1000"]);
   const { tools } = await client.listTools();
   const description = tools.find((entry) => entry.name === "bash").description;
   assert.match(description, /\/srv \(read-write/);
   assert.match(description, /only URLs starting with "https:\/\/example\.com\/api\/"/);
-  assert.match(description, /50 commands per call/);
+  assert.match(description, /50 commands per call, 1,000 loop iterations per call/);
   assert.equal(text(await client.callTool({ name: "bash", arguments: { script: "echo $GREETING; cat /srv/report.txt | head -1" } })), "hello\nalpha\n[exit code 0]");
   const limited = await client.callTool({ name: "bash", arguments: { script: "for i in $(seq 100); do :; done; true" } });
   assert.match(text(limited), /command limit \(50\) exceeded/);
@@ -113,7 +133,7 @@ test("wabash mcp reads a JSON config file; bad flags are usage errors", async ()
   const { spawnSync } = await import("node:child_process");
   const bad = spawnSync(process.execPath, [CLI, "mcp", "--mount", "relative"], { encoding: "utf8", input: "" });
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /--mount relative: expected HOSTDIR:\/SANDBOXDIR\[:ro\]/);
+  assert.match(bad.stderr, /--mount relative: expected HOSTDIR:\/SANDBOXDIR\[:ro\|:cow\]/);
   const help = spawnSync(process.execPath, [CLI, "mcp", "--help"], { encoding: "utf8" });
   assert.equal(help.status, 0);
   assert.match(help.stdout, /usage: wabash mcp/);

@@ -174,13 +174,22 @@ export const agent = new Agent({ name: "a", instructions: prompt, tools: openai 
 const langchain = await createLangChainTools({ bash });
 export const names: string[] = langchain.map((tool) => tool.name);
 export { code, session, WabashError };
+// Probes that fail if a declaration degrades to \`any\` (skipLibCheck hides errors inside .d.ts files).
+// @ts-expect-error the AI SDK's Tool type is real
+tools.bash.notAToolField.x;
+// @ts-expect-error the Agents SDK's FunctionTool type is real
+openai[0].notAToolField.x;
+// @ts-expect-error LangChain's tool type is real
+langchain[0].notAToolField.x;
+// @ts-expect-error the options are checked
+await createBashTools({});
 `;
 
 for (const [name, compilerOptions] of [
   ["bundler", { module: "esnext", moduleResolution: "bundler" }],
   ["node16", { module: "node16", moduleResolution: "node16" }],
 ]) {
-  test(`TypeScript (moduleResolution ${name}) type-checks the public API and each subpath`, () => {
+  test(`TypeScript (moduleResolution ${name}) type-checks the public API and each subpath`, { timeout: 300_000 }, () => {
     const dir = join(project, `ts-${name}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
@@ -188,16 +197,15 @@ for (const [name, compilerOptions] of [
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { ...compilerOptions, target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: ["node"], lib: ["es2022", "dom"] },
+        // skipLibCheck: checking the frameworks' own declarations takes minutes; the probes
+        // at the end of index.ts catch a wabash declaration that lost its types.
+        compilerOptions: { ...compilerOptions, target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: ["node"], lib: ["es2022", "dom"] },
         files: ["index.ts"],
       }),
     );
-    const run = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir, encoding: "utf8", timeout: 120_000 });
-    // Errors inside the frameworks' own declarations are theirs; none may be
-    // in the consumer or in wabash's declarations.
-    const ours = run.stdout.split("\n").filter((line) => /^(index\.ts|.*node_modules\/wabash\/)/.test(line));
-    assert.deepEqual(ours, [], run.stdout);
-    assert.ok(run.status === 0 || run.stdout.trim() !== "", run.stderr);
+    const run = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { cwd: dir, encoding: "utf8", timeout: 300_000 });
+    assert.equal(run.stdout, "");
+    assert.equal(run.status, 0, run.stderr);
   });
 }
 
