@@ -21,6 +21,13 @@ const settings = {
   colors: false,
 };
 
+// The worker starts first, so fetching and compiling the engine overlaps
+// with setting up the terminal.
+const client = new ShellClient(new URL("./worker.js", import.meta.url));
+const starting = client.request("init", {
+  options: { executionLimits: settings.executionLimits, network: settings.network },
+});
+
 const term = new Terminal({
   convertEol: true,
   cursorBlink: true,
@@ -35,7 +42,6 @@ term.open($("terminal"));
 fit.fit();
 window.addEventListener("resize", () => fit.fit());
 
-const client = new ShellClient(new URL("./worker.js", import.meta.url));
 let cwd = HOME;
 let busy = false;
 let lastChar = "\n";
@@ -294,9 +300,7 @@ $("about").ontoggle = async () => {
 async function start() {
   fillSettings();
   status("loading the shell…");
-  const ready = await client.request("init", {
-    options: { executionLimits: settings.executionLimits, network: settings.network },
-  });
+  const ready = await starting;
   state.readyMs = ready.readyMs;
   cwd = ready.cwd;
   term.write("wabash: a bash-compatible shell in WebAssembly, over an in-memory filesystem.\r\n");

@@ -60,6 +60,25 @@ async function tree() {
   return roots;
 }
 
+/** Paths completing `word` (relative to the session's cwd, or starting with / or ~/); directories end in /. */
+async function fileCandidates(word) {
+  const cwd = await bash.getCwd();
+  const slash = word.lastIndexOf("/");
+  const typed = word.slice(0, slash + 1);
+  const prefix = word.slice(slash + 1);
+  const dir = typed === "" ? cwd : typed.startsWith("~/") ? HOME + typed.slice(1) : typed.startsWith("/") ? typed : `${cwd}/${typed}`;
+  let entries;
+  try {
+    entries = await bash.fs.readdirWithTypes(dir);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.name.startsWith(prefix) && (prefix.startsWith(".") || !entry.name.startsWith(".")))
+    .map((entry) => `${typed}${entry.name}${entry.type === "directory" ? "/" : ""}`)
+    .sort();
+}
+
 /** The sandbox's user files (home and temporary directories) as a tar.gz. */
 async function archive() {
   const result = await bash.exec("cd / && tar -czf - home/user tmp", { cwd: "/" });
@@ -122,12 +141,11 @@ const handlers = {
     await unpack(message.bytes);
   },
   async candidates(message) {
-    const script =
-      message.kind === "command"
-        ? 'compgen -c -- "$1"'
-        : 'compgen -f -- "$1" | while IFS= read -r f; do if [ -d "$f" ]; then echo "$f/"; else echo "$f"; fi; done';
-    const result = await bash.exec(script, { args: [message.word] });
-    return [...new Set(result.stdout.split("\n").filter(Boolean))].sort();
+    if (message.kind === "command") {
+      const result = await bash.exec('compgen -c -- "$1"', { args: [message.word] });
+      return [...new Set(result.stdout.split("\n").filter(Boolean))].sort();
+    }
+    return fileCandidates(message.word);
   },
   async commands() {
     const result = await bash.exec("compgen -c | sort -u");

@@ -34,7 +34,11 @@ async function run(target, command, timeout = 20_000) {
   await target.click("#terminal");
   await target.keyboard.type(command);
   await target.keyboard.press("Enter");
-  await target.waitForFunction((count) => playground.commands > count && !playground.busy(), before.count, { timeout });
+  await target.waitForFunction(
+    (count) => playground.commands > count && !playground.busy() && /\$ ?$/.test(playground.text()),
+    before.count,
+    { timeout },
+  );
   const text = await target.evaluate(() => playground.text());
   return text.slice(before.text.length);
 }
@@ -79,6 +83,39 @@ test("a typed command prints its output, and state is kept across commands", { s
   assert.match(out, /hi in \/home\/user\/work/);
   assert.match(out, /user@wabash:~\/work\$ $/);
   await run(page, "cd ~");
+});
+
+test("line editing: history, Tab completion and the continuation prompt", { skip }, async () => {
+  await run(page, "echo from-history");
+  await page.click("#terminal");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => (playground.text().match(/^from-history$/gm) ?? []).length >= 2);
+  await run(page, "mkdir -p completion-dir && touch completion-dir/unique-name.txt");
+  await page.keyboard.type("ls completion-dir/uni");
+  await page.keyboard.press("Tab");
+  await page.waitForFunction(() => playground.text().trimEnd().endsWith("ls completion-dir/unique-name.txt"));
+  assert.match(await run(page, ""), /^\ncompletion-dir\/unique-name\.txt\nuser@wabash/);
+  await page.click("#terminal");
+  await page.keyboard.type("if true; then");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /\n> ?$/.test(playground.text()));
+  const out = await run(page, "echo continued; fi");
+  assert.match(out, /continued/);
+});
+
+test("settings change the limits and keep the session", { skip }, async () => {
+  await run(page, "KEPT=yes");
+  await page.click("#settings summary");
+  await page.fill("#max-commands", "20");
+  await page.click("#settings-form button[type=submit]");
+  await page.waitForFunction(() => /settings applied/.test(document.getElementById("status").textContent));
+  assert.match(await run(page, "for i in $(seq 100); do true; done"), /command limit \(20\)/);
+  await page.fill("#max-commands", "10000000");
+  await page.click("#settings-form button[type=submit]");
+  await page.waitForFunction(() => /settings applied/.test(document.getElementById("status").textContent));
+  assert.match(await run(page, 'echo "kept=$KEPT"'), /kept=yes/);
+  await page.click("#settings summary");
 });
 
 test("the file tree updates after a command and the viewer shows and saves a file", { skip }, async () => {
