@@ -530,7 +530,8 @@ impl Evaluator<'_> {
             ArithExpr::Expansion(_) => Err(self.fail("syntax error: operand expected".into())),
             ArithExpr::Invalid(text) => super::arith_eval::eval_text_at(text, &mut *self.env, self.depth),
             // Bash reads the text as written, unless quoting needs the tree.
-            ArithExpr::Source(text, inner) => {
+            ArithExpr::Source(source, inner) => {
+                let text = &source.0;
                 if text.contains(['"', '\'', '\\', '`', '$']) {
                     self.eval(inner)
                 } else {

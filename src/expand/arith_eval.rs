@@ -273,7 +273,9 @@ impl OnePass<'_> {
             }
             Some(Kind::Number(literal)) => {
                 // Numbers are read even where nothing is evaluated.
-                let value = parse_number(&literal).map_err(|message| ArithError { expression: self.text.to_string(), message })?;
+                // Bash ends the quoted expression at the bad number.
+                let end = self.tokens[self.position].start + literal.len();
+                let value = parse_number(&literal).map_err(|message| ArithError { expression: self.text[..end].to_string(), message })?;
                 self.advance()?;
                 Ok(value)
             }

@@ -48,6 +48,8 @@ pub struct ExpandOptions {
     pub globskipdots: bool,
     /// `shopt -s nocasematch`: case-insensitive `case` and `[[ == ]]`.
     pub nocasematch: bool,
+    /// `set -e`: some warnings (a bad array subscript) become errors.
+    pub errexit: bool,
 }
 
 /// The shape of a variable, as the expander needs to know it.

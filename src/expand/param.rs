@@ -244,6 +244,13 @@ async fn lookup(
                                 _ => true,
                             };
                         if below_start {
+                            // A warning, except under `set -e`, where bash stops.
+                            if host.options().errexit {
+                                return Err(ExpandError::Subscript(arith::ArithError {
+                                    expression: name.to_string(),
+                                    message: "bad array subscript".into(),
+                                }));
+                            }
                             host.warn(&format!("{name}: bad array subscript")).await;
                             return Ok(Value::Unset);
                         }
@@ -453,7 +460,9 @@ fn unbound_name(pe: &ParamExpansion) -> String {
                 word.parts.iter().map(|p| if let crate::syntax::ast::WordPart::Literal(s) = p { s.as_str() } else { "" }).collect();
             format!("{name}[{text}]")
         }
-        (Parameter::Positional(n), _) => format!("${n}"),
+        // Bash writes `$1` for the bare form and `1` inside braces.
+        (Parameter::Positional(n), _) if !pe.braced => format!("${n}"),
+        (Parameter::Positional(n), _) => n.to_string(),
         (param, _) => display_name(param),
     }
 }

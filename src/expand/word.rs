@@ -462,7 +462,7 @@ fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFut
         Ok(match expr {
             ArithExpr::Expansion(word) => expand_string(host, word).await?,
             ArithExpr::Invalid(text) => expand_invalid_text(host, text).await?,
-            ArithExpr::Source(text, inner) => match expand_source_text(host, text, inner).await? {
+            ArithExpr::Source(text, inner) => match expand_source_text(host, &text.0, inner).await? {
                 Some(expanded) => expanded,
                 None => arith_text(host, inner).await?,
             },

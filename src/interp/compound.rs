@@ -119,7 +119,7 @@ impl Shell {
                 self.charge_command().await?;
                 match eval_arith(self, expr).await {
                     Ok(value) => Ok((value == 0) as i32),
-                    Err(ExpandError::Arith(error)) => {
+                    Err(ExpandError::Arith(error)) if error.message != "unbound variable" => {
                         self.report_arith_command_error(&error).await;
                         Ok(1)
                     }
@@ -238,7 +238,8 @@ impl Shell {
             None => Ok(1),
             Some(expr) => match eval_arith(self, expr).await {
                 Ok(v) => Ok(v),
-                Err(ExpandError::Arith(error)) => {
+                // An unbound variable under `set -u` ends the shell.
+                Err(ExpandError::Arith(error)) if error.message != "unbound variable" => {
                     self.report_arith_command_error(&error).await;
                     Err(Ok(1))
                 }

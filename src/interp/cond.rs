@@ -49,12 +49,18 @@ impl Shell {
                         }
                         "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {
                             let right_text = self.cond_string(right).await?;
-                            let a = arith::eval_text(&left_text, &mut HostArith(self));
-                            let b = arith::eval_text(&right_text, &mut HostArith(self));
-                            match (a, b) {
-                                (Ok(a), Ok(b)) => Ok(compare_integers(op, a, b)),
-                                (Err(e), _) | (_, Err(e)) => {
-                                    self.report_error(&e.to_string()).await;
+                            // The left side first: its error stops the right one.
+                            let values = arith::eval_text(&left_text, &mut HostArith(self))
+                                .and_then(|a| arith::eval_text(&right_text, &mut HostArith(self)).map(|b| (a, b)));
+                            match values {
+                                Ok((a, b)) => Ok(compare_integers(op, a, b)),
+                                Err(e) if e.message == "unbound variable" => {
+                                    Err(self.expansion_failed(ExpandError::Arith(e)).await)
+                                }
+                                Err(e) => {
+                                    // Bash names `[[` in expression errors, not in variable ones.
+                                    let prefix = if e.is_variable_error() { "" } else { "[[: " };
+                                    self.report_error(&format!("{prefix}{e}")).await;
                                     Err(Ok(1))
                                 }
                             }

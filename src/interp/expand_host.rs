@@ -22,6 +22,7 @@ impl ExpandHost for Shell {
             globstar: self.options.globstar,
             globskipdots: self.options.globskipdots,
             nocasematch: self.options.nocasematch,
+            errexit: self.options.errexit,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::fds::MAX_FD;
 use super::{Outcome, Shell};
-use crate::expand::{expand_heredoc, expand_string, expand_words};
+use crate::expand::{expand_heredoc, expand_string, expand_words, ExpandError};
 use crate::fs::{FsError, OpenOptions};
 use crate::io::{Fd, FileStream, Stream};
 use crate::syntax::ast::{Redirect, RedirectFd, RedirectOp, RedirectTarget, Word};
@@ -81,6 +81,12 @@ impl Shell {
                 } else {
                     match expand_heredoc(self, &doc.body).await {
                         Ok(text) => text,
+                        // In a here-document body these fail the command
+                        // only, and the script goes on.
+                        Err(error @ (ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. })) => {
+                            self.report_error(&error.to_string()).await;
+                            return Err(Ok(127));
+                        }
                         Err(error) => return Err(self.redirect_expansion_failed(error).await),
                     }
                 };

@@ -6,7 +6,7 @@
 //! text that does not parse becomes [`ArithExpr::Invalid`]; only errors in
 //! nested substitutions and limits stop the parse.
 
-use super::ast::{ArithExpr, BinaryArithOp, UnaryArithOp, Word, WordPart};
+use super::ast::{ArithExpr, ArithSource, BinaryArithOp, UnaryArithOp, Word, WordPart};
 use super::parser::{Fail, PResult, Parser};
 
 /// Why an arithmetic parse stopped.
@@ -88,7 +88,7 @@ impl Parser<'_> {
     pub(super) fn arith_source(&mut self, start: usize, end: usize) -> PResult<ArithExpr> {
         Ok(match self.arith_range(start, end)? {
             ArithExpr::Invalid(text) => ArithExpr::Invalid(text),
-            expr => ArithExpr::Source(self.slice(start, end).to_string(), Box::new(expr)),
+            expr => ArithExpr::Source(ArithSource(self.slice(start, end).to_string()), Box::new(expr)),
         })
     }
 

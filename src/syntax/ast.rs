@@ -567,7 +567,19 @@ pub enum ArithExpr {
     /// A whole expression of `$(( ))`, `$[ ]`, `(( ))` or `for (( ))` as
     /// written, with its tree: bash reads the text when it runs, so its
     /// errors quote the text as written (`1/0 : division by 0 ...`).
-    Source(String, Box<ArithExpr>),
+    Source(ArithSource, Box<ArithExpr>),
+}
+
+/// The text of an arithmetic expression as written. Trees that differ only
+/// in how their expressions were spaced are the same tree, so it compares
+/// equal to any other (the printer writes the tree, not this text).
+#[derive(Debug, Clone)]
+pub struct ArithSource(pub String);
+
+impl PartialEq for ArithSource {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
 }
 
 /// A prefix arithmetic operator.

@@ -303,11 +303,19 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         }
         shell.vars.restore_scopes(hidden);
         if let Err(message) = result {
+            // An unbound variable ends the shell as in any expansion.
+            if let Some(name) = message.strip_suffix(": unbound variable") {
+                return shell.expansion_failed(crate::expand::ExpandError::Unbound(name.to_string())).await;
+            }
             // Bash reports a bad subscript without the builtin's name.
             if message.ends_with("]: bad array subscript") {
                 shell.report_error(&message).await;
             } else {
                 shell.builtin_error(builtin, &message).await;
+            }
+            // An arithmetic error in an integer assignment ends the shell.
+            if message.contains("(error token is \"") {
+                return Err(crate::interp::Flow::Exit(1));
             }
             status = 1;
             continue;

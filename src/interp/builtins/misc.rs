@@ -80,6 +80,10 @@ pub fn let_(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         for expr in &args[1..] {
             match arith::eval_text(expr, &mut HostArith(shell)) {
                 Ok(value) => last = value,
+                // An unbound variable under `set -u` ends the shell.
+                Err(error) if error.message == "unbound variable" => {
+                    return shell.expansion_failed(crate::expand::ExpandError::Arith(error)).await;
+                }
                 Err(error) => {
                     shell.builtin_error("let", &error.to_string()).await;
                     return Ok(1);

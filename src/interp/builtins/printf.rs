@@ -544,10 +544,9 @@ pub fn shell_quote(text: &str) -> String {
                 | ']'
                 | '{'
                 | '}'
-                | '#'
                 | '^'
                 | ','
-        ) || (c == '~' && i == 0);
+        ) || (matches!(c, '~' | '#') && i == 0);
         if special {
             out.push('\\');
         }
