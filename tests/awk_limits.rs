@@ -104,7 +104,8 @@ fn output_into_a_closed_pipe_ends_the_program() {
 #[test]
 fn megabyte_inputs_stream_through() {
     let mut sandbox = sandbox_with(Limits::default());
-    let make = "awk 'BEGIN { for (i = 1; i <= 150000; i++) printf \"%d %d host%d.example.com GET /index.html\\n\", i, i % 7, i % 13 }' > big.txt";
+    let make =
+        "awk 'BEGIN { for (i = 1; i <= 150000; i++) printf \"%d %d host%d.example.com GET /index.html\\n\", i, i % 7, i % 13 }' > big.txt";
     assert_eq!(run(&mut sandbox, make).2, 0);
     let (size, _, _) = run(&mut sandbox, "wc -c < big.txt");
     assert!(size.trim().parse::<u64>().unwrap_or(0) > 5_000_000, "{size}");

@@ -5,7 +5,7 @@
 use super::ast::{Builtin, Expr, Var};
 use super::eval::bool_value;
 use super::interp::{EResult, Interp, Stop};
-use super::text::{byte_offset, char_count, char_index, char_len_at, change_case};
+use super::text::{byte_offset, change_case, char_count, char_index, char_len_at};
 use super::value::{Str, Value};
 use super::vars::{Array, Cell, RLENGTH, RSTART};
 use crate::regex::Regex;
@@ -36,9 +36,7 @@ fn arg_num(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], i: usize) -
 
 fn array_arg(it: &mut Interp<'_>, args: &[Expr], i: usize, function: &str) -> EResult<super::vars::ArrayRef> {
     match args.get(i) {
-        Some(Expr::Var(var)) => it.array(*var).map_err(|_| {
-            Stop::Fatal(format!("{function}: argument {} is not an array", i + 1))
-        }),
+        Some(Expr::Var(var)) => it.array(*var).map_err(|_| Stop::Fatal(format!("{function}: argument {} is not an array", i + 1))),
         _ => Err(Stop::Fatal(format!("{function}: argument {} is not an array", i + 1))),
     }
 }
@@ -520,7 +518,8 @@ fn split(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], pattern: bool
             if pattern {
                 super::fields::Splitter::Pattern(it.dynamic_regex(&value)?)
             } else {
-                super::fields::splitter_for(&fs, &mut it.cache, it.fold).map_err(|err| Stop::Fatal(super::interp::regex_error(&fs, &err)))?
+                super::fields::splitter_for(&fs, &mut it.cache, it.fold)
+                    .map_err(|err| Stop::Fatal(super::interp::regex_error(&fs, &err)))?
             }
         }
     };

@@ -77,7 +77,9 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) ->
                 spec.precision = Some(precision);
             }
         }
-        while matches!(format.get(i), Some(b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't')) && format.get(i + 1).is_some_and(|c| b"diouxXeEfFgGaAcs".contains(c)) {
+        while matches!(format.get(i), Some(b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'))
+            && format.get(i + 1).is_some_and(|c| b"diouxXeEfFgGaAcs".contains(c))
+        {
             i += 1;
         }
         let Some(&conv) = format.get(i) else {
@@ -268,7 +270,11 @@ pub fn format_float(n: f64, conv: u8, spec: &Spec) -> Vec<u8> {
     let upper = conv.is_ascii_uppercase();
     if !n.is_finite() {
         let text = if n.is_nan() {
-            if n.is_sign_negative() { "-nan" } else { "+nan" }
+            if n.is_sign_negative() {
+                "-nan"
+            } else {
+                "+nan"
+            }
         } else if n < 0.0 {
             "-inf"
         } else {

@@ -4,7 +4,7 @@
 //! value conversions under `CONVFMT`/`OFMT`.
 
 use super::ast::{Program, Var};
-use super::fields::{split, splitter_for, parse_widths, Splitter};
+use super::fields::{parse_widths, split, splitter_for, Splitter};
 use super::format::number_to_string;
 use super::io::Io;
 use super::regex::Cache;
@@ -293,7 +293,13 @@ impl<'p> Interp<'p> {
                 let text = self.to_str(&value);
                 match parse_widths(&text) {
                     Some(widths) => self.splitter = Splitter::Widths(widths),
-                    None => return Err(Stop::Fatal(format!("invalid FIELDWIDTHS value, for field {}, near `{}'", 1, String::from_utf8_lossy(&text)))),
+                    None => {
+                        return Err(Stop::Fatal(format!(
+                            "invalid FIELDWIDTHS value, for field {}, near `{}'",
+                            1,
+                            String::from_utf8_lossy(&text)
+                        )))
+                    }
                 }
             }
             FPAT => {

@@ -275,13 +275,17 @@ impl Io {
                     Sink::File(fd)
                 } else {
                     let mode = 0o666 & !ctx.shell.umask();
-                    let options =
-                        if kind == super::ast::Redirect::Append { OpenOptions::write_append(mode) } else { OpenOptions::write_truncate(mode) };
+                    let options = if kind == super::ast::Redirect::Append {
+                        OpenOptions::write_append(mode)
+                    } else {
+                        OpenOptions::write_truncate(mode)
+                    };
                     let handle: Rc<dyn FileHandle> = match ctx.fs.open(&ctx.resolve(&text), options).await {
                         Ok(handle) => handle,
                         Err(error) => return Err(format!("cannot redirect to `{text}': {error}")),
                     };
-                    let offset = if kind == super::ast::Redirect::Append { handle.metadata().await.map(|m| m.size).unwrap_or(0) } else { 0 };
+                    let offset =
+                        if kind == super::ast::Redirect::Append { handle.metadata().await.map(|m| m.size).unwrap_or(0) } else { 0 };
                     Sink::File(Rc::new(Stream::File(FileStream { handle, offset: StdCell::new(offset), readable: false, writable: true })))
                 }
             }
@@ -326,7 +330,8 @@ impl Io {
         if let Sink::Pipe = output.sink {
             let command = String::from_utf8_lossy(&name).into_owned();
             let stdin = Stream::input(output.data);
-            let status = ctx.shell.run_command(vec!["sh".into(), "-c".into(), command], stdin, ctx.stdout.clone(), ctx.stderr.clone()).await;
+            let status =
+                ctx.shell.run_command(vec!["sh".into(), "-c".into(), command], stdin, ctx.stdout.clone(), ctx.stderr.clone()).await;
             return Ok(status);
         }
         Ok(0)

@@ -30,7 +30,10 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
             let command = eval_str(it, ctx, &args[0]).await?;
             flush_all(it, ctx).await?;
             let command = String::from_utf8_lossy(&command).into_owned();
-            let status = ctx.shell.run_command(vec!["sh".into(), "-c".into(), command], ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone()).await;
+            let status = ctx
+                .shell
+                .run_command(vec!["sh".into(), "-c".into(), command], ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone())
+                .await;
             Ok(Value::Num(f64::from(status)))
         }
         Expr::Call(index, args) => {
@@ -120,7 +123,12 @@ async fn eval_str<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'p E
     Ok(it.to_str(&value))
 }
 
-async fn getline<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, source: &'p GetlineSource, target: Option<&'p LValue>) -> EResult<Value> {
+async fn getline<'p>(
+    it: &mut Interp<'p>,
+    ctx: &mut Invocation<'_>,
+    source: &'p GetlineSource,
+    target: Option<&'p LValue>,
+) -> EResult<Value> {
     let record = match source {
         GetlineSource::Main => {
             let Some(record) = it.next_main_record(ctx).await? else {
@@ -144,7 +152,10 @@ async fn getline<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, source: &'p 
                         it.io.files.insert(name.to_vec(), Reader::new(fd));
                     }
                     Err(error) => {
-                        it.set_plain(super::vars::SPECIALS.iter().position(|s| *s == "ERRNO").unwrap_or(21), Value::str(error.to_string().as_bytes()));
+                        it.set_plain(
+                            super::vars::SPECIALS.iter().position(|s| *s == "ERRNO").unwrap_or(21),
+                            Value::str(error.to_string().as_bytes()),
+                        );
                         return Ok(Value::Num(-1.0));
                     }
                 }

@@ -40,20 +40,40 @@ pub struct Token {
 }
 
 const KEYWORDS: &[&str] = &[
-    "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break", "continue", "next",
-    "nextfile", "exit", "return", "delete", "in", "getline", "print", "printf",
+    "BEGIN",
+    "END",
+    "BEGINFILE",
+    "ENDFILE",
+    "function",
+    "func",
+    "if",
+    "else",
+    "while",
+    "for",
+    "do",
+    "break",
+    "continue",
+    "next",
+    "nextfile",
+    "exit",
+    "return",
+    "delete",
+    "in",
+    "getline",
+    "print",
+    "printf",
 ];
 
 /// Names of the built-in functions.
 pub const BUILTINS: &[&str] = &[
-    "length", "substr", "index", "split", "sub", "gsub", "gensub", "match", "sprintf", "tolower", "toupper", "int", "sqrt", "exp",
-    "log", "sin", "cos", "atan2", "rand", "srand", "systime", "strftime", "mktime", "asort", "asorti", "patsplit", "and", "or",
-    "xor", "lshift", "rshift", "compl", "strtonum", "typeof", "isarray", "close", "fflush", "system",
+    "length", "substr", "index", "split", "sub", "gsub", "gensub", "match", "sprintf", "tolower", "toupper", "int", "sqrt", "exp", "log",
+    "sin", "cos", "atan2", "rand", "srand", "systime", "strftime", "mktime", "asort", "asorti", "patsplit", "and", "or", "xor", "lshift",
+    "rshift", "compl", "strtonum", "typeof", "isarray", "close", "fflush", "system",
 ];
 
 const OPS: &[&str] = &[
-    "**=", "&&", "||", "==", "<=", ">=", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=", ">>", "!~", "|&", "**", "{", "}", "(",
-    ")", "[", "]", ";", ",", "+", "-", "*", "/", "%", "^", "!", ">", "<", "|", "?", ":", "~", "$", "=",
+    "**=", "&&", "||", "==", "<=", ">=", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=", ">>", "!~", "|&", "**", "{", "}", "(", ")",
+    "[", "]", ";", ",", "+", "-", "*", "/", "%", "^", "!", ">", "<", "|", "?", ":", "~", "$", "=",
 ];
 
 /// A lexing failure: the message and the byte offset for the caret.
@@ -171,7 +191,10 @@ impl<'a> Lexer<'a> {
     fn number(&mut self) -> f64 {
         let start = self.pos;
         let src = self.src;
-        if src.get(start) == Some(&b'0') && matches!(src.get(start + 1), Some(b'x' | b'X')) && src.get(start + 2).is_some_and(u8::is_ascii_hexdigit) {
+        if src.get(start) == Some(&b'0')
+            && matches!(src.get(start + 1), Some(b'x' | b'X'))
+            && src.get(start + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
             self.pos += 2;
             let mut value = 0f64;
             while let Some(d) = self.peek().and_then(|c| char::from(c).to_digit(16)) {

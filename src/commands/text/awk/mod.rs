@@ -60,7 +60,9 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 let message = match error.style {
                     parser::Style::Fatal => format!("{name}: {piece}:{line}: fatal: {}\n", error.message),
                     parser::Style::Error => format!("{name}: {piece}:{line}: error: {}\n", error.message),
-                    parser::Style::ErrorTwice => format!("{name}: {piece}:{line}: error: {0}\n{name}: {piece}:{line}: error: {0}\n", error.message),
+                    parser::Style::ErrorTwice => {
+                        format!("{name}: {piece}:{line}: error: {0}\n{name}: {piece}:{line}: error: {0}\n", error.message)
+                    }
                     parser::Style::Caret => {
                         let caret: String = text.iter().take(column).map(|&c| if c == b'\t' { '\t' } else { ' ' }).collect();
                         format!(
@@ -318,15 +320,43 @@ fn version_text(name: &str) -> String {
 }
 
 const LONGS: &[&str] = &[
-    "field-separator", "assign", "file", "source", "include", "load", "exec", "version", "help", "usage", "posix", "traditional",
-    "re-interval", "characters-as-bytes", "sandbox", "lint", "lint-old", "optimize", "no-optimize", "bignum", "use-lc-numeric",
-    "non-decimal-data", "copyright", "gen-pot", "trace", "dump-variables", "debug", "pretty-print", "profile",
+    "field-separator",
+    "assign",
+    "file",
+    "source",
+    "include",
+    "load",
+    "exec",
+    "version",
+    "help",
+    "usage",
+    "posix",
+    "traditional",
+    "re-interval",
+    "characters-as-bytes",
+    "sandbox",
+    "lint",
+    "lint-old",
+    "optimize",
+    "no-optimize",
+    "bignum",
+    "use-lc-numeric",
+    "non-decimal-data",
+    "copyright",
+    "gen-pot",
+    "trace",
+    "dump-variables",
+    "debug",
+    "pretty-print",
+    "profile",
 ];
 
 async fn add_program(ctx: &Invocation<'_>, options: &mut Options, name: &str, piece: &str, text: &[u8]) -> Result<(), i32> {
     let trimmed = text.iter().position(|c| !c.is_ascii_whitespace()).map_or(&text[..0], |at| &text[at..]);
     for directive in ["@include", "@load", "@namespace"] {
-        if trimmed.starts_with(directive.as_bytes()) || text.windows(directive.len() + 1).any(|w| w[0] == b'\n' && &w[1..] == directive.as_bytes()) {
+        if trimmed.starts_with(directive.as_bytes())
+            || text.windows(directive.len() + 1).any(|w| w[0] == b'\n' && &w[1..] == directive.as_bytes())
+        {
             let message = format!("{name}: {piece}:1: error: {directive} is not supported in the sandbox\n");
             let _ = ctx.stderr.write(message.as_bytes()).await;
             return Err(1);
@@ -336,7 +366,14 @@ async fn add_program(ctx: &Invocation<'_>, options: &mut Options, name: &str, pi
     Ok(())
 }
 
-async fn apply(ctx: &mut Invocation<'_>, options: &mut Options, have_program: &mut bool, name: &str, flag: char, value: String) -> Option<i32> {
+async fn apply(
+    ctx: &mut Invocation<'_>,
+    options: &mut Options,
+    have_program: &mut bool,
+    name: &str,
+    flag: char,
+    value: String,
+) -> Option<i32> {
     match flag {
         'F' => options.field_separator = Some(value.into_bytes()),
         'v' => options.assignments.push(value.into_bytes()),

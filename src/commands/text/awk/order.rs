@@ -8,9 +8,8 @@
 use super::value::Str;
 
 /// Table sizes gawk's string arrays grow through.
-const SIZES: &[usize] = &[
-    13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583, 2097169, 4194319, 8388617, 16777259, 33554467,
-];
+const SIZES: &[usize] =
+    &[13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583, 2097169, 4194319, 8388617, 16777259, 33554467];
 
 /// Most entries per chain, on average, before the table grows.
 const CHAIN_MAX: usize = 2;

@@ -185,7 +185,13 @@ impl<'a> Parser<'a> {
             return index;
         }
         let index = self.program.functions.len();
-        self.program.functions.push(Function { name: name.to_string(), params: 0, param_names: Vec::new(), body: Vec::new(), defined: false });
+        self.program.functions.push(Function {
+            name: name.to_string(),
+            params: 0,
+            param_names: Vec::new(),
+            body: Vec::new(),
+            defined: false,
+        });
         self.function_names.insert(name.to_string(), index);
         index
     }
@@ -268,10 +274,18 @@ impl<'a> Parser<'a> {
                 return self.error();
             };
             if param == name {
-                return Err(ParseError::new(format!("function `{name}': cannot use function name as parameter name"), self.tok.start, Style::Error));
+                return Err(ParseError::new(
+                    format!("function `{name}': cannot use function name as parameter name"),
+                    self.tok.start,
+                    Style::Error,
+                ));
             }
             if locals.insert(param.clone(), params.len()).is_some() {
-                return Err(ParseError::new(format!("function `{name}': parameter #{} `{param}' duplicates parameter #{}", params.len() + 1, locals[&param] + 1), self.tok.start, Style::Error));
+                return Err(ParseError::new(
+                    format!("function `{name}': parameter #{} `{param}' duplicates parameter #{}", params.len() + 1, locals[&param] + 1),
+                    self.tok.start,
+                    Style::Error,
+                ));
             }
             locals.insert(param.clone(), params.len());
             params.push(param);
@@ -705,7 +719,13 @@ impl<'a> Parser<'a> {
         loop {
             let operand = matches!(
                 self.tok.tok,
-                Tok::Num(_) | Tok::Str(_) | Tok::Regex(_) | Tok::Name(_) | Tok::FuncName(_) | Tok::Builtin(_) | Tok::Op("$" | "(" | "++" | "--")
+                Tok::Num(_)
+                    | Tok::Str(_)
+                    | Tok::Regex(_)
+                    | Tok::Name(_)
+                    | Tok::FuncName(_)
+                    | Tok::Builtin(_)
+                    | Tok::Op("$" | "(" | "++" | "--")
             );
             if !operand || (no_gt && self.is_key("in")) {
                 break;

@@ -219,9 +219,7 @@ impl<'p> Interp<'p> {
                         self.io.flush_stdout(ctx).await.map_err(Stop::Status)?;
                     }
                 }
-                Some(block) if all_sync(block) => {
-                    if let Flow::Return(_) = self.exec_block(ctx, block)? {}
-                }
+                Some(block) if all_sync(block) => if let Flow::Return(_) = self.exec_block(ctx, block)? {},
                 Some(block) => {
                     self.exec_block_async(ctx, block).await?;
                 }

@@ -21,11 +21,7 @@ enum Order {
 
 fn parse_order(name: &[u8]) -> Option<(Order, bool)> {
     let text = std::str::from_utf8(name).ok()?;
-    let (base, descending) = if let Some(base) = text.strip_suffix("_desc") {
-        (base, true)
-    } else {
-        (text.strip_suffix("_asc")?, false)
-    };
+    let (base, descending) = if let Some(base) = text.strip_suffix("_desc") { (base, true) } else { (text.strip_suffix("_asc")?, false) };
     let order = match base {
         "@ind_str" => Order::IndStr,
         "@ind_num" => Order::IndNum,
@@ -106,7 +102,9 @@ pub fn asort(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], indices: 
     };
     let mut pairs = source.borrow().pairs();
     let (order, descending) = match &how {
-        Some(how) => parse_order(how).ok_or_else(|| Stop::Fatal(format!("{name}: invalid sort specification `{}'", String::from_utf8_lossy(how))))?,
+        Some(how) => {
+            parse_order(how).ok_or_else(|| Stop::Fatal(format!("{name}: invalid sort specification `{}'", String::from_utf8_lossy(how))))?
+        }
         None if indices => (Order::IndStr, false),
         None => (Order::ValType, false),
     };

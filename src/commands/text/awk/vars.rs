@@ -9,8 +9,31 @@ use std::rc::Rc;
 
 /// The special variables, in slot order (the parser reserves these first).
 pub const SPECIALS: &[&str] = &[
-    "NR", "NF", "FNR", "FS", "OFS", "ORS", "RS", "RT", "FILENAME", "SUBSEP", "RSTART", "RLENGTH", "CONVFMT", "OFMT", "ENVIRON",
-    "ARGC", "ARGV", "IGNORECASE", "FIELDWIDTHS", "FPAT", "PROCINFO", "ERRNO", "BINMODE", "LINT", "TEXTDOMAIN",
+    "NR",
+    "NF",
+    "FNR",
+    "FS",
+    "OFS",
+    "ORS",
+    "RS",
+    "RT",
+    "FILENAME",
+    "SUBSEP",
+    "RSTART",
+    "RLENGTH",
+    "CONVFMT",
+    "OFMT",
+    "ENVIRON",
+    "ARGC",
+    "ARGV",
+    "IGNORECASE",
+    "FIELDWIDTHS",
+    "FPAT",
+    "PROCINFO",
+    "ERRNO",
+    "BINMODE",
+    "LINT",
+    "TEXTDOMAIN",
 ];
 
 /// Slot of `NR`.
