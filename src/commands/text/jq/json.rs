@@ -439,7 +439,7 @@ impl<'a> Reader<'a> {
                         }
                     }
                     self.bump();
-                    let key = self.string()?;
+                    let key = self.string_rc()?;
                     self.skip_ws();
                     match self.bump() {
                         Some(b':') => {}
@@ -447,7 +447,7 @@ impl<'a> Reader<'a> {
                         Some(_) => return Err(self.error("Objects must consist of key:value pairs")),
                     }
                     let v = self.value()?;
-                    map.insert(Rc::from(key.as_str()), v);
+                    map.insert(key, v);
                     self.skip_ws();
                     match self.bump() {
                         Some(b',') => continue,
@@ -484,7 +484,7 @@ impl<'a> Reader<'a> {
             }
             b'"' => {
                 self.bump();
-                Ok(Value::Str(Rc::from(self.string()?.as_str())))
+                Ok(Value::Str(self.string_rc()?))
             }
             b']' | b'}' => {
                 self.bump();
@@ -545,6 +545,26 @@ impl<'a> Reader<'a> {
                 Err(self.error("Invalid numeric literal"))
             }
         }
+    }
+
+    /// A string after its opening quote, shared; plain strings (no escapes,
+    /// valid UTF-8, no control characters) are taken straight from the input.
+    fn string_rc(&mut self) -> Result<Rc<str>, ParseError> {
+        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+        if let Some(end) = memchr::memchr2(b'"', b'\\', rest) {
+            if rest.get(end) == Some(&b'"') {
+                if let Some(body) = rest.get(..end) {
+                    if !body.iter().any(|b| *b < 0x20) {
+                        if let Ok(text) = std::str::from_utf8(body) {
+                            let value = Rc::from(text);
+                            self.pos += end + 1;
+                            return Ok(value);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Rc::from(self.string()?.as_str()))
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
