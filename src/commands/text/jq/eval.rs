@@ -4,7 +4,7 @@
 
 use super::ast::{Assign, Ast, Def, Part, Pattern, Target, VarRef};
 use super::builtins::{call_native, format_value};
-use super::json::{dump_short, truncate, to_json};
+use super::json::{dump_short, to_json, truncate};
 use super::ops::{binop, index_value, slice_value};
 use super::parse::Program;
 use super::paths::{delpaths, getpath, setpath};
@@ -440,10 +440,14 @@ impl<'p> Cx<'p> {
                 }
                 Ok(())
             }
-            other => Err(err(format!("Cannot iterate over {}{}", other.kind(), match other {
-                Value::Null => String::new(),
-                _ => format!(" ({})", dump_short(other)),
-            }))),
+            other => Err(err(format!(
+                "Cannot iterate over {}{}",
+                other.kind(),
+                match other {
+                    Value::Null => String::new(),
+                    _ => format!(" ({})", dump_short(other)),
+                }
+            ))),
         }
     }
 
@@ -649,7 +653,14 @@ impl<'p> Cx<'p> {
         Ok(())
     }
 
-    fn destructure(&mut self, pat: &'p Pattern, env: &Env<'p>, value: &Value, slots: &mut Vec<Value>, results: &mut Vec<Vec<Value>>) -> Res {
+    fn destructure(
+        &mut self,
+        pat: &'p Pattern,
+        env: &Env<'p>,
+        value: &Value,
+        slots: &mut Vec<Value>,
+        results: &mut Vec<Vec<Value>>,
+    ) -> Res {
         // Patterns whose keys are generators multiply the bindings.
         let mut states = vec![slots.clone()];
         self.destructure_into(pat, env, value, &mut states)?;

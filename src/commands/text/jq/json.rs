@@ -293,8 +293,7 @@ pub fn dump(value: &Value, style: &Style, depth: usize, out: &mut String) {
                 color_end(style, out);
                 return;
             }
-            let keys: Vec<Rc<str>> =
-                if style.sort_keys { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };
+            let keys: Vec<Rc<str>> = if style.sort_keys { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {
                     color_start(style, COLOR_OBJ, out);
