@@ -813,7 +813,14 @@ impl<'a> Parser<'a> {
                 self.bump();
                 continue;
             }
-            self.expect("}")?;
+            if !self.is_punct("}") {
+                // bison names the one token it wanted here.
+                let tok = self.peek().clone();
+                let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+                let message = format!("syntax error, unexpected {}, expecting '}}' (Unix shell quoting issues?)", describe(&tok));
+                return Err(self.located(&message, start));
+            }
+            self.bump();
             break;
         }
         Ok(Ast::Object(members))
