@@ -103,9 +103,8 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
 
 /// Math functions of one number.
 pub const MATH1: &[&str] = &[
-    "floor", "sqrt", "ceil", "round", "fabs", "trunc", "rint", "exp", "exp2", "log", "log10", "log1p", "expm1", "log2",
-    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "lgamma",
-    "tgamma",
+    "floor", "sqrt", "ceil", "round", "fabs", "trunc", "rint", "exp", "exp2", "log", "log10", "log1p", "expm1", "log2", "sin", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "lgamma", "tgamma",
 ];
 
 /// The index of a native by name and arity, if there is one.
@@ -503,7 +502,16 @@ fn recurse_cond<'p>(cx: &mut Cx<'p>, f: &'p Ast, c: &'p Ast, env: &Env<'p>, inpu
 /// `until(cond; next)` and `while(cond; update)` as loops while each step
 /// has one outcome, recursing only when a closure yields several.
 #[allow(clippy::too_many_arguments)]
-fn loop_until<'p>(cx: &mut Cx<'p>, until: bool, c: &'p Ast, u: &'p Ast, env: &Env<'p>, input: Value, path: P, out: &mut Out<'_, 'p>) -> Res {
+fn loop_until<'p>(
+    cx: &mut Cx<'p>,
+    until: bool,
+    c: &'p Ast,
+    u: &'p Ast,
+    env: &Env<'p>,
+    input: Value,
+    path: P,
+    out: &mut Out<'_, 'p>,
+) -> Res {
     let mut cur = (input, path);
     loop {
         cx.step()?;

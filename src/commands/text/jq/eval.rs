@@ -4,7 +4,7 @@
 
 use super::ast::{Assign, Ast, Def, Part, Pattern, Target, VarRef};
 use super::builtins::{call_native, format_value};
-use super::json::{dump_short, truncate, to_json};
+use super::json::{dump_short, to_json, truncate};
 use super::ops::{binop, index_value, slice_value};
 use super::parse::Program;
 use super::paths::{delpaths, getpath, setpath};
@@ -147,6 +147,33 @@ impl<'p> Cx<'p> {
         Ok(())
     }
 
+    /// Charges the copying a large string or array result took, so loops
+    /// that grow one (`reduce ... (""; . + "x")`) meet the budget in bounded
+    /// time, and refuses strings beyond the size limit.
+    pub fn charge_size(&mut self, v: &Value) -> Res {
+        let work = match v {
+            Value::Str(s) => {
+                if s.len() > self.shell.size_limits().max_string_bytes {
+                    return Err(Flow::Stop(Some(format!(
+                        "jq: error: string too long (more than {} bytes)",
+                        self.shell.size_limits().max_string_bytes
+                    ))));
+                }
+                s.len() / 64
+            }
+            Value::Arr(a) => a.len() / 8,
+            Value::Obj(o) => o.len() / 8,
+            _ => 0,
+        };
+        if work > 0 {
+            self.pending += work as u64;
+            if self.pending >= CHARGE_EVERY {
+                self.flush_steps()?;
+            }
+        }
+        Ok(())
+    }
+
     /// Charges the steps counted so far.
     pub fn flush_steps(&mut self) -> Res {
         let n = std::mem::take(&mut self.pending);
@@ -256,7 +283,11 @@ impl<'p> Cx<'p> {
             Ast::Array(e) => {
                 let mut items = Vec::new();
                 if let Some(e) = e {
+                    let most = self.shell.size_limits().max_array_elements.saturating_mul(8);
                     self.eval(e, env, input, None, &mut |_, v, _| {
+                        if items.len() >= most {
+                            return Err(Flow::Stop(Some(format!("jq: error: array too large (more than {most} elements)"))));
+                        }
                         items.push(v);
                         Ok(())
                     })?;
@@ -279,6 +310,7 @@ impl<'p> Cx<'p> {
                 self.eval(b, env, input, None, &mut |cx, rhs, _| {
                     cx.eval(a, env, input2.clone(), None, &mut |cx, lhs, _| {
                         let v = binop(op, &lhs, &rhs)?;
+                        cx.charge_size(&v)?;
                         cx.value_out(v, &path, out)
                     })
                 })
@@ -440,10 +472,14 @@ impl<'p> Cx<'p> {
                 }
                 Ok(())
             }
-            other => Err(err(format!("Cannot iterate over {}{}", other.kind(), match other {
-                Value::Null => String::new(),
-                _ => format!(" ({})", dump_short(other)),
-            }))),
+            other => Err(err(format!(
+                "Cannot iterate over {}{}",
+                other.kind(),
+                match other {
+                    Value::Null => String::new(),
+                    _ => format!(" ({})", dump_short(other)),
+                }
+            ))),
         }
     }
 
@@ -649,7 +685,14 @@ impl<'p> Cx<'p> {
         Ok(())
     }
 
-    fn destructure(&mut self, pat: &'p Pattern, env: &Env<'p>, value: &Value, slots: &mut Vec<Value>, results: &mut Vec<Vec<Value>>) -> Res {
+    fn destructure(
+        &mut self,
+        pat: &'p Pattern,
+        env: &Env<'p>,
+        value: &Value,
+        slots: &mut Vec<Value>,
+        results: &mut Vec<Vec<Value>>,
+    ) -> Res {
         // Patterns whose keys are generators multiply the bindings.
         let mut states = vec![slots.clone()];
         self.destructure_into(pat, env, value, &mut states)?;

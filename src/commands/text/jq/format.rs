@@ -50,7 +50,8 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
             let mut i = 0;
             while let Some(&b) = bytes.get(i) {
                 if b == b'%' {
-                    let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+                    let hex =
+                        bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
                     match hex {
                         Some(x) => {
                             out.push(x);
@@ -70,12 +71,7 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
         }
         "csv" | "tsv" => {
             let Value::Arr(items) = v else {
-                return Err(err(format!(
-                    "{} ({}) cannot be {}-formatted, only array",
-                    v.kind(),
-                    dump_short(v),
-                    name
-                )));
+                return Err(err(format!("{} ({}) cannot be {}-formatted, only array", v.kind(), dump_short(v), name)));
             };
             let mut parts = Vec::new();
             for x in items.iter() {

@@ -341,9 +341,7 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
             _ => return Err(err("Paths must be specified as an array")),
         },
         "startswith" | "endswith" => match (input, a0) {
-            (Value::Str(s), Value::Str(t)) => {
-                Value::Bool(if name == "startswith" { s.starts_with(&**t) } else { s.ends_with(&**t) })
-            }
+            (Value::Str(s), Value::Str(t)) => Value::Bool(if name == "startswith" { s.starts_with(&**t) } else { s.ends_with(&**t) }),
             _ => return Err(err(format!("{name}() requires string inputs"))),
         },
         "split" => match (input, a0) {

@@ -40,6 +40,10 @@ pub fn format_number(n: f64, out: &mut String) {
         out.push_str(if n.is_sign_negative() { "-0" } else { "0" });
         return;
     }
+    if n.fract() == 0.0 && n.abs() < 1e16 {
+        out.push_str(&(n as i64).to_string());
+        return;
+    }
     // Rust's `{:e}` gives the shortest round-trip digits.
     let sci = format!("{:e}", n.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -81,6 +85,11 @@ pub fn format_number(n: f64, out: &mut String) {
         out.push('.');
         out.push_str(b);
     }
+}
+
+fn is_plain_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'))
 }
 
 /// The canonical text of a number literal, as decNumber writes it
@@ -143,7 +152,14 @@ pub fn canonical_literal(text: &str) -> Option<String> {
 
 fn write_string(s: &str, ascii: bool, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
+    let mut plain_from = 0;
+    for (i, c) in s.char_indices() {
+        let escape = matches!(c, '"' | '\\') || (c as u32) < 0x20 || c as u32 == 0x7f || (ascii && (c as u32) > 0x7e);
+        if !escape {
+            continue;
+        }
+        out.push_str(s.get(plain_from..i).unwrap_or(""));
+        plain_from = i + c.len_utf8();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -153,15 +169,15 @@ fn write_string(s: &str, ascii: bool, out: &mut String) {
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
             c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if ascii && (c as u32) > 0x7e => {
+            c => {
                 let mut buf = [0u16; 2];
                 for unit in c.encode_utf16(&mut buf) {
                     out.push_str(&format!("\\u{:04x}", unit));
                 }
             }
-            c => out.push(c),
         }
     }
+    out.push_str(s.get(plain_from..).unwrap_or(""));
     out.push('"');
 }
 
@@ -174,6 +190,8 @@ const COLOR_ARR: &str = "1;39";
 const COLOR_OBJ: &str = "1;39";
 const COLOR_KEY: &str = "34;1";
 
+const SPACES: &str = "                                                                ";
+
 fn newline(style: &Style, depth: usize, out: &mut String) {
     out.push('\n');
     if style.tab {
@@ -181,8 +199,11 @@ fn newline(style: &Style, depth: usize, out: &mut String) {
             out.push('\t');
         }
     } else {
-        for _ in 0..depth * style.indent {
-            out.push(' ');
+        let mut n = depth * style.indent;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            out.push_str(SPACES.get(..k).unwrap_or(""));
+            n -= k;
         }
     }
 }
@@ -221,9 +242,14 @@ pub fn dump(value: &Value, style: &Style, depth: usize, out: &mut String) {
         }
         Value::Num(n, lit) => {
             color_start(style, COLOR_NUM, out);
-            match lit.as_ref().and_then(|l| if n.is_nan() { None } else { canonical_literal(l) }) {
-                Some(text) => out.push_str(&text),
-                None => format_number(*n, out),
+            match lit {
+                // Plain integers are already in canonical form.
+                Some(l) if !n.is_nan() && is_plain_integer(l) => out.push_str(l),
+                Some(l) if !n.is_nan() => match canonical_literal(l) {
+                    Some(text) => out.push_str(&text),
+                    None => format_number(*n, out),
+                },
+                _ => format_number(*n, out),
             }
             color_end(style, out);
         }
@@ -267,8 +293,7 @@ pub fn dump(value: &Value, style: &Style, depth: usize, out: &mut String) {
                 color_end(style, out);
                 return;
             }
-            let keys: Vec<Rc<str>> =
-                if style.sort_keys { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };
+            let keys: Vec<Rc<str>> = if style.sort_keys { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {
                     color_start(style, COLOR_OBJ, out);
@@ -439,7 +464,7 @@ impl<'a> Reader<'a> {
                         }
                     }
                     self.bump();
-                    let key = self.string()?;
+                    let key = self.string_rc()?;
                     self.skip_ws();
                     match self.bump() {
                         Some(b':') => {}
@@ -447,7 +472,7 @@ impl<'a> Reader<'a> {
                         Some(_) => return Err(self.error("Objects must consist of key:value pairs")),
                     }
                     let v = self.value()?;
-                    map.insert(Rc::from(key.as_str()), v);
+                    map.insert(key, v);
                     self.skip_ws();
                     match self.bump() {
                         Some(b',') => continue,
@@ -484,7 +509,7 @@ impl<'a> Reader<'a> {
             }
             b'"' => {
                 self.bump();
-                Ok(Value::Str(Rc::from(self.string()?.as_str())))
+                Ok(Value::Str(self.string_rc()?))
             }
             b']' | b'}' => {
                 self.bump();
@@ -545,6 +570,26 @@ impl<'a> Reader<'a> {
                 Err(self.error("Invalid numeric literal"))
             }
         }
+    }
+
+    /// A string after its opening quote, shared; plain strings (no escapes,
+    /// valid UTF-8, no control characters) are taken straight from the input.
+    fn string_rc(&mut self) -> Result<Rc<str>, ParseError> {
+        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+        if let Some(end) = memchr::memchr2(b'"', b'\\', rest) {
+            if rest.get(end) == Some(&b'"') {
+                if let Some(body) = rest.get(..end) {
+                    if !body.iter().any(|b| *b < 0x20) {
+                        if let Ok(text) = std::str::from_utf8(body) {
+                            let value = Rc::from(text);
+                            self.pos += end + 1;
+                            return Ok(value);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Rc::from(self.string()?.as_str()))
     }
 
     fn string(&mut self) -> Result<String, ParseError> {

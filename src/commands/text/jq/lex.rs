@@ -27,8 +27,8 @@ pub enum Tok {
 }
 
 const PUNCTS: &[&str] = &[
-    "?//", "//=", "|=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "//", "..", "|", ",", "+", "-", "*", "/", "%",
-    "=", "<", ">", ".", "[", "]", "(", ")", "{", "}", ":", ";", "?",
+    "?//", "//=", "|=", "+=", "-=", "*=", "/=", "%=", "==", "!=", "<=", ">=", "//", "..", "|", ",", "+", "-", "*", "/", "%", "=", "<", ">",
+    ".", "[", "]", "(", ")", "{", "}", ":", ";", "?",
 ];
 
 /// A cursor over the program's characters.
@@ -169,8 +169,8 @@ impl Lexer {
 pub fn describe(tok: &Tok) -> String {
     match tok {
         Tok::Ident(name) => match &**name {
-            "def" | "if" | "then" | "elif" | "else" | "end" | "as" | "reduce" | "foreach" | "try" | "catch" | "label"
-            | "import" | "include" | "and" | "or" | "__loc__" => format!("{name}"),
+            "def" | "if" | "then" | "elif" | "else" | "end" | "as" | "reduce" | "foreach" | "try" | "catch" | "label" | "import"
+            | "include" | "and" | "or" | "__loc__" => format!("{name}"),
             _ => "IDENT".to_string(),
         },
         Tok::Field(_) => "FIELD".to_string(),

@@ -27,7 +27,8 @@ use parse::{Parser, Program};
 use std::rc::Rc;
 use value::{Map, Value};
 
-const DIE: &str = "Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n";
+const DIE: &str =
+    "Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n";
 
 const USAGE: &str = "Usage:\tjq [OPTIONS] FILTER [FILES...]\n\tjq [OPTIONS] --args FILTER [ARGUMENTS...]\n\tjq [OPTIONS] --jsonargs FILTER [JSON_VALUES...]\n\njq is a tool for processing JSON inputs, applying the given filter to\nits JSON text inputs and producing the filter's results as JSON on\nstandard output.\n";
 
@@ -483,7 +484,8 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
                 }
                 "arg" | "argjson" | "slurpfile" | "rawfile" => {
                     if !need(2, i) {
-                        let _ = ctx.stderr.write(format!("jq: --{long} takes two parameters (e.g. --{long} varname value)\n").as_bytes()).await;
+                        let _ =
+                            ctx.stderr.write(format!("jq: --{long} takes two parameters (e.g. --{long} varname value)\n").as_bytes()).await;
                         return Err(2);
                     }
                     let name = args.get(i).cloned().unwrap_or_default();
@@ -515,7 +517,10 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
                                     match v {
                                         Ok(v) => items.push(v),
                                         Err(e) => {
-                                            let _ = ctx.stderr.write(format!("jq: Bad JSON in --slurpfile {name} {val}: {e}\n").as_bytes()).await;
+                                            let _ = ctx
+                                                .stderr
+                                                .write(format!("jq: Bad JSON in --slurpfile {name} {val}: {e}\n").as_bytes())
+                                                .await;
                                             return Err(2);
                                         }
                                     }

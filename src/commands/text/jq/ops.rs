@@ -12,9 +12,7 @@ pub fn binop(op: Op, a: &Value, b: &Value) -> Result<Value, Flow> {
         Op::Add => add(a, b)?,
         Op::Sub => match (a, b) {
             (Value::Num(x, _), Value::Num(y, _)) => Value::num(x - y),
-            (Value::Arr(x), Value::Arr(y)) => {
-                Value::arr(x.iter().filter(|v| !y.iter().any(|w| w.equals(v))).cloned().collect())
-            }
+            (Value::Arr(x), Value::Arr(y)) => Value::arr(x.iter().filter(|v| !y.iter().any(|w| w.equals(v))).cloned().collect()),
             _ => return Err(type_error2(a, b, "cannot be subtracted")),
         },
         Op::Mul => match (a, b) {

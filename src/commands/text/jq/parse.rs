@@ -99,14 +99,24 @@ fn arith(p: &str) -> Option<Op> {
 }
 
 const KEYWORDS: &[&str] = &[
-    "def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try", "catch", "label", "import", "include",
-    "and", "or", "__loc__",
+    "def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try", "catch", "label", "import", "include", "and", "or",
+    "__loc__",
 ];
 
 impl<'a> Parser<'a> {
     /// A parser over `text` adding to `prog`.
     pub fn new(text: &str, prog: &'a mut Program) -> Self {
-        Parser { lx: Lexer::new(text), peeked: None, scope: Vec::new(), prog, text: text.to_string(), errors: Vec::new(), pending: None, token_start: 0, def_depth: 0 }
+        Parser {
+            lx: Lexer::new(text),
+            peeked: None,
+            scope: Vec::new(),
+            prog,
+            text: text.to_string(),
+            errors: Vec::new(),
+            pending: None,
+            token_start: 0,
+            def_depth: 0,
+        }
     }
 
     /// Declares a global variable and returns its index.
@@ -162,7 +172,8 @@ impl<'a> Parser<'a> {
         let before = self.lx.src.get(..offset).unwrap_or(&[]);
         let line = 1 + before.iter().filter(|c| **c == '\n').count();
         let line_start = before.iter().rposition(|c| *c == '\n').map(|i| i + 1).unwrap_or(0);
-        let line_end = self.lx.src.get(offset..).and_then(|r| r.iter().position(|c| *c == '\n')).map(|i| i + offset).unwrap_or(self.lx.src.len());
+        let line_end =
+            self.lx.src.get(offset..).and_then(|r| r.iter().position(|c| *c == '\n')).map(|i| i + offset).unwrap_or(self.lx.src.len());
         let text: String = self.lx.src.get(line_start..line_end).unwrap_or(&[]).iter().collect();
         let pad = " ".repeat(offset - line_start);
         let _ = &self.text;
@@ -340,9 +351,7 @@ impl<'a> Parser<'a> {
                 "=" => Ast::Update(Assign::Set, Box::new(lhs), Box::new(rhs)),
                 "|=" => Ast::Update(Assign::Modify, Box::new(lhs), Box::new(rhs)),
                 "//=" => Ast::Update(Assign::Alt, Box::new(lhs), Box::new(rhs)),
-                "+=" | "-=" | "*=" | "/=" | "%=" => {
-                    Ast::Update(Assign::Arith(arith(op).unwrap_or(Op::Add)), Box::new(lhs), Box::new(rhs))
-                }
+                "+=" | "-=" | "*=" | "/=" | "%=" => Ast::Update(Assign::Arith(arith(op).unwrap_or(Op::Add)), Box::new(lhs), Box::new(rhs)),
                 _ => Ast::Bin(arith(op).unwrap_or(Op::Add), Box::new(lhs), Box::new(rhs)),
             };
             if prec == ASSIGN || prec == CMP {
@@ -804,7 +813,14 @@ impl<'a> Parser<'a> {
                 self.bump();
                 continue;
             }
-            self.expect("}")?;
+            if !self.is_punct("}") {
+                // bison names the one token it wanted here.
+                let tok = self.peek().clone();
+                let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+                let message = format!("syntax error, unexpected {}, expecting '}}' (Unix shell quoting issues?)", describe(&tok));
+                return Err(self.located(&message, start));
+            }
+            self.bump();
             break;
         }
         Ok(Ast::Object(members))

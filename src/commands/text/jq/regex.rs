@@ -67,12 +67,7 @@ pub fn match_impl(input: &Value, re: &Value, flags: &Value, test: bool) -> Resul
                         ("string", Value::str(g.as_str())),
                         ("name", name_v),
                     ]),
-                    None => record(&[
-                        ("offset", Value::num(-1.0)),
-                        ("length", Value::num(0.0)),
-                        ("string", Value::Null),
-                        ("name", name_v),
-                    ]),
+                    None => record(&[("offset", Value::num(-1.0)), ("length", Value::num(0.0)), ("string", Value::Null), ("name", name_v)]),
                 });
             }
             out.push(record(&[

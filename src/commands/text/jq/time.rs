@@ -168,9 +168,8 @@ pub fn strptime(v: &Value, fmt: &Value) -> Result<Value, Flow> {
     let mut offset = 0i64;
     let (mut i, mut j) = (0usize, 0usize);
     let fail = || err(format!("date \"{}\" does not match format \"{}\"", text, fmt));
-    let full_months = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-    ];
+    let full_months =
+        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
     let full_days = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
     while let Some(&c) = f.get(j) {
         j += 1;

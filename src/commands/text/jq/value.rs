@@ -236,9 +236,7 @@ impl Value {
             (Value::Obj(x), Value::Obj(y)) => {
                 x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.equals_at(w, depth + 1)))
             }
-            (Value::Arr(x), Value::Arr(y)) => {
-                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals_at(q, depth + 1))
-            }
+            (Value::Arr(x), Value::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals_at(q, depth + 1)),
             _ => self.compare(other) == Ordering::Equal,
         }
     }
