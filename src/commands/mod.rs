@@ -60,6 +60,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "head", run: text::head::run },
     Utility { name: "hexdump", run: text::hexdump::run_hexdump },
     Utility { name: "hostname", run: system::identity::run_hostname },
+    Utility { name: "iconv", run: text::iconv::run },
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "join", run: text::join::run },

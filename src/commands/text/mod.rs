@@ -16,6 +16,7 @@ pub mod fold;
 pub mod grep;
 pub mod head;
 pub mod hexdump;
+pub mod iconv;
 pub mod input;
 pub mod join;
 pub mod nl;
