@@ -98,8 +98,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             let Some(start) = graph.index.values().copied().find(|&i| !done[i]) else { break };
             let mut path = vec![start];
             let mut current = start;
-            loop {
-                let Some(&next) = graph.successors[current].iter().find(|&&n| !done[n]) else { break };
+            while let Some(&next) = graph.successors[current].iter().find(|&&n| !done[n]) {
                 if let Some(at) = path.iter().position(|&p| p == next) {
                     path.drain(..at);
                     break;
