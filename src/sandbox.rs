@@ -133,8 +133,7 @@ impl Sandbox {
         let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
         let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> = crate::commands::registry()
             .iter()
-            .enumerate()
-            .map(|(index, u)| (u.name.to_string(), crate::commands::usage::entry_point(index).unwrap_or(u.run)))
+            .map(|u| (u.name.to_string(), crate::commands::usage::run_with_usage as crate::interp::UtilityFn))
             .collect();
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);

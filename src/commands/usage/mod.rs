@@ -3,7 +3,7 @@
 //! Each utility's usage text lives in `texts/NAME.txt`, in GNU's layout
 //! (a `Usage:` line, the option column, short descriptions), listing
 //! exactly the options the sandbox's implementation accepts. The sandbox
-//! registers [`entry_point`] for every built-in utility: it finds
+//! registers [`run_with_usage`] for every built-in utility: it finds
 //! `--help`/`--version` where the real tool's option parser would (see
 //! [`scan`]) and answers them before the command's own parsing, so no
 //! command handles them itself. The texts follow the real tools' `--help`
@@ -18,7 +18,7 @@ pub use listing::{listed_options, Listed};
 pub use scan::{scan, Request, Scan};
 
 use crate::host::LocalFuture;
-use crate::utility::{Invocation, UtilityFn};
+use crate::utility::Invocation;
 
 /// The usage of one utility.
 #[derive(Debug, Clone, Copy)]
@@ -193,60 +193,30 @@ pub fn version_text(usage: &Usage) -> String {
     format!("{}\n{VERSION_NOTE}", usage.version)
 }
 
-/// Runs the registry's utility number `index`, first answering `--help`
-/// and `--version` as the real tool would. The utility is known by its
-/// place in the registry, not by `args[0]`, which may be any name
-/// (`hash -p /bin/cat kitty`).
-async fn run_with_usage(index: usize, ctx: &mut Invocation<'_>) -> i32 {
-    let Some(utility) = crate::commands::registry().get(index) else {
-        ctx.report("command not found").await;
-        return 127;
-    };
-    if let Some(usage) = find(utility.name) {
-        if let Some(request) = scan(usage.text, usage.scan, ctx.args.get(1..).unwrap_or(&[])) {
-            let output = match request {
-                Request::Help => help_text(usage, ctx.name()),
-                Request::Version => version_text(usage),
-            };
-            return match ctx.write_out(output.as_bytes()).await {
-                Ok(()) => 0,
-                Err(error) => ctx.write_failed(error).await,
-            };
+/// The function the sandbox registers for every built-in utility: it
+/// answers `--help` and `--version` as the real tool would, before the
+/// utility's own parsing, and otherwise runs the utility. The utility is
+/// the invocation's registered `program`, whatever name `args[0]` gives.
+pub fn run_with_usage<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
+    Box::pin(async move {
+        let Some(utility) = crate::commands::find(&ctx.program) else {
+            ctx.report("command not found").await;
+            return 127;
+        };
+        if let Some(usage) = find(utility.name) {
+            if let Some(request) = scan(usage.text, usage.scan, ctx.args.get(1..).unwrap_or(&[])) {
+                let output = match request {
+                    Request::Help => help_text(usage, ctx.name()),
+                    Request::Version => version_text(usage),
+                };
+                return match ctx.write_out(output.as_bytes()).await {
+                    Ok(()) => 0,
+                    Err(error) => ctx.write_failed(error).await,
+                };
+            }
         }
-    }
-    (utility.run)(ctx).await
-}
-
-/// The entry point for the registry's utility number `INDEX`.
-fn entry<'a, const INDEX: usize>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
-    Box::pin(run_with_usage(INDEX, ctx))
-}
-
-/// One [`entry`] per registry index, for as many utilities as the
-/// registry may hold (a test checks it holds no more).
-macro_rules! entries {
-    ($($index:literal)*) => {
-        &[$(entry::<$index>),*]
-    };
-}
-
-static ENTRIES: &[UtilityFn] = entries!(
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39
-    40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76
-    77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110
-    111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127 128 129 130 131 132 133 134 135 136 137 138
-    139 140 141 142 143 144 145 146 147 148 149 150 151 152 153 154 155 156 157 158 159 160 161 162 163 164 165 166
-    167 168 169 170 171 172 173 174 175 176 177 178 179 180 181 182 183 184 185 186 187 188 189 190 191 192 193 194
-    195 196 197 198 199 200 201 202 203 204 205 206 207 208 209 210 211 212 213 214 215 216 217 218 219 220 221 222
-    223 224 225 226 227 228 229 230 231 232 233 234 235 236 237 238 239 240 241 242 243 244 245 246 247 248 249 250
-    251 252 253 254 255
-);
-
-/// The function the sandbox registers for the registry's utility number
-/// `index`: it answers `--help` and `--version` as the real tool would,
-/// before the utility's own parsing, and otherwise runs the utility.
-pub fn entry_point(index: usize) -> Option<UtilityFn> {
-    ENTRIES.get(index).copied()
+        (utility.run)(ctx).await
+    })
 }
 
 #[cfg(test)]
