@@ -33,6 +33,7 @@ export {
 } from "./directory.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
 export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
+export type { NetworkDecision, NetworkOptions, NetworkRequest } from "./network.js";
 export type {
   BashFs,
   BashOptions,
@@ -47,4 +48,6 @@ export type {
   FsChanges,
   InputStream,
   MountFile,
+  SandboxPolicy,
 } from "./options.js";
+export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";

@@ -21,6 +21,7 @@ import { mountList } from "./directory.js";
 import { Engine } from "./engine.js";
 import { WabashError, type Recovery } from "./errors.js";
 import { createHost } from "./host.js";
+import { checkNetwork, createFetcher, type NetworkPolicy } from "./network.js";
 import { checkLimits } from "./limits.js";
 import { engineModule } from "./module-source.js";
 import type {
@@ -36,6 +37,7 @@ import type {
   FsChanges,
   InputStream,
   MountFile,
+  SandboxPolicy,
 } from "./options.js";
 import { SavedState } from "./saved-state.js";
 
@@ -259,6 +261,7 @@ export class Bash {
   readonly #recovery: "restore" | "reset";
   readonly #onCrash: ((event: CrashEvent) => void) | undefined;
   readonly #policy: DefensePolicy | undefined;
+  readonly #network: NetworkPolicy | undefined;
   readonly #saved = new SavedState();
   #current: Session | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -287,6 +290,7 @@ export class Bash {
     this.#recovery = recovery;
     this.#onCrash = options.onCrash;
     this.#policy = checkDefense(options.defenseInDepth);
+    this.#network = checkNetwork(options.network);
     this.#commands = commandTable(options.customCommands);
     this.#createOptions = {
       files,
@@ -313,6 +317,24 @@ export class Bash {
   /** How many times the engine crashed and the sandbox was brought back to its last good state. */
   get restores(): number {
     return this.#restores;
+  }
+
+  /**
+   * The bounds set on this sandbox by its options: mount points (read-only
+   * or not), the network allowlist, the limits. A fresh copy each time.
+   */
+  get policy(): SandboxPolicy {
+    const { mounts, executionLimits, memoryLimit } = this.#createOptions;
+    const defaultPort = (protocol: string): string => (protocol === "https:" ? "443" : "80");
+    const prefixes = this.#network?.prefixes.map(
+      ({ protocol, hostname, port, path }) => `${protocol}//${hostname}${port && port !== defaultPort(protocol) ? `:${port}` : ""}${path}`,
+    );
+    return {
+      mounts: mounts.map(({ point, mode }) => ({ path: point, readOnly: mode === "readOnly" })),
+      ...(this.#network && prefixes && prefixes.length > 0 ? { network: { allowedUrlPrefixes: prefixes, allowedMethods: [...this.#network.methods] } } : {}),
+      limits: { ...executionLimits },
+      ...(memoryLimit === undefined ? {} : { memoryLimit }),
+    };
   }
 
   /**
@@ -609,6 +631,7 @@ export class Bash {
       this.#commands,
       (cwd) => fsOver(direct, (path) => resolveFrom(cwd, path)),
       this.#policy,
+      this.#network ? createFetcher(this.#network, () => this.#signal, this.#policy) : undefined,
     );
     const sandbox = await engine.drive<WasmSandbox>((bindings) => bindings.WasmSandbox.create(this.#createOptions, host));
     session = { engine, sandbox };

@@ -16,6 +16,8 @@ export interface HostObject {
   commandNames(): string[];
   /** Starts a custom command on `call` (`{ argv, stdin, cwd, env }`). */
   startCommand(call: unknown): CommandSession;
+  /** Sends a `curl`/`wget` request through the network policy (js/network.ts); rejects with `{ kind, message, limit? }`. */
+  fetch(request: unknown): Promise<unknown>;
 }
 
 /** One running custom command, as the engine converses with it (src/wasm/host.rs). */

@@ -2,7 +2,8 @@
 /**
  * The `wabash` command: an interactive sandboxed shell, or `-c SCRIPT`, a
  * script file with arguments, or a script on standard input. The exit status
- * is the script's. Runs on the package's node entry.
+ * is the script's. `wabash mcp` serves the sandbox over the Model Context
+ * Protocol instead (js/cli/mcp.ts). Runs on the package's node entry.
  */
 import { readFileSync } from "node:fs";
 import { Bash } from "./node.js";
@@ -36,6 +37,11 @@ async function createBash(invocation: Invocation): Promise<Bash> {
 
 /** Runs the command line; resolves to the exit status. */
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "mcp") {
+    // `wabash mcp`: the MCP server (a script file named mcp runs as ./mcp).
+    const { mcpMain } = await import("./cli/mcp.js");
+    return mcpMain(argv.slice(1));
+  }
   const invocation = parseArgs(argv);
   if (invocation.help) {
     process.stdout.write(USAGE);

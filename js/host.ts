@@ -6,6 +6,7 @@ import { startImmediate, startTimer, stopTimer } from "./platform.js";
 import type { HostObject } from "./bindings.js";
 import type { DefensePolicy } from "./defense.js";
 import { startCommand, type CommandCall, type CommandServices, type CustomCommand } from "./commands.js";
+import { noNetwork, type EngineRequest, type Fetcher } from "./network.js";
 
 /** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
 function nextMacrotask(): Promise<void> {
@@ -34,7 +35,8 @@ function failedSession(name: string, message: string): ReturnType<HostObject["st
 
 /**
  * A host whose interruption follows whatever signal `currentSignal` returns,
- * and which runs the custom commands in `commands`, their `ctx.fs` made by `fs`.
+ * and which runs the custom commands in `commands`, their `ctx.fs` made by `fs`,
+ * and sends `curl`/`wget` requests through `fetcher` (js/network.ts; none: every request is refused).
  */
 export function createHost(
   currentSignal: () => AbortSignal | undefined,
@@ -43,10 +45,12 @@ export function createHost(
     throw new Error("ctx.fs is not available");
   },
   policy?: DefensePolicy,
+  fetcher: Fetcher = noNetwork,
 ): HostObject {
   const services: CommandServices = { signal: currentSignal, fs, ...(policy ? { policy } : {}) };
   return {
     commandNames: () => [...commands.keys()],
+    fetch: (request) => fetcher(request as EngineRequest),
     startCommand(call) {
       const checked = call as CommandCall;
       const name = checked.argv[0] ?? "";

@@ -16,6 +16,7 @@ const COUNTS = [
   "maxAwkIterations",
   "maxJqIterations",
   "maxSedIterations",
+  "maxBcIterations",
 ] as const;
 const DURATIONS = ["maxDurationMs", "maxSessionDurationMs"] as const;
 

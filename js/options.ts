@@ -67,6 +67,14 @@ export interface BashOptions {
    * every use; `excludeViolationTypes` lets chosen kinds through.
    */
   defenseInDepth?: boolean | import("./defense.js").DefenseOptions;
+  /**
+   * Network access for `curl` and `wget` (default: none). Every request is
+   * checked before a byte leaves: `allowedUrlPrefixes`, `allowedMethods`
+   * (GET, HEAD), `maxRedirects` (20), `timeoutMs` (30000),
+   * `maxResponseSize` and `maxRequestSize` (10 MiB), secret `headers` per
+   * prefix, an `onRequest` callback and a custom `fetch`; see docs/network.md.
+   */
+  network?: import("./network.js").NetworkOptions;
 }
 
 /** What {@link BashOptions.onCrash} receives. */
@@ -119,6 +127,8 @@ export interface ExecutionLimits {
   maxJqIterations?: number;
   /** Most sed commands run (branch loops included) per exec. Default 100,000,000. */
   maxSedIterations?: number;
+  /** Most bc instructions run per exec. Default 100,000,000. */
+  maxBcIterations?: number;
 }
 
 /** Standard input that arrives over time: a web `ReadableStream` or any async iterable of chunks. */
@@ -273,4 +283,20 @@ export interface MountFile {
   type: "file" | "directory" | "symlink";
   /** A created or modified file's bytes, a symlink's target; `null` for directories and deleted paths. */
   content: Uint8Array | string | null;
+}
+
+/**
+ * What {@link Bash.policy} reports: the bounds the host set on a sandbox, as
+ * given to its constructor, for telling a model what it may do
+ * (`describeSandbox` reads it).
+ */
+export interface SandboxPolicy {
+  /** Mount points, and whether each is read-only. */
+  mounts: { path: string; readOnly: boolean }[];
+  /** The network allowlist; absent when the sandbox has no network. */
+  network?: { allowedUrlPrefixes: string[]; allowedMethods: string[] };
+  /** The execution limits that were set (the defaults apply to the others). */
+  limits: ExecutionLimits;
+  /** The memory limit that was set, in bytes. */
+  memoryLimit?: number;
 }

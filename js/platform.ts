@@ -16,6 +16,9 @@ export const startImmediate: ((callback: () => void) => unknown) | undefined = (
   globalThis as { setImmediate?: (callback: () => void) => unknown }
 ).setImmediate?.bind(globalThis);
 
+/** `fetch` as it was when the package loaded (the network policy's default; undefined where there is none). */
+export const hostFetch: typeof fetch | undefined = typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined;
+
 /** `clearTimeout` as it was when the package loaded. */
 export const stopTimer: typeof clearTimeout = globalThis.clearTimeout.bind(globalThis);
 

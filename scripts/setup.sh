@@ -36,7 +36,16 @@ if [ -n "${CI:-}" ] && ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked || echo "setup: cargo-fuzz could not be installed; the fuzz step will skip" >&2
 fi
 
-if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# The browser tests (Playwright over Debian's Chromium, wasm-bindgen-test
+# through chromedriver) never download a browser. In CI, install Debian's
+# Chromium when it is missing; elsewhere those tests skip with a message.
+if [ -n "${CI:-}" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; } && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing chromium and chromium-driver (once)" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } ||
+    echo "setup: chromium could not be installed; the browser tests will fail" >&2
+fi
+
+if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --ignore-scripts --no-audit --no-fund
 fi
 

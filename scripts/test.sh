@@ -16,6 +16,20 @@ run() {
 
 run cargo test --no-fail-fast
 run cargo test --target wasm32-unknown-unknown --test wasm
+# The same wasm-bindgen-test suite in headless Chromium (issue 16), through
+# Debian's chromedriver; skipped outside CI when Chromium is missing, a
+# failure in CI.
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  run env WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON=wasm-tests/webdriver.json \
+    cargo test --target wasm32-unknown-unknown --test wasm
+elif [ -n "${CI:-}" ]; then
+  echo "test: Chromium or chromedriver is missing in CI" >&2
+  failed="$failed
+  wasm-bindgen-test in Chromium (chromium missing)"
+else
+  echo "==> skipped: wasm-bindgen-test in Chromium (apt-get install chromium chromium-driver)" >&2
+fi
 run node --test tests/js/
 # The parser's fuzz target for a minute (issue 3): in CI, or with
 # WABASH_FUZZ=1; it skips when cargo-fuzz is not installed. A panic fails

@@ -11,6 +11,11 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
+pub mod fake_fetch;
+pub mod fetch;
+
+pub use fetch::{FetchError, FetchErrorKind, FetchRequest, FetchResponse, ResponseBody};
+
 /// A boxed future that need not be `Send`: the engine is single-threaded.
 pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
@@ -61,6 +66,14 @@ pub trait Host {
         let _ = shell;
         let name = call.argv.first().cloned().unwrap_or_default();
         Box::pin(async move { HostCommandOutput::failure(127, &format!("{name}: command not found")) })
+    }
+
+    /// Sends one HTTP request (`curl`, `wget`) and returns its response with
+    /// the body still streaming; redirects are not followed here. A host
+    /// without network refuses every request, which is the default.
+    fn fetch(&self, request: FetchRequest) -> LocalFuture<'_, Result<FetchResponse, FetchError>> {
+        let _ = request;
+        Box::pin(async { Err(FetchError::network_disabled()) })
     }
 }
 

@@ -131,8 +131,11 @@ impl Sandbox {
     /// environment and working directory.
     pub async fn new(options: SandboxOptions, host: Rc<dyn Host>) -> Sandbox {
         let fs = MemoryFs::new(host.clone(), crate::fs::layout::SANDBOX_UID, crate::fs::layout::SANDBOX_GID);
-        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> =
-            crate::commands::registry().iter().map(|u| (u.name.to_string(), u.run)).collect();
+        let mut table: std::collections::BTreeMap<String, crate::interp::UtilityFn> = crate::commands::registry()
+            .iter()
+            .enumerate()
+            .map(|(index, u)| (u.name.to_string(), crate::commands::usage::entry_point(index).unwrap_or(u.run)))
+            .collect();
         for utility in &options.extra_utilities {
             table.insert(utility.name.to_string(), utility.run);
         }

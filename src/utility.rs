@@ -73,6 +73,8 @@ pub enum StepKind {
     Jq,
     /// sed commands run and branches taken (`maxSedIterations`).
     Sed,
+    /// bc instructions run (`maxBcIterations`).
+    Bc,
 }
 
 impl StepKind {
@@ -82,6 +84,7 @@ impl StepKind {
             StepKind::Awk => "awk",
             StepKind::Jq => "jq",
             StepKind::Sed => "sed",
+            StepKind::Bc => "bc",
         }
     }
 }
@@ -167,6 +170,9 @@ pub struct Invocation<'s> {
     pub env: Vec<(String, String)>,
     /// The shell, for running nested commands.
     pub shell: &'s mut dyn ShellServices,
+    /// The registered utility being run: `cat` also when `args[0]` is
+    /// another name for it (`hash -p /bin/cat kitty; kitty`).
+    pub program: String,
 }
 
 /// The status a utility returns when a write hits a closed pipe (128 + SIGPIPE).

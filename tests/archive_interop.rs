@@ -60,6 +60,7 @@ fn run(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, i32) {
         cwd: "/home/user".into(),
         env: Vec::new(),
         shell: &mut shell,
+        program: args[0].to_string(),
     };
     let status = block_on((utility.run)(&mut invocation));
     (stdout.take(), String::from_utf8_lossy(&stderr.take()).into_owned(), status)

@@ -3,6 +3,7 @@
 /** Help text of `wabash --help`. */
 export const USAGE = `usage: wabash [--cwd DIR] [--env K=V]... [--mount HOSTDIR:SANDBOXDIR[:ro|:cow]]...
               [-c SCRIPT [NAME [ARG...]] | FILE [ARG...]]
+       wabash mcp [OPTION...]   (an MCP server over stdio; wabash mcp --help)
 
 Runs bash in a sandbox over an in-memory filesystem. Nothing outside the
 sandbox is touched: no host files (a mounted directory is read when a

@@ -5,15 +5,18 @@
 //! `which` consult it, and nothing else lists command names.
 
 mod archive;
+mod calc;
 pub mod common;
 mod file;
 pub mod format;
 mod hash;
+mod net;
 pub mod options;
 mod system;
 #[cfg(test)]
 pub mod test_support;
 mod text;
+pub mod usage;
 pub mod users;
 
 use crate::utility::Utility;
@@ -23,8 +26,12 @@ pub use text::diff::unified::unified_file_diff;
 
 /// Every utility, sorted by name.
 static REGISTRY: &[Utility] = &[
+    Utility { name: "awk", run: text::awk::run },
+    Utility { name: "base32", run: hash::basenc::run_base32 },
     Utility { name: "base64", run: hash::base64::run },
     Utility { name: "basename", run: file::basename::run_basename },
+    Utility { name: "basenc", run: hash::basenc::run_basenc },
+    Utility { name: "bc", run: calc::bc::run },
     Utility { name: "cat", run: file::cat::run },
     Utility { name: "chgrp", run: file::chown::run_chgrp },
     Utility { name: "chmod", run: file::chmod::run },
@@ -35,8 +42,10 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "column", run: text::column::run },
     Utility { name: "comm", run: text::comm::run },
     Utility { name: "cp", run: file::cp::run },
+    Utility { name: "curl", run: net::curl::run },
     Utility { name: "cut", run: text::cut::run },
     Utility { name: "date", run: system::date::run },
+    Utility { name: "dc", run: calc::dc::run },
     Utility { name: "df", run: file::df::run },
     Utility { name: "diff", run: text::diff::run },
     Utility { name: "dirname", run: file::basename::run_dirname },
@@ -49,17 +58,22 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "file", run: file::file_type::run },
     Utility { name: "find", run: file::find::run },
     Utility { name: "fold", run: text::fold::run },
+    Utility { name: "gawk", run: text::awk::run },
     Utility { name: "getconf", run: system::machine::run_getconf },
     Utility { name: "grep", run: text::grep::run },
     Utility { name: "gunzip", run: archive::gzip::run },
     Utility { name: "gzip", run: archive::gzip::run },
+    Utility { name: "hd", run: text::hexdump::run_hd },
     Utility { name: "head", run: text::head::run },
+    Utility { name: "hexdump", run: text::hexdump::run_hexdump },
     Utility { name: "hostname", run: system::identity::run_hostname },
     Utility { name: "id", run: system::identity::run_id },
     Utility { name: "install", run: file::install::run },
     Utility { name: "join", run: text::join::run },
+    Utility { name: "jq", run: text::jq::run },
     Utility { name: "ln", run: file::ln::run },
     Utility { name: "ls", run: file::ls::run },
+    Utility { name: "man", run: usage::man::run_man },
     Utility { name: "md5sum", run: hash::sum::run },
     Utility { name: "mkdir", run: file::mkdir::run },
     Utility { name: "mktemp", run: file::mktemp::run },
@@ -90,6 +104,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "sort", run: text::sort::run },
     Utility { name: "split", run: file::split::run },
     Utility { name: "stat", run: file::stat::run },
+    Utility { name: "strings", run: text::strings::run },
     Utility { name: "sync", run: file::misc::run_sync },
     Utility { name: "tac", run: text::tac::run },
     Utility { name: "tail", run: text::tail::run },
@@ -107,9 +122,11 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "unzip", run: archive::unzip::run },
     Utility { name: "uptime", run: system::machine::run_uptime },
     Utility { name: "wc", run: text::wc::run },
+    Utility { name: "wget", run: net::wget::run },
     Utility { name: "which", run: system::which::run },
     Utility { name: "whoami", run: system::identity::run_whoami },
     Utility { name: "xargs", run: text::xargs::run },
+    Utility { name: "xxd", run: text::xxd::run },
     Utility { name: "yes", run: system::yes::run },
     Utility { name: "zcat", run: archive::gzip::run },
     Utility { name: "zip", run: archive::zip::run },

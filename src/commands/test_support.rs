@@ -34,7 +34,8 @@ impl ShellServices for RegistryShell {
                 return 127;
             };
             let (fs, host, cwd) = (self.fs.clone(), self.host.clone(), self.cwd.clone());
-            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env: Vec::new(), shell: self };
+            let program = utility.name.to_string();
+            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env: Vec::new(), shell: self, program };
             (utility.run)(&mut invocation).await
         })
     }
@@ -61,7 +62,8 @@ impl ShellServices for RegistryShell {
             let host = host.unwrap_or_else(|| self.host.clone());
             let cwd = cwd.unwrap_or_else(|| self.cwd.clone());
             let env = env.unwrap_or_default();
-            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+            let program = utility.name.to_string();
+            let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self, program };
             (utility.run)(&mut invocation).await
         })
     }
@@ -94,7 +96,11 @@ pub fn new_fs() -> MemoryFs {
 /// Runs `args` (the first being the utility name) in `/home/user` over `fs`
 /// with `stdin`, and returns what it wrote and its status.
 pub fn run_utility(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> UtilityOutput {
-    let host: Rc<dyn Host> = Rc::new(FixedHost::default());
+    run_utility_with_host(fs, Rc::new(FixedHost::default()), args, stdin)
+}
+
+/// Like [`run_utility`], with `host` as the utility's host (a scripted network).
+pub fn run_utility_with_host(fs: &MemoryFs, host: Rc<dyn Host>, args: &[&str], stdin: &[u8]) -> UtilityOutput {
     let fs: Rc<dyn Fs> = Rc::new(fs.clone());
     let stdout = Capture::new(usize::MAX, None);
     let stderr = Capture::new(usize::MAX, None);

@@ -54,26 +54,36 @@ pub trait ArithEnv {
 }
 
 /// Deepest recursion through variable values (`a=b; b=a; $((a))`).
-const MAX_RECURSION: usize = 1024;
+pub(super) const MAX_RECURSION: usize = 1024;
 
 /// Parses expression text at run time.
 pub fn parse_text(text: &str) -> Result<ArithExpr, ArithError> {
-    let tokens = tokenize(text)?;
-    let mut parser = TextParser { text, tokens, position: 0 };
+    parse_text_keeping_prefix(text).map_err(|(error, _)| error)
+}
+
+/// Parses expression text; on a syntax error also returns the complete
+/// comma-separated items before it, which bash has already evaluated by
+/// then (`let "x=5, 1 +"` sets x).
+fn parse_text_keeping_prefix(text: &str) -> Result<ArithExpr, (ArithError, Option<ArithExpr>)> {
+    let tokens = tokenize(text).map_err(|error| (error, None))?;
+    let mut parser = TextParser { text, tokens, position: 0, completed: None };
     if parser.tokens.is_empty() {
         return Ok(ArithExpr::Number("0".into()));
     }
-    let expr = parser.comma()?;
+    let expr = match parser.comma() {
+        Ok(expr) => expr,
+        Err(error) => return Err((error, parser.completed.take())),
+    };
     if let Some(token) = parser.tokens.get(parser.position) {
-        return Err(ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..])));
+        let error = ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..]));
+        return Err((error, Some(expr)));
     }
     Ok(expr)
 }
 
-/// Evaluates the expression text `text`.
+/// Evaluates the expression text `text` in one pass, as bash does.
 pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
-    let expr = parse_text(text)?;
-    Evaluator { env, text, depth: 0 }.eval(&expr)
+    super::arith_eval::eval_text_at(text, env, 0)
 }
 
 /// Evaluates a parsed expression. Its text for error messages is printed
@@ -153,18 +163,23 @@ pub fn parse_number(literal: &str) -> Result<i64, String> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
+    /// A number as written.
     Number(String),
+    /// A variable name.
     Name(String),
+    /// An operator or parenthesis.
     Op(&'static str),
     /// The raw text between `[` and `]` after a name.
     Subscript(String),
 }
 
 #[derive(Debug, Clone)]
-struct Token {
-    kind: Kind,
-    start: usize,
+pub(super) struct Token {
+    /// What the token is.
+    pub(super) kind: Kind,
+    /// Its byte offset in the expression text.
+    pub(super) start: usize,
 }
 
 const OPERATORS: &[&str] = &[
@@ -173,8 +188,22 @@ const OPERATORS: &[&str] = &[
 ];
 
 fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
-    let bytes = text.as_bytes();
+    match tokenize_prefix(text) {
+        (tokens, None) => Ok(tokens),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// The tokens of `text` up to the first character that is not one, and the
+/// error that character makes.
+pub(super) fn tokenize_prefix(text: &str) -> (Vec<Token>, Option<ArithError>) {
     let mut tokens = Vec::new();
+    let error = tokenize_into(text, &mut tokens).err();
+    (tokens, error)
+}
+
+fn tokenize_into(text: &str, tokens: &mut Vec<Token>) -> Result<(), ArithError> {
+    let bytes = text.as_bytes();
     let mut index = 0;
     while index < bytes.len() {
         let c = bytes[index];
@@ -217,7 +246,16 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
             }
             continue;
         }
-        match OPERATORS.iter().find(|op| text[index..].starts_with(**op)) {
+        match OPERATORS.iter().copied().find(|op| text[index..].starts_with(*op)) {
+            // `++`/`--` is one operator after a name or before one; elsewhere
+            // (`5--5`, `--5`) it is two signs, as bash reads it.
+            Some(op @ ("++" | "--"))
+                if !tokens.last().is_some_and(|token: &Token| matches!(token.kind, Kind::Name(_) | Kind::Subscript(_)))
+                    && !text[index + 2..].trim_start_matches([' ', '\t', '\n']).starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') =>
+            {
+                tokens.push(Token { kind: Kind::Op(&op[..1]), start });
+                index += 1;
+            }
             Some(op) => {
                 tokens.push(Token { kind: Kind::Op(op), start });
                 index += op.len();
@@ -231,16 +269,18 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
             }
         }
     }
-    Ok(tokens)
+    Ok(())
 }
 
 struct TextParser<'t> {
     text: &'t str,
     tokens: Vec<Token>,
     position: usize,
+    /// The top-level comma items parsed before a syntax error.
+    completed: Option<ArithExpr>,
 }
 
-fn binary_op(op: &str) -> Option<BinaryArithOp> {
+pub(super) fn binary_op(op: &str) -> Option<BinaryArithOp> {
     Some(match op {
         "**" => BinaryArithOp::Power,
         "*" => BinaryArithOp::Multiply,
@@ -301,7 +341,13 @@ impl TextParser<'_> {
         let mut left = self.assignment()?;
         while self.peek_op() == Some(",") {
             self.position += 1;
-            let right = self.assignment()?;
+            let right = match self.assignment() {
+                Ok(right) => right,
+                Err(error) => {
+                    self.completed.get_or_insert(left);
+                    return Err(error);
+                }
+            };
             left = ArithExpr::Comma(Box::new(left), Box::new(right));
         }
         Ok(left)
@@ -482,9 +528,14 @@ impl Evaluator<'_> {
                 self.variable(name, Some(&key))
             }
             ArithExpr::Expansion(_) => Err(self.fail("syntax error: operand expected".into())),
-            ArithExpr::Invalid(text) => {
-                let expr = parse_text(text)?;
-                Evaluator { env: self.env, text, depth: self.depth }.eval(&expr)
+            ArithExpr::Invalid(text) => super::arith_eval::eval_text_at(text, &mut *self.env, self.depth),
+            // Bash reads the text as written, unless quoting needs the tree.
+            ArithExpr::Source(text, inner) => {
+                if text.contains(['"', '\'', '\\', '`', '$']) {
+                    self.eval(inner)
+                } else {
+                    super::arith_eval::eval_text_at(text, &mut *self.env, self.depth)
+                }
             }
             ArithExpr::Unary(op, operand) => {
                 let value = self.eval(operand)?;
@@ -511,9 +562,14 @@ impl Evaluator<'_> {
             }
             ArithExpr::Assign(op, target, value) => {
                 let (name, index) = self.target(target)?;
+                // A compound assignment reads its variable before the right
+                // side runs (`x=0; ((x *= ++x))` leaves 0), as bash does.
+                let current = match op {
+                    Some(_) => Some(self.variable(&name, index.as_ref())?),
+                    None => None,
+                };
                 let mut result = self.eval(value)?;
-                if let Some(op) = op {
-                    let current = self.variable(&name, index.as_ref())?;
+                if let (Some(op), Some(current)) = (op, current) {
                     result = self.apply(*op, current, result, value)?;
                 }
                 self.env.set_var(&name, index.as_ref(), result).map_err(|m| self.assign_failed(&name, m))?;
@@ -578,9 +634,7 @@ impl Evaluator<'_> {
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
         }
-        let expr = parse_text(trimmed)?;
-        let mut inner = Evaluator { env: self.env, text: trimmed, depth: self.depth + 1 };
-        inner.eval(&expr)
+        super::arith_eval::eval_text_at(trimmed, &mut *self.env, self.depth + 1)
     }
 
     fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {
@@ -629,6 +683,46 @@ impl Evaluator<'_> {
             BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
             BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
         })
+    }
+}
+
+/// Applies a binary operator with 64-bit wrapping arithmetic. Division by
+/// zero and negative exponents are the caller's errors; here they give 0 and 1.
+pub(super) fn apply_binary(op: BinaryArithOp, left: i64, right: i64) -> i64 {
+    match op {
+        BinaryArithOp::Power => {
+            let mut result: i64 = 1;
+            let mut base = left;
+            let mut exponent = right.max(0) as u64;
+            while exponent > 0 {
+                if exponent & 1 == 1 {
+                    result = result.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+                exponent >>= 1;
+            }
+            result
+        }
+        BinaryArithOp::Multiply => left.wrapping_mul(right),
+        BinaryArithOp::Divide if right == 0 => 0,
+        BinaryArithOp::Remainder if right == 0 => 0,
+        BinaryArithOp::Divide => left.wrapping_div(right),
+        BinaryArithOp::Remainder => left.wrapping_rem(right),
+        BinaryArithOp::Add => left.wrapping_add(right),
+        BinaryArithOp::Subtract => left.wrapping_sub(right),
+        BinaryArithOp::ShiftLeft => left.wrapping_shl(right as u32),
+        BinaryArithOp::ShiftRight => left.wrapping_shr(right as u32),
+        BinaryArithOp::Less => (left < right) as i64,
+        BinaryArithOp::LessEqual => (left <= right) as i64,
+        BinaryArithOp::Greater => (left > right) as i64,
+        BinaryArithOp::GreaterEqual => (left >= right) as i64,
+        BinaryArithOp::Equal => (left == right) as i64,
+        BinaryArithOp::NotEqual => (left != right) as i64,
+        BinaryArithOp::BitAnd => left & right,
+        BinaryArithOp::BitXor => left ^ right,
+        BinaryArithOp::BitOr => left | right,
+        BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
+        BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
     }
 }
 

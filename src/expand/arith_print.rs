@@ -21,6 +21,7 @@ pub fn print(expr: &ArithExpr) -> String {
         ArithExpr::Element(name, index) => format!("{name}[{}]", print(index)),
         ArithExpr::Expansion(_) => "$".to_string(),
         ArithExpr::Invalid(text) => text.clone(),
+        ArithExpr::Source(_, inner) => print(inner),
         ArithExpr::Unary(op, e) => format!("{}{}", unary_symbol(*op), print(e)),
         ArithExpr::IncDec { increment, prefix, target } => {
             let op = if *increment { "++" } else { "--" };
@@ -49,6 +50,7 @@ pub fn strength(expr: &ArithExpr) -> u8 {
         ArithExpr::Assign(..) => 1,
         ArithExpr::Conditional(..) => 2,
         ArithExpr::Binary(op, ..) => op.precedence() + 2,
+        ArithExpr::Source(_, inner) => strength(inner),
         _ => 20,
     }
 }
@@ -57,6 +59,7 @@ pub fn strength(expr: &ArithExpr) -> u8 {
 /// without parentheses, in the order the operands are printed.
 pub fn operand_strengths(expr: &ArithExpr) -> [u8; 3] {
     match expr {
+        ArithExpr::Source(_, inner) => operand_strengths(inner),
         ArithExpr::Binary(op, ..) if *op == BinaryArithOp::Power => [strength(expr) + 1, strength(expr), 0],
         ArithExpr::Binary(..) => [strength(expr), strength(expr) + 1, 0],
         ArithExpr::Conditional(..) => [3, 0, 1],

@@ -7,6 +7,7 @@
 //! that matter here. It can be tested with a small fake host.
 
 pub mod arith;
+mod arith_eval;
 mod arith_print;
 mod brace;
 mod error;

@@ -230,11 +230,22 @@ async fn lookup(
                     }
                     let key = element_key(host, &name, word).await?;
                     if let ElementKey::Index(i) = key {
+                        // A negative index counts back from the end of an
+                        // indexed array; before its start, or on an unset,
+                        // empty or scalar variable, it is an error.
                         let below_start = i < 0
-                            && host.shape(&name) == VarShape::Indexed
-                            && host.keys(&name).last().and_then(|k| k.parse::<i64>().ok()).is_some_and(|last| last + 1 + i < 0);
+                            && match host.shape(&name) {
+                                VarShape::Indexed => host
+                                    .keys(&name)
+                                    .last()
+                                    .and_then(|k| k.parse::<i64>().ok())
+                                    .is_none_or(|last| last + 1 + i < 0),
+                                VarShape::Assoc => false,
+                                _ => true,
+                            };
                         if below_start {
                             host.warn(&format!("{name}: bad array subscript")).await;
+                            return Ok(Value::Unset);
                         }
                     }
                     host.element(&name, &key).map(Value::One).unwrap_or(Value::Unset)
@@ -472,7 +483,7 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
         ParamOp::Replace { mode, pattern, replacement } => {
             let pattern_text = narrow(&expand_pattern(host, pattern).await?);
             let replacement = match replacement {
-                Some(word) => narrow(&expand_pattern(host, word).await?),
+                Some(word) => narrow(&super::word::expand_replacement(host, word).await?),
                 None => String::new(),
             };
             let pattern = Pattern::new(&pattern_text, pattern_options);
@@ -492,12 +503,28 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 };
                 return Err(ExpandError::BadSubstitution(format!("${{{}{subscript}:}}", display_name(&pe.param))));
             }
+            // Bash skips the arithmetic of an unset or empty string.
+            if matches!(&value, Value::Unset) || matches!(&value, Value::One(text) if text.is_empty()) {
+                return Ok(value);
+            }
+            // Its errors name the parameter: `x: 2:3: syntax error ...`.
+            let named = |mut error: arith::ArithError| {
+                if !error.is_variable_error() {
+                    let subscript = match &pe.index {
+                        Some(Subscript::At) => "[@]",
+                        Some(Subscript::Star) => "[*]",
+                        _ => "",
+                    };
+                    error.expression = format!("{}{subscript}: {}", display_name(&pe.param), error.expression);
+                }
+                error
+            };
             let offset_text = expand_string(host, offset).await?;
-            let offset = arith::eval_text(&offset_text, &mut HostArith(host))?;
+            let offset = arith::eval_text(&offset_text, &mut HostArith(host)).map_err(named)?;
             let length = match length {
                 Some(word) => {
                     let text = expand_string(host, word).await?;
-                    Some((arith::eval_text(&text, &mut HostArith(host))?, text))
+                    Some((arith::eval_text(&text, &mut HostArith(host)).map_err(named)?, text))
                 }
                 None => None,
             };

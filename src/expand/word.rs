@@ -138,6 +138,25 @@ pub async fn expand_pattern(host: &mut dyn ExpandHost, word: &Word) -> Result<St
     Ok(builder.finish().map(|field| field.pattern()).collect::<Vec<_>>().join(" "))
 }
 
+/// Expands the replacement of `${v/pattern/replacement}`: a quoted `&` or
+/// backslash comes out backslash-escaped, so only an unquoted `&` stands for
+/// the matched text (bash 5.2's `patsub_replacement`).
+pub async fn expand_replacement(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
+    let mut builder = FieldBuilder::new("");
+    expand_parts(host, &word.parts, false, Mode::Pattern, &mut builder).await?;
+    let escape = |text: &str| {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if matches!(c, '\\' | '&') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    };
+    Ok(builder.finish().map(|field| field.pattern_with(escape)).collect::<Vec<_>>().join(" "))
+}
+
 /// Expands the right side of `[[ x =~ regex ]]`: quoted parts match literally.
 pub async fn expand_regex(host: &mut dyn ExpandHost, word: &Word) -> Result<String, ExpandError> {
     let mut builder = FieldBuilder::new("");
@@ -424,6 +443,7 @@ pub async fn eval_arith(host: &mut dyn ExpandHost, expr: &ArithExpr) -> Result<i
 fn contains_expansion(expr: &ArithExpr) -> bool {
     match expr {
         ArithExpr::Expansion(_) | ArithExpr::Invalid(_) => true,
+        ArithExpr::Source(_, inner) => contains_expansion(inner),
         ArithExpr::Number(_) | ArithExpr::Variable(_) => false,
         ArithExpr::Element(_, index) => contains_expansion(index),
         ArithExpr::Unary(_, e) => contains_expansion(e),
@@ -442,6 +462,10 @@ fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFut
         Ok(match expr {
             ArithExpr::Expansion(word) => expand_string(host, word).await?,
             ArithExpr::Invalid(text) => expand_invalid_text(host, text).await?,
+            ArithExpr::Source(text, inner) => match expand_source_text(host, text, inner).await? {
+                Some(expanded) => expanded,
+                None => arith_text(host, inner).await?,
+            },
             ArithExpr::Number(n) => n.clone(),
             ArithExpr::Variable(v) => v.clone(),
             ArithExpr::Element(name, index) => format!("{name}[{}]", arith_text(host, index).await?),
@@ -473,6 +497,59 @@ fn arith_text<'a>(host: &'a mut dyn ExpandHost, expr: &'a ArithExpr) -> LocalFut
             }
         })
     })
+}
+
+/// The source text of an expression with each `$`-expansion replaced by its
+/// value, in order, keeping the text's own spacing; `None` when an
+/// expansion's printed form is not found in the text as written.
+async fn expand_source_text(host: &mut dyn ExpandHost, text: &str, expr: &ArithExpr) -> Result<Option<String>, ExpandError> {
+    fn collect<'a>(expr: &'a ArithExpr, words: &mut Vec<&'a Word>) {
+        match expr {
+            ArithExpr::Expansion(word) => words.push(word),
+            ArithExpr::Element(_, inner) | ArithExpr::Unary(_, inner) | ArithExpr::Source(_, inner) => collect(inner, words),
+            ArithExpr::IncDec { target, .. } => collect(target, words),
+            ArithExpr::Binary(_, a, b) | ArithExpr::Assign(_, a, b) | ArithExpr::Comma(a, b) => {
+                collect(a, words);
+                collect(b, words);
+            }
+            ArithExpr::Conditional(a, b, c) => {
+                collect(a, words);
+                collect(b, words);
+                collect(c, words);
+            }
+            ArithExpr::Number(_) | ArithExpr::Variable(_) | ArithExpr::Invalid(_) => {}
+        }
+    }
+    let mut words = Vec::new();
+    collect(expr, &mut words);
+    let mut located = Vec::with_capacity(words.len());
+    let mut cursor = 0;
+    for word in words {
+        let printed = crate::syntax::printer::print_word(word);
+        let Some(found) = text.get(cursor..).and_then(|rest| rest.find(&printed)) else {
+            return Ok(None);
+        };
+        located.push((cursor + found, printed.len(), word));
+        cursor += found + printed.len();
+    }
+    // Quotes and escapes outside the expansions are the tree's to read.
+    let mut pieces = Vec::with_capacity(located.len() + 1);
+    let mut cursor = 0;
+    for (start, length, _) in &located {
+        pieces.push(&text[cursor..*start]);
+        cursor = start + length;
+    }
+    pieces.push(&text[cursor..]);
+    if pieces.iter().any(|piece| piece.contains(['"', '\'', '\\', '`', '$'])) {
+        return Ok(None);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (piece, (_, _, word)) in pieces.iter().zip(&located) {
+        out.push_str(piece);
+        out.push_str(&expand_string(host, word).await?);
+    }
+    out.push_str(pieces.last().copied().unwrap_or(""));
+    Ok(Some(out))
 }
 
 /// Expands `$name` and `${name}` inside raw arithmetic text that did not

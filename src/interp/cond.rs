@@ -147,7 +147,15 @@ impl Shell {
                 };
                 let name = self.resolve_nameref(name);
                 return Ok(match index {
-                    None => self.vars.get(&name).is_some_and(|v| v.value.is_some()) || self.dynamic_scalar(&name).is_some(),
+                    // An array stands for its element 0 (`a=(); [[ -v a ]]` is false).
+                    None => match self.vars.get(&name).and_then(|v| v.value.as_ref()) {
+                        Some(Value::Indexed(items)) => items.contains_key(&0),
+                        Some(Value::Assoc(_)) => {
+                            self.element_value(&name, &crate::expand::ElementKey::Key("0".into())).is_some()
+                        }
+                        Some(Value::Scalar(_)) => true,
+                        None => self.dynamic_scalar(&name).is_some(),
+                    },
                     Some("@") | Some("*") => !self.array_values(&name).is_empty(),
                     Some(index) => match crate::expand::subscript_key(self, &name, index).await {
                         Ok(key) => self.element_value(&name, &key).is_some(),

@@ -171,13 +171,20 @@ impl Shell {
         }
         let mut statuses = if lastpipe {
             let last = &pipeline.commands[count - 1];
-            let saved = self.fds.clone();
-            if let Some(input) = last_stage_input {
-                self.fds.set(0, input);
-            }
             let (mut statuses, last_outcome) = {
                 let this = &mut *self;
-                let last_future: LocalFuture<'_, Outcome> = Box::pin(async move { this.run_command(last).await });
+                // The last stage's end closes its read end at once, so
+                // writers still running see a broken pipe instead of
+                // filling it forever (`yes | head -n 3`).
+                let last_future: LocalFuture<'_, Outcome> = Box::pin(async move {
+                    let saved = this.fds.clone();
+                    if let Some(input) = last_stage_input {
+                        this.fds.set(0, input);
+                    }
+                    let outcome = this.run_command(last).await;
+                    this.fds = saved;
+                    outcome
+                });
                 let mut all: Vec<LocalFuture<'_, Result<i32, Flow>>> =
                     stages.into_iter().map(|f| -> LocalFuture<'_, Outcome> { Box::pin(async move { Ok(f.await) }) }).collect();
                 all.push(last_future);
@@ -185,7 +192,6 @@ impl Shell {
                 let last_outcome = results.pop().unwrap_or(Ok(0));
                 (results.into_iter().map(|r| r.unwrap_or(1)).collect::<Vec<i32>>(), last_outcome)
             };
-            self.fds = saved;
             statuses.push(last_outcome?);
             statuses
         } else {

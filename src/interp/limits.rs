@@ -38,6 +38,8 @@ pub struct Limits {
     pub max_jq_iterations: u64,
     /// Most sed commands (branch loops included) one run may perform.
     pub max_sed_iterations: u64,
+    /// Most bc instructions one run may perform.
+    pub max_bc_iterations: u64,
 }
 
 impl Default for Limits {
@@ -57,6 +59,7 @@ impl Default for Limits {
             max_awk_iterations: 100_000_000,
             max_jq_iterations: 100_000_000,
             max_sed_iterations: 100_000_000,
+            max_bc_iterations: 100_000_000,
         }
     }
 }
@@ -77,7 +80,7 @@ pub struct Budget {
     /// Host time when the run started.
     pub started_ms: Cell<f64>,
     /// awk, jq and sed steps in this run, by [`StepKind`](crate::utility::StepKind).
-    pub steps: [Cell<u64>; 3],
+    pub steps: [Cell<u64>; 4],
     /// Set once a limit has fired: the whole run unwinds.
     pub exceeded: Cell<bool>,
     /// Set once the host's interrupt was seen (its INT/TERM trap then runs
@@ -126,6 +129,7 @@ impl Budget {
             StepKind::Awk => (&self.steps[0], limits.max_awk_iterations),
             StepKind::Jq => (&self.steps[1], limits.max_jq_iterations),
             StepKind::Sed => (&self.steps[2], limits.max_sed_iterations),
+            StepKind::Bc => (&self.steps[3], limits.max_bc_iterations),
         };
         let before = cell.get();
         let after = before.saturating_add(steps);

@@ -196,6 +196,9 @@ pub struct Shell {
     assignment_error_is_fatal: bool,
     /// True while an ERR or DEBUG trap runs (neither triggers inside it).
     in_trap: bool,
+    /// The first failed write of the running builtin (`echo hi >&-`), which
+    /// turns its status into 1 with `NAME: write error: ...`.
+    write_error: Option<String>,
     /// The last argument of the running simple command, stored in `$_` after it.
     last_argument: Option<String>,
     /// Set when the last text run ended on a syntax error (for `eval`,
@@ -281,6 +284,7 @@ impl Shell {
             command_string: true,
             last_argument: None,
             in_trap: false,
+            write_error: None,
             assignment_error_is_fatal: false,
             exited: false,
             exit_called: false,

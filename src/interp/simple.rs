@@ -131,16 +131,16 @@ impl Shell {
             return Err(if self.options.errexit { Flow::Exit(1) } else { Flow::Abort(1) });
         }
         self.report_error(&error.to_string()).await;
-        self.last_status = error.status();
+        // bash exits with 127 from a `-c` string's shell itself; from a
+        // script file or standard input, a subshell, or under `set -e`, 1.
+        let fatal = if self.in_subshell() || self.options.errexit || !self.command_string { 1 } else { 127 };
+        self.last_status = match error {
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => fatal,
+            _ => error.status(),
+        };
         match error {
-            // bash exits with 127 from the shell itself, 1 from a subshell
-            // or under `set -e`.
-            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => {
-                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { error.status() }))
-            }
-            ExpandError::Arith(arith) if arith.message == "unbound variable" => {
-                Err(Flow::Exit(if self.in_subshell() || self.options.errexit { 1 } else { 127 }))
-            }
+            ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(fatal)),
+            ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(fatal)),
             ExpandError::Subscript(_) => Err(Flow::Exit(1)),
             _ => Err(Flow::Abort(1)),
         }
@@ -252,8 +252,12 @@ impl Shell {
         };
         let result = self.assign_declaration(&decl);
         self.report_warnings().await;
-        if let Err(message) = result {
+        if let Err(mut message) = result {
             self.assignment_error_is_fatal = message.contains("error token is");
+            // A bare assignment names an empty key as written: `m[$x]`.
+            if let (Some(index), Some(rest)) = (&assignment.index, message.strip_prefix(&format!("{}[]", decl.name))) {
+                message = format!("{}[{}]{rest}", decl.name, crate::syntax::printer::print_word(index));
+            }
             self.report_error(&message).await;
             self.last_status = 1;
             return Ok(false);
@@ -418,7 +422,7 @@ impl Shell {
                 return self.call_function(function, argv).await;
             }
             if let Some(builtin) = builtin {
-                return (builtin)(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
             let argv: Vec<String> = args.into_iter().map(Arg::into_text).collect();
             self.run_external(argv).await
@@ -445,13 +449,13 @@ impl Shell {
         }
     }
 
-    async fn run_utility(&mut self, run: super::UtilityFn, argv: Vec<String>) -> i32 {
+    async fn run_utility(&mut self, run: super::UtilityFn, program: String, argv: Vec<String>) -> i32 {
         let (stdin, stdout, stderr) = (self.stdin(), self.stdout(), self.stderr());
         let fs = self.fs.clone();
         let host = self.host.clone();
         let cwd = self.cwd.clone();
         let env = self.exported_env();
-        let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self };
+        let mut invocation = Invocation { args: argv, stdin, stdout, stderr, fs, host, cwd, env, shell: self, program };
         run(&mut invocation).await
     }
 
@@ -485,12 +489,12 @@ impl Shell {
         if contents.starts_with(UTILITY_STUB_PREFIX) {
             let base = name.rsplit('/').next().unwrap_or(&name).to_string();
             if let Some(run) = self.utilities.get(&base).copied() {
-                return Ok(self.run_utility(run, argv).await);
+                return Ok(self.run_utility(run, base, argv).await);
             }
             if let Some(builtin) = builtins::find(&base) {
                 let mut args: Vec<Arg> = argv.into_iter().map(Arg::Word).collect();
                 args[0] = Arg::Word(base);
-                return builtin(self, args).await;
+                return self.run_builtin(builtin, args).await;
             }
         }
         let text = String::from_utf8_lossy(&contents).into_owned();

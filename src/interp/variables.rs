@@ -343,6 +343,9 @@ impl Shell {
                 }
                 ElementKey::Index(resolved)
             }
+            (_, ElementKey::Key(k)) if k.is_empty() => {
+                return Err(format!("{name}[]: bad array subscript"));
+            }
             (_, key) => key,
         };
         let current = if append {

@@ -83,6 +83,15 @@ impl Parser<'_> {
         }
     }
 
+    /// The whole expression of `$(( ))`, `$[ ]`, `(( ))` or a `for (( ))`
+    /// part: its tree together with its text.
+    pub(super) fn arith_source(&mut self, start: usize, end: usize) -> PResult<ArithExpr> {
+        Ok(match self.arith_range(start, end)? {
+            ArithExpr::Invalid(text) => ArithExpr::Invalid(text),
+            expr => ArithExpr::Source(self.slice(start, end).to_string(), Box::new(expr)),
+        })
+    }
+
     /// The whole range as one expression (empty text is `0`).
     fn arith_all(&mut self) -> AResult<ArithExpr> {
         self.arith_blanks();
@@ -194,19 +203,30 @@ impl Parser<'_> {
             "<" => matches!(next, Some(b'<' | b'=')),
             ">" => matches!(next, Some(b'>' | b'=')),
             "<<" | ">>" => next == Some(b'='),
-            "+" => matches!(next, Some(b'+' | b'=')),
-            "-" => matches!(next, Some(b'-' | b'=')),
+            "+" => next == Some(b'=') || (next == Some(b'+') && self.arith_variable_at(2)),
+            "-" => next == Some(b'=') || (next == Some(b'-') && self.arith_variable_at(2)),
             "*" => matches!(next, Some(b'*' | b'=')),
             "/" | "%" => next == Some(b'='),
             _ => false,
         }
     }
 
+    /// True when a name starts at `offset` from here, after blanks: what
+    /// makes bash read `++`/`--` as one operator rather than two signs.
+    fn arith_variable_at(&self, offset: usize) -> bool {
+        let mut at = offset;
+        while matches!(self.peek_at(at), Some(b' ' | b'\t' | b'\n')) {
+            at += 1;
+        }
+        self.peek_at(at).is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+    }
+
     fn arith_unary(&mut self) -> AResult<ArithExpr> {
         self.step()?;
         self.arith_blanks();
         for (text, increment) in [("++", true), ("--", false)] {
-            if self.looking_at(text) {
+            // `--` is a decrement only before a name; `--5` is `-(-5)`.
+            if self.looking_at(text) && self.arith_variable_at(2) {
                 self.pos += 2;
                 self.enter()?;
                 let target = self.arith_unary()?;

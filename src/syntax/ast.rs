@@ -564,6 +564,10 @@ pub enum ArithExpr {
     Comma(Box<ArithExpr>, Box<ArithExpr>),
     /// An expression bash would reject when it runs: the raw text.
     Invalid(String),
+    /// A whole expression of `$(( ))`, `$[ ]`, `(( ))` or `for (( ))` as
+    /// written, with its tree: bash reads the text when it runs, so its
+    /// errors quote the text as written (`1/0 : division by 0 ...`).
+    Source(String, Box<ArithExpr>),
 }
 
 /// A prefix arithmetic operator.

@@ -75,7 +75,7 @@ impl Parser<'_> {
         let start = self.pos;
         match self.arith_close(start + 2) {
             Some(close) => {
-                let expr = self.arith_range(start + 2, close)?;
+                let expr = self.arith_source(start + 2, close)?;
                 self.pos = close + 2;
                 self.token()?;
                 Ok(CompoundCommand::Arith(expr))
@@ -224,7 +224,7 @@ impl Parser<'_> {
             if text.trim().is_empty() {
                 exprs.push(None);
             } else {
-                exprs.push(Some(self.arith_range(inner_start + from, inner_start + to)?));
+                exprs.push(Some(self.arith_source(inner_start + from, inner_start + to)?));
             }
         }
         self.pos = close + 2;

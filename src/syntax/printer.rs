@@ -362,7 +362,7 @@ impl Printer {
                     if index > 0 {
                         self.out.push(';');
                     }
-                    match expr {
+                    match expr.as_ref().map(unsourced) {
                         Some(ArithExpr::Invalid(text)) => self.out.push_str(text),
                         Some(expr) => {
                             if index > 0 {
@@ -415,7 +415,11 @@ impl Printer {
                 }
                 self.out.push_str(" esac");
             }
-            CompoundCommand::Arith(ArithExpr::Invalid(text)) => {
+            CompoundCommand::Arith(expr) if matches!(unsourced(expr), ArithExpr::Invalid(_)) => {
+                let text = match unsourced(expr) {
+                    ArithExpr::Invalid(text) => text.as_str(),
+                    _ => "",
+                };
                 self.out.push_str("((");
                 self.out.push_str(text);
                 self.out.push_str("))");
@@ -577,7 +581,7 @@ impl Printer {
     /// `$(( expr ))`, or the text of an expression bash rejects at run time;
     /// `$[ ]` when a parenthesis in the text would close `$((` early.
     fn arith_part(&mut self, expr: &ArithExpr) {
-        match expr {
+        match unsourced(expr) {
             ArithExpr::Invalid(text) if balanced(text) => {
                 self.out.push_str("$((");
                 self.out.push_str(text);
@@ -638,5 +642,13 @@ fn starts_reserved(word: &Word) -> bool {
             word.parts.len() == 1 && super::lexer::RESERVED.contains(&text.as_str()) || text.starts_with("((") || text.starts_with('(')
         }
         _ => false,
+    }
+}
+
+/// The tree of an expression kept with its source text.
+fn unsourced(expr: &ArithExpr) -> &ArithExpr {
+    match expr {
+        ArithExpr::Source(_, inner) => inner,
+        other => other,
     }
 }

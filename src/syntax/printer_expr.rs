@@ -120,6 +120,7 @@ pub(super) fn arith_text(expr: &ArithExpr) -> String {
 fn arith(out: &mut String, expr: &ArithExpr) {
     match expr {
         ArithExpr::Number(text) | ArithExpr::Variable(text) | ArithExpr::Invalid(text) => out.push_str(text),
+        ArithExpr::Source(_, inner) => arith(out, inner),
         ArithExpr::Element(name, index) => {
             out.push_str(name);
             out.push('[');

@@ -68,7 +68,7 @@ impl Parser<'_> {
         let start = self.pos;
         match self.arith_close(start + 3) {
             Some(close) => {
-                let expr = self.arith_range(start + 3, close)?;
+                let expr = self.arith_source(start + 3, close)?;
                 self.pos = close + 2;
                 self.token()?;
                 Ok(WordPart::Arith(Box::new(expr)))
@@ -89,7 +89,7 @@ impl Parser<'_> {
         let Some(close) = self.matching_bracket(start + 1) else {
             return Err(Fail { kind: ParseErrorKind::UnterminatedQuote(']'), pos: start });
         };
-        let expr = self.arith_range(start + 2, close)?;
+        let expr = self.arith_source(start + 2, close)?;
         self.pos = close + 1;
         Ok(WordPart::Arith(Box::new(expr)))
     }

@@ -214,7 +214,7 @@ fn walk_param_op<V: VisitMut>(visitor: &mut V, op: &mut ParamOp) {
 fn walk_arith<V: VisitMut>(visitor: &mut V, expr: &mut ArithExpr) {
     match expr {
         ArithExpr::Expansion(word) => walk_word(visitor, word),
-        ArithExpr::Element(_, inner) | ArithExpr::Unary(_, inner) => walk_arith(visitor, inner),
+        ArithExpr::Element(_, inner) | ArithExpr::Unary(_, inner) | ArithExpr::Source(_, inner) => walk_arith(visitor, inner),
         ArithExpr::IncDec { target, .. } => walk_arith(visitor, target),
         ArithExpr::Binary(_, left, right) | ArithExpr::Assign(_, left, right) | ArithExpr::Comma(left, right) => {
             walk_arith(visitor, left);

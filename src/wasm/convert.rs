@@ -57,6 +57,8 @@ pub struct LimitsInput {
     pub max_jq_iterations: Option<u64>,
     /// sed commands per run.
     pub max_sed_iterations: Option<u64>,
+    /// bc instructions per run.
+    pub max_bc_iterations: Option<u64>,
 }
 
 impl LimitsInput {
@@ -78,6 +80,7 @@ impl LimitsInput {
             max_awk_iterations: self.max_awk_iterations.unwrap_or(defaults.max_awk_iterations),
             max_jq_iterations: self.max_jq_iterations.unwrap_or(defaults.max_jq_iterations),
             max_sed_iterations: self.max_sed_iterations.unwrap_or(defaults.max_sed_iterations),
+            max_bc_iterations: self.max_bc_iterations.unwrap_or(defaults.max_bc_iterations),
         }
     }
 }

@@ -8,7 +8,7 @@
 //! script to run back in the sandbox (`ctx.exec`, answered with `reply`) or
 //! the command's final output.
 
-use crate::host::{Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
+use crate::host::{FetchError, FetchRequest, FetchResponse, Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use wasm_bindgen::prelude::*;
@@ -139,6 +139,10 @@ impl Host for JsHost {
                 Err(error) => HostCommandOutput::failure(1, &format!("{name}: {}", describe(&error))),
             }
         })
+    }
+
+    fn fetch(&self, request: FetchRequest) -> LocalFuture<'_, Result<FetchResponse, FetchError>> {
+        Box::pin(super::fetch::fetch(&self.object, request))
     }
 }
 

@@ -11,6 +11,7 @@ mod convert;
 mod directory;
 mod error;
 mod exec_io;
+mod fetch;
 mod fs_api;
 mod fs_mounts;
 mod host;

@@ -109,6 +109,29 @@ test("running out of memory is WABASH_MEMORY_LIMIT and the sandbox comes back", 
   assert.equal((await other.exec("echo fine")).stdout, "fine\n");
 });
 
+test("a script that outgrows memoryLimit is WABASH_MEMORY_LIMIT and the session comes back", async () => {
+  const bash = new Bash({ memoryLimit: 64 << 20, executionLimits: { maxStringLength: 1 << 30 } });
+  await bash.exec("kept=yes; mkdir -p d && cd d && echo data > f; f() { echo fn; }");
+  await assert.rejects(bash.exec("x=0123456789abcdef; while :; do x=$x$x; done"), (error) => {
+    assert.equal(error.code, "WABASH_MEMORY_LIMIT");
+    assert.equal(error.recovery, "restored");
+    return true;
+  });
+  const after = await bash.exec("echo $kept; pwd; cat f; f");
+  assert.equal(after.stdout, "yes\n/home/user/d\ndata\nfn\n");
+  assert.equal(bash.restores, 1);
+});
+
+test("sort past the memory budget says memory exhausted and keeps the session", async () => {
+  const bash = new Bash({ memoryLimit: 64 << 20 });
+  await bash.exec("v=1; echo small > f");
+  const result = await bash.exec("seq 3000000 | sort | tail -1; echo status ${PIPESTATUS[1]}");
+  assert.equal(result.stderr, "sort: memory exhausted\n");
+  assert.equal(result.stdout, "status 2\n");
+  assert.equal((await bash.exec("echo $v; cat f; seq 5 | sort -rn | head -1")).stdout, "1\nsmall\n5\n");
+  assert.equal(bash.restores, 0);
+});
+
 /** A small seeded generator (mulberry32): the same seed gives the same session. */
 function generator(seed) {
   let state = seed >>> 0;

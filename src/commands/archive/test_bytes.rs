@@ -56,6 +56,7 @@ pub fn run_bytes(fs: &MemoryFs, args: &[&str], stdin: &[u8]) -> (Vec<u8>, String
         cwd: "/home/user".to_string(),
         env: Vec::new(),
         shell: &mut shell,
+        program: args.first().map(|a| a.to_string()).unwrap_or_default(),
     };
     let status = crate::executor::block_on((utility.run)(&mut invocation));
     (stdout.take(), String::from_utf8_lossy(&stderr.take()).into_owned(), status)

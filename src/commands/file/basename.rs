@@ -5,7 +5,7 @@ use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::utility::{write_failure_status, Invocation};
 
-const BASENAME: Spec = Spec::new("as:z", &[Long::flag("multiple", "a"), Long::required("suffix", "s"), Long::flag("zero", "z")]);
+const BASENAME: Spec = Spec::new("as:z", &[Long::flag("multiple", "a"), Long::required("suffix", "s"), Long::flag("zero", "z")]).stopping();
 const DIRNAME: Spec = Spec::new("z", &[Long::flag("zero", "z")]);
 
 /// The last component of `path` with trailing slashes removed (`/` stays `/`).

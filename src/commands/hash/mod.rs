@@ -2,6 +2,7 @@
 //! check mode), `cksum`, and `base64`.
 
 pub mod base64;
+pub mod basenc;
 pub mod check;
 pub mod cksum;
 pub mod digest;

@@ -7,7 +7,7 @@
 //! dropped), such sleeps return, so a background job the command left
 //! behind cannot hang a later `wait`.
 
-use crate::host::{Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
+use crate::host::{FetchError, FetchRequest, FetchResponse, Host, HostCommandCall, HostCommandOutput, HostCommandShell, LocalFuture};
 use std::cell::Cell;
 use std::rc::Rc;
 use std::task::Poll;
@@ -77,6 +77,13 @@ impl Host for DeadlineHost {
 
     fn run_command<'a>(&'a self, call: HostCommandCall, shell: &'a mut dyn HostCommandShell) -> LocalFuture<'a, HostCommandOutput> {
         self.inner.run_command(call, shell)
+    }
+
+    fn fetch(&self, request: FetchRequest) -> LocalFuture<'_, Result<FetchResponse, FetchError>> {
+        let mut request = request;
+        let remaining = (self.deadline - self.inner.now_millis()).max(0.0) as u64;
+        request.timeout_ms = Some(request.timeout_ms.map_or(remaining, |own| own.min(remaining)));
+        self.inner.fetch(request)
     }
 }
 

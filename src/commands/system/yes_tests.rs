@@ -46,6 +46,7 @@ fn invocation<'s>(shell: &'s mut NoShell, args: &[&str], stdout: Fd) -> Invocati
         cwd: "/home/user".into(),
         env: Vec::new(),
         shell,
+        program: args.first().map(|a| a.to_string()).unwrap_or_default(),
     }
 }
 

@@ -4,6 +4,7 @@
 //! `rev`, `nl`, `comm`, `tee`, `fold`, `join`, `xargs`, `column`, `expand`,
 //! `unexpand`, `shuf`).
 
+pub mod awk;
 pub mod cmp;
 pub mod column;
 pub mod comm;
@@ -15,7 +16,9 @@ pub mod expr;
 pub mod fold;
 pub mod grep;
 pub mod head;
+pub mod hexdump;
 pub mod input;
+pub mod jq;
 pub mod join;
 pub mod nl;
 pub mod od;
@@ -28,6 +31,7 @@ pub mod rg;
 pub mod sed;
 pub mod shuf;
 pub mod sort;
+pub mod strings;
 pub mod sort_compare;
 pub mod sort_key;
 pub mod tac;
@@ -37,5 +41,6 @@ pub mod tr;
 pub mod tr_sets;
 pub mod uniq;
 pub mod wc;
+pub mod xxd;
 pub mod xargs;
 pub mod xargs_input;

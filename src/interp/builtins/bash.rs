@@ -20,6 +20,17 @@ GNU long options:\n\t--debug\n\t--debugger\n\t--dump-po-strings\n\t--dump-string
 \t--noediting\n\t--noprofile\n\t--norc\n\t--posix\n\t--pretty-print\n\t--rcfile\n\t--restricted\n\t--verbose\n\t--version\n\
 Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n\t-abefhkmnptuvxBCEHPT or -o option\n";
 
+/// What `bash --help` prints around [`USAGE`].
+const HELP_HEAD: &str = "GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)\n";
+const HELP_TAIL: &str = "Type `bash -c \"help set\"' for more information about shell options.\n\
+Type `bash -c help' for more information about shell builtin commands.\nUse the `bashbug' command to report bugs.\n\n\
+bash home page: <http://www.gnu.org/software/bash>\nGeneral help using GNU software: <http://www.gnu.org/gethelp/>\n";
+
+/// What `bash --version` prints.
+const VERSION: &str = "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n\
+Copyright (C) 2022 Free Software Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n\n\
+This is free software; you are free to change and redistribute it.\nThere is NO WARRANTY, to the extent permitted by law.\n";
+
 /// Reports an invalid option of bash itself (`-9`, `+9`, `--bogus`) with
 /// the usage text after it; status 2.
 async fn invalid_option(shell: &Shell, option: &str) -> Outcome {
@@ -52,7 +63,15 @@ pub fn bash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
                     index += 1;
                     continue;
                 }
-                long if long.starts_with("--") && long != "--help" && long != "--version" => return invalid_option(shell, long).await,
+                "--help" => {
+                    shell.out(format!("{HELP_HEAD}{USAGE}{HELP_TAIL}").as_bytes()).await?;
+                    return Ok(0);
+                }
+                "--version" => {
+                    shell.out(VERSION.as_bytes()).await?;
+                    return Ok(0);
+                }
+                long if long.starts_with("--") => return invalid_option(shell, long).await,
                 _ => {}
             }
             let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {

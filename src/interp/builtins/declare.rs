@@ -303,7 +303,12 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
         }
         shell.vars.restore_scopes(hidden);
         if let Err(message) = result {
-            shell.builtin_error(builtin, &message).await;
+            // Bash reports a bad subscript without the builtin's name.
+            if message.ends_with("]: bad array subscript") {
+                shell.report_error(&message).await;
+            } else {
+                shell.builtin_error(builtin, &message).await;
+            }
             status = 1;
             continue;
         }

@@ -73,30 +73,19 @@ impl Shell {
 pub fn cd(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let mut index = 1;
         let mut physical = false;
-        while let Some(arg) = args.get(index) {
-            if arg == "--" {
-                index += 1;
-                break;
+        let scanned = match shell.scan_options(&args, "LPe@", "cd [-L|[-P [-e]] [-@]] [dir]").await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        for (letter, _) in &scanned.options {
+            match letter {
+                'L' => physical = false,
+                'P' => physical = true,
+                _ => {}
             }
-            if !arg.starts_with('-') || arg.len() == 1 {
-                break;
-            }
-            for letter in arg[1..].chars() {
-                match letter {
-                    'L' => physical = false,
-                    'P' => physical = true,
-                    'e' | '@' => {}
-                    other => {
-                        shell.builtin_error("cd", &format!("-{other}: invalid option")).await;
-                        let _ = shell.write_fd(2, b"cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n").await;
-                        return Ok(2);
-                    }
-                }
-            }
-            index += 1;
         }
+        let index = scanned.rest;
         let operands = &args[index.min(args.len())..];
         if operands.len() > 1 {
             shell.builtin_error("cd", "too many arguments").await;
@@ -245,7 +234,16 @@ pub fn popd(shell: &mut Shell, _args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 pub fn dirs(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        if args.iter().any(|a| a == "-c") {
+        // `-N` is an operand to dirs, so an unknown letter is a bad number.
+        let scanned = match super::scan::scan(&args, "clpv") {
+            Ok(scanned) => scanned,
+            Err(super::scan::ScanError::Invalid(letter) | super::scan::ScanError::Missing(letter)) => {
+                shell.builtin_error("dirs", &format!("-{letter}: invalid number")).await;
+                let _ = shell.write_fd(2, b"dirs: usage: dirs [-clpv] [+N] [-N]\n").await;
+                return Ok(2);
+            }
+        };
+        if scanned.options.iter().any(|(letter, _)| *letter == 'c') {
             shell.dir_stack.clear();
             return Ok(0);
         }

@@ -5,7 +5,7 @@ use super::{words, Arg};
 use crate::host::LocalFuture;
 use crate::interp::{Outcome, Shell};
 
-const USAGE: &[u8] = b"hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n";
+const USAGE_LINE: &str = "hash [-lr] [-p pathname] [-dt] [name ...]";
 
 /// `hash`.
 pub fn hash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
@@ -13,45 +13,21 @@ pub fn hash(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let args = words(&args);
         let (mut list, mut reset, mut delete, mut show) = (false, false, false, false);
         let mut given_path: Option<String> = None;
-        let mut index = 1;
-        while let Some(arg) = args.get(index) {
-            if arg == "--" {
-                index += 1;
-                break;
+        let scanned = match shell.scan_options(&args, "dlp:rt", USAGE_LINE).await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        for (letter, value) in scanned.options {
+            match letter {
+                'l' => list = true,
+                'r' => reset = true,
+                'd' => delete = true,
+                't' => show = true,
+                'p' => given_path = value,
+                _ => {}
             }
-            if !arg.starts_with('-') || arg.len() == 1 {
-                break;
-            }
-            let letters: Vec<char> = arg[1..].chars().collect();
-            for (position, letter) in letters.iter().enumerate() {
-                match letter {
-                    'l' => list = true,
-                    'r' => reset = true,
-                    'd' => delete = true,
-                    't' => show = true,
-                    'p' => {
-                        let rest: String = letters[position + 1..].iter().collect();
-                        if !rest.is_empty() {
-                            given_path = Some(rest);
-                        } else if let Some(path) = args.get(index + 1) {
-                            given_path = Some(path.clone());
-                            index += 1;
-                        } else {
-                            shell.builtin_error("hash", "-p: option requires an argument").await;
-                            let _ = shell.write_fd(2, USAGE).await;
-                            return Ok(2);
-                        }
-                        break;
-                    }
-                    other => {
-                        shell.builtin_error("hash", &format!("-{other}: invalid option")).await;
-                        let _ = shell.write_fd(2, USAGE).await;
-                        return Ok(2);
-                    }
-                }
-            }
-            index += 1;
         }
+        let index = scanned.rest;
         let names = &args[index.min(args.len())..];
         if reset {
             shell.command_hash().clear();

@@ -25,32 +25,18 @@ pub fn wait(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
         let (mut any, mut pid_variable) = (false, None);
-        let mut index = 1;
-        while let Some(arg) = args.get(index) {
-            if arg == "--" {
-                index += 1;
-                break;
+        let scanned = match shell.scan_options(&args, "fnp:", "wait [-fn] [-p var] [id ...]").await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        for (letter, value) in scanned.options {
+            match letter {
+                'n' => any = true,
+                'p' => pid_variable = value,
+                _ => {}
             }
-            if !arg.starts_with('-') || arg.len() == 1 {
-                break;
-            }
-            for letter in arg[1..].chars() {
-                match letter {
-                    'n' => any = true,
-                    'f' => {}
-                    'p' => {
-                        index += 1;
-                        pid_variable = args.get(index).cloned();
-                    }
-                    other => {
-                        shell.builtin_error("wait", &format!("-{other}: invalid option")).await;
-                        let _ = shell.write_fd(2, b"wait: usage: wait [-fn] [-p var] [id ...]\n").await;
-                        return Ok(2);
-                    }
-                }
-            }
-            index += 1;
         }
+        let index = scanned.rest;
         let ids = &args[index.min(args.len())..];
         let jobs = shell.jobs.clone();
         if any {
@@ -159,7 +145,11 @@ fn signal_description(signal: i32) -> Option<&'static str> {
 pub fn jobs(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        let out: String = if args.iter().any(|a| a == "-p") {
+        let scanned = match shell.scan_options(&args, "lnprsx", "jobs [-lnprs] [jobspec ...] or jobs -x command [args]").await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        let out: String = if scanned.options.iter().any(|(letter, _)| *letter == 'p') {
             shell.jobs.pids().iter().map(|p| format!("{p}\n")).collect()
         } else {
             shell.jobs.listing().iter().map(|l| format!("{l}\n")).collect()

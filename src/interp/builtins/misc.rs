@@ -116,31 +116,6 @@ pub fn caller(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     })
 }
 
-/// `help [name]`.
-pub fn help(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
-    Box::pin(async move {
-        let args = words(&args);
-        if let Some(name) = args.get(1) {
-            if super::find(name).is_none() {
-                shell
-                    .builtin_error("help", &format!("no help topics match `{name}'.  Try `help help' or `man -k {name}' or `info {name}'."))
-                    .await;
-                return Ok(1);
-            }
-            let line = format!("{name}: a wabash shell builtin; see the bash manual for its options.\n");
-            shell.out(line.as_bytes()).await?;
-            return Ok(0);
-        }
-        let mut out = String::from("wabash, a bash-compatible sandbox shell. These shell commands are defined internally:\n\n");
-        for name in super::names() {
-            out.push_str(name);
-            out.push('\n');
-        }
-        shell.out(out.as_bytes()).await?;
-        Ok(0)
-    })
-}
-
 /// `history`: non-interactive shells keep no history.
 pub fn history(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {

@@ -9,10 +9,12 @@ mod echo;
 mod eval;
 mod getopts;
 mod hash;
+mod help;
 mod jobs;
 mod misc;
 mod printf;
 mod read;
+mod scan;
 mod set;
 mod test;
 mod trap;
@@ -131,7 +133,7 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
     ("hash", hash::hash),
-    ("help", misc::help),
+    ("help", help::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),
     ("kill", jobs::kill),
@@ -166,9 +168,30 @@ static BUILTINS: &[(&str, BuiltinFn)] = &[
     ("wait", jobs::wait),
 ];
 
-/// The builtin called `name`.
+/// The builtin called `name`: for builtins that answer `--help` as bash's
+/// do, a wrapper that does so before their own parsing.
 pub fn find(name: &str) -> Option<BuiltinFn> {
+    let builtin = find_plain(name)?;
+    Some(if help::answers_help_option(name) { with_help_option } else { builtin })
+}
+
+/// The builtin called `name`, as the table holds it.
+fn find_plain(name: &str) -> Option<BuiltinFn> {
     BUILTINS.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| BUILTINS[i].1)
+}
+
+/// Runs the builtin named by `args[0]`, first answering `NAME --help`.
+fn with_help_option(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
+    Box::pin(async move {
+        if let Some(outcome) = help::help_option(shell, &args).await {
+            return outcome;
+        }
+        let name = args.first().map(Arg::text).unwrap_or_default();
+        match find_plain(&name) {
+            Some(builtin) => builtin(shell, args).await,
+            None => Ok(127),
+        }
+    })
 }
 
 /// All builtin names, sorted.
@@ -211,17 +234,39 @@ impl Shell {
     }
 
     /// Writes to an fd with the same rules as [`Shell::out`].
+    /// A write to a closed or failing descriptor is remembered for
+    /// [`Shell::run_builtin`] to report.
     pub(super) async fn write_fd(&mut self, fd: usize, data: &[u8]) -> Result<(), Flow> {
-        let Some(stream) = self.fds.get(fd) else {
-            return Ok(());
+        let result = match self.fds.get(fd) {
+            Some(stream) => stream.write(data).await,
+            None => Err(IoError::BadDescriptor),
         };
-        match stream.write(data).await {
+        match result {
             Ok(()) => Ok(()),
             Err(IoError::BrokenPipe) => Err(Flow::Exit(141)),
             Err(IoError::OutputLimit) => {
                 Err(self.limit_exceeded(format!("output limit ({} bytes) exceeded", self.limits.max_output_bytes)).await)
             }
-            Err(_) => Ok(()),
+            Err(error) => {
+                self.write_error.get_or_insert_with(|| error.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs a builtin; one whose output could not be written reports
+    /// `NAME: write error: REASON` and returns 1, as bash's builtins do.
+    pub(super) async fn run_builtin(&mut self, builtin: BuiltinFn, args: Vec<Arg>) -> Outcome {
+        let name = args.first().map(Arg::text).unwrap_or_default();
+        let outer = self.write_error.take();
+        let result = builtin(self, args).await;
+        let failed = std::mem::replace(&mut self.write_error, outer);
+        match (result, failed) {
+            (Ok(_), Some(reason)) => {
+                self.builtin_error(&name, &format!("write error: {reason}")).await;
+                Ok(1)
+            }
+            (result, _) => result,
         }
     }
 

@@ -202,12 +202,13 @@ impl Formatter<'_> {
             index += 1;
             match conversion {
                 's' => {
-                    let arg = self.take_arg().unwrap_or("").to_string();
-                    let text: String = match spec.precision {
-                        Some(p) => arg.chars().take(p).collect(),
+                    // Bash counts width and precision in bytes, even in UTF-8.
+                    let arg = self.take_arg().unwrap_or("").as_bytes();
+                    let text = match spec.precision {
+                        Some(p) => &arg[..p.min(arg.len())],
                         None => arg,
                     };
-                    pad(out, text.as_bytes(), &spec, false);
+                    pad(out, text, &spec, false);
                 }
                 'b' => {
                     let arg = self.take_arg().unwrap_or("").to_string();
@@ -275,10 +276,10 @@ impl Formatter<'_> {
                     // Bash formats into a 128-byte buffer; a longer result is empty.
                     let text = if text.len() >= 128 { String::new() } else { text };
                     let text = match spec.precision {
-                        Some(p) => text.chars().take(p).collect(),
-                        None => text,
+                        Some(p) => &text.as_bytes()[..p.min(text.len())],
+                        None => text.as_bytes(),
                     };
-                    pad(out, text.as_bytes(), &spec, false);
+                    pad(out, text, &spec, false);
                 }
                 other => return Err(format!("`{other}': invalid format character")),
             }
@@ -344,21 +345,128 @@ impl Formatter<'_> {
         (negative, magnitude)
     }
 
+    /// A floating-point argument read as C's `strtold` reads it: leading
+    /// blanks, decimal or `0x` hex (with a `p` exponent), `inf` and `nan`;
+    /// an empty argument is 0, trailing junk an invalid number.
     fn parse_float(&mut self, text: &str) -> f64 {
-        let trimmed = text.trim();
+        if text.is_empty() {
+            return 0.0;
+        }
+        let trimmed = text.trim_start();
         if let Some(rest) = trimmed.strip_prefix('\'').or_else(|| trimmed.strip_prefix('"')) {
             return rest.chars().next().map(|c| c as u32 as f64).unwrap_or(0.0);
         }
-        match trimmed.parse::<f64>() {
-            Ok(v) => v,
-            Err(_) => {
-                let prefix_len =
-                    (1..=trimmed.len()).rev().find(|&n| trimmed.is_char_boundary(n) && trimmed[..n].parse::<f64>().is_ok()).unwrap_or(0);
-                self.errors.push(format!("{text}: invalid number"));
-                trimmed[..prefix_len].parse().unwrap_or(0.0)
-            }
+        let (value, used) = strtod_prefix(trimmed);
+        if used == 0 || used < trimmed.len() {
+            self.errors.push(format!("{text}: invalid number"));
+        }
+        value
+    }
+}
+
+/// The longest prefix of `text` that `strtod` reads, and its value.
+fn strtod_prefix(text: &str) -> (f64, usize) {
+    let bytes = text.as_bytes();
+    let mut index = 0;
+    let negative = match bytes.first() {
+        Some(b'-') => {
+            index = 1;
+            true
+        }
+        Some(b'+') => {
+            index = 1;
+            false
+        }
+        _ => false,
+    };
+    let sign = if negative { -1.0 } else { 1.0 };
+    let rest = &text[index..];
+    let lower = rest.get(..8.min(rest.len())).unwrap_or("").to_ascii_lowercase();
+    if lower.starts_with("infinity") {
+        return (sign * f64::INFINITY, index + 8);
+    }
+    if lower.starts_with("inf") {
+        return (sign * f64::INFINITY, index + 3);
+    }
+    if lower.starts_with("nan") {
+        return (f64::NAN, index + 3);
+    }
+    if (lower.starts_with("0x")) && rest.as_bytes().get(2).is_some_and(|c| c.is_ascii_hexdigit() || *c == b'.') {
+        let (value, used) = hex_float(&rest[2..]);
+        if used > 0 {
+            return (sign * value, index + 2 + used);
         }
     }
+    // Decimal: digits, an optional fraction, an optional exponent.
+    let start = index;
+    let digits = |from: usize| bytes[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let whole = digits(index);
+    index += whole;
+    let mut fraction = 0;
+    if bytes.get(index) == Some(&b'.') {
+        fraction = digits(index + 1);
+        if whole + fraction > 0 {
+            index += 1 + fraction;
+        }
+    }
+    if whole + fraction == 0 {
+        return (0.0, 0);
+    }
+    if matches!(bytes.get(index), Some(b'e' | b'E')) {
+        let mut at = index + 1;
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        let exponent = digits(at);
+        if exponent > 0 {
+            index = at + exponent;
+        }
+    }
+    (text[start..index].parse::<f64>().map(|v| sign * v).unwrap_or(0.0), index)
+}
+
+/// A hex float's value after its `0x`: digits, an optional fraction and an
+/// optional binary exponent `p[+-]N`; and how many bytes it used.
+fn hex_float(text: &str) -> (f64, usize) {
+    let bytes = text.as_bytes();
+    let mut value = 0.0f64;
+    let mut index = 0;
+    let mut any = false;
+    while let Some(digit) = bytes.get(index).and_then(|c| (*c as char).to_digit(16)) {
+        value = value * 16.0 + digit as f64;
+        index += 1;
+        any = true;
+    }
+    if bytes.get(index) == Some(&b'.') {
+        let mut scale = 1.0 / 16.0;
+        let mut at = index + 1;
+        while let Some(digit) = bytes.get(at).and_then(|c| (*c as char).to_digit(16)) {
+            value += digit as f64 * scale;
+            scale /= 16.0;
+            at += 1;
+            any = true;
+        }
+        if any {
+            index = at;
+        }
+    }
+    if !any {
+        return (0.0, 0);
+    }
+    if matches!(bytes.get(index), Some(b'p' | b'P')) {
+        let mut at = index + 1;
+        let negative = bytes.get(at) == Some(&b'-');
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        let count = bytes[at.min(bytes.len())..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if count > 0 {
+            let exponent: i32 = text[at..at + count].parse().unwrap_or(i32::MAX);
+            value *= 2f64.powi(if negative { -exponent } else { exponent });
+            index = at + count;
+        }
+    }
+    (value, index)
 }
 
 /// A `-v` target: a name, or `name[subscript]`.
@@ -449,7 +557,7 @@ pub fn shell_quote(text: &str) -> String {
 }
 
 fn pad(out: &mut Vec<u8>, text: &[u8], spec: &Spec, numeric: bool) {
-    let len = String::from_utf8_lossy(text).chars().count();
+    let len = text.len();
     let width = spec.width.unwrap_or(0);
     if len >= width {
         out.extend_from_slice(text);

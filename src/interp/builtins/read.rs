@@ -106,74 +106,38 @@ pub fn read(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
         let mut options = ReadOptions { raw: false, array: None, delimiter: b'\n', count: None, exact: false, timeout: None, fd: 0 };
-        let mut index = 1;
-        while let Some(arg) = args.get(index) {
-            if arg == "--" {
-                index += 1;
-                break;
-            }
-            if !arg.starts_with('-') || arg.len() == 1 {
-                break;
-            }
-            let letters: Vec<char> = arg[1..].chars().collect();
-            let mut position = 0;
-            while position < letters.len() {
-                let letter = letters[position];
-                let takes_value = matches!(letter, 'a' | 'd' | 'n' | 'N' | 'p' | 't' | 'u' | 'i');
-                let value = if takes_value {
-                    let rest: String = letters[position + 1..].iter().collect();
-                    position = letters.len();
-                    if !rest.is_empty() {
-                        Some(rest)
-                    } else {
-                        index += 1;
-                        match args.get(index) {
-                            Some(v) => Some(v.clone()),
-                            None => {
-                                shell.builtin_error("read", &format!("-{letter}: option requires an argument")).await;
-                                let _ = shell.write_fd(2, b"read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n").await;
-                                return Ok(2);
-                            }
-                        }
-                    }
-                } else {
-                    position += 1;
-                    None
-                };
-                match (letter, value) {
-                    ('r', _) => options.raw = true,
-                    ('s', _) | ('e', _) => {}
-                    ('a', Some(v)) => options.array = Some(v),
-                    ('d', Some(v)) => options.delimiter = v.bytes().next().unwrap_or(0),
-                    ('n', Some(v)) | ('N', Some(v)) => {
-                        match v.parse::<usize>() {
-                            Ok(n) => options.count = Some(n),
-                            Err(_) => {
-                                shell.builtin_error("read", &format!("{v}: invalid number")).await;
-                                return Ok(1);
-                            }
-                        }
-                        options.exact = letter == 'N';
-                    }
-                    // Bash shows the prompt only when reading from a terminal, which a sandbox never has.
-                    ('p', Some(_)) => {}
-                    ('t', Some(v)) => options.timeout = v.parse().ok(),
-                    ('u', Some(v)) => match v.parse::<usize>() {
-                        Ok(fd) => options.fd = fd,
+        const USAGE: &str = "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]";
+        let scanned = match shell.scan_options(&args, "a:d:ei:n:N:p:rst:u:", USAGE).await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        let index = scanned.rest;
+        for (letter, value) in scanned.options {
+            match (letter, value) {
+                ('r', _) => options.raw = true,
+                ('a', Some(v)) => options.array = Some(v),
+                ('d', Some(v)) => options.delimiter = v.bytes().next().unwrap_or(0),
+                ('n', Some(v)) | ('N', Some(v)) => {
+                    match v.parse::<usize>() {
+                        Ok(n) => options.count = Some(n),
                         Err(_) => {
-                            shell.builtin_error("read", &format!("{v}: invalid file descriptor specification")).await;
+                            shell.builtin_error("read", &format!("{v}: invalid number")).await;
                             return Ok(1);
                         }
-                    },
-                    ('i', _) => {}
-                    (other, _) => {
-                        shell.builtin_error("read", &format!("-{other}: invalid option")).await;
-                        let _ = shell.write_fd(2, b"read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n").await;
-                        return Ok(2);
                     }
+                    options.exact = letter == 'N';
                 }
+                // Bash shows the prompt only when reading from a terminal, which a sandbox never has.
+                ('t', Some(v)) => options.timeout = v.parse().ok(),
+                ('u', Some(v)) => match v.parse::<usize>() {
+                    Ok(fd) => options.fd = fd,
+                    Err(_) => {
+                        shell.builtin_error("read", &format!("{v}: invalid file descriptor specification")).await;
+                        return Ok(1);
+                    }
+                },
+                _ => {}
             }
-            index += 1;
         }
         let names: Vec<String> = args[index.min(args.len())..].to_vec();
         for name in &names {
@@ -236,26 +200,24 @@ pub fn mapfile(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         let mut origin: Option<i64> = None;
         let mut skip = 0usize;
         let mut fd = 0usize;
-        let mut index = 1;
-        while let Some(arg) = args.get(index) {
-            match arg.as_str() {
-                "-t" => trim = true,
-                "-d" | "-n" | "-O" | "-s" | "-u" | "-C" | "-c" => {
-                    index += 1;
-                    let value = args.get(index).cloned().unwrap_or_default();
-                    match arg.as_str() {
-                        "-d" => delimiter = value.bytes().next().unwrap_or(0),
-                        "-n" => max = value.parse().ok().filter(|n| *n > 0),
-                        "-O" => origin = value.parse().ok(),
-                        "-s" => skip = value.parse().unwrap_or(0),
-                        "-u" => fd = value.parse().unwrap_or(0),
-                        _ => {}
-                    }
-                }
-                _ => break,
+        let usage = format!("{} [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]", args[0]);
+        let scanned = match shell.scan_options(&args, "d:n:O:s:tu:C:c:", &usage).await {
+            Ok(scanned) => scanned,
+            Err(outcome) => return outcome,
+        };
+        for (letter, value) in scanned.options {
+            let value = value.unwrap_or_default();
+            match letter {
+                't' => trim = true,
+                'd' => delimiter = value.bytes().next().unwrap_or(0),
+                'n' => max = value.parse().ok().filter(|n| *n > 0),
+                'O' => origin = value.parse().ok(),
+                's' => skip = value.parse().unwrap_or(0),
+                'u' => fd = value.parse().unwrap_or(0),
+                _ => {}
             }
-            index += 1;
         }
+        let index = scanned.rest;
         let name = args.get(index).cloned().unwrap_or_else(|| "MAPFILE".to_string());
         let Some(stream) = shell.fds.get(fd) else {
             shell.builtin_error(&args[0], &format!("{fd}: invalid file descriptor: Bad file descriptor")).await;

@@ -184,7 +184,7 @@ pub fn command(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let name = rest[0].text();
         if let Some(builtin) = super::find(&name) {
-            return builtin(shell, rest).await;
+            return shell.run_builtin(builtin, rest).await;
         }
         let argv: Vec<String> = rest.iter().map(Arg::text).collect();
         if default_path && !name.contains('/') {
@@ -216,7 +216,7 @@ pub fn builtin(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         }
         let Some(name) = args.get(first).map(Arg::text) else { return Ok(0) };
         match super::find(&name) {
-            Some(builtin) => builtin(shell, args[first..].to_vec()).await,
+            Some(builtin) => shell.run_builtin(builtin, args[first..].to_vec()).await,
             None => {
                 shell.builtin_error("builtin", &format!("{name}: not a shell builtin")).await;
                 Ok(1)

@@ -1,0 +1,163 @@
+//! awk values: numbers, strings, strnums (input that looks numeric
+//! compares as a number) and the uninitialized value, with awk's
+//! conversions between them.
+
+use std::rc::Rc;
+
+/// A byte string shared cheaply.
+pub type Str = Rc<[u8]>;
+
+/// A scalar value.
+#[derive(Debug, Clone, Default)]
+pub enum Value {
+    /// Never assigned: `""` and `0` at once.
+    #[default]
+    Uninit,
+    /// A number.
+    Num(f64),
+    /// A string.
+    Str(Str),
+    /// A string from input (fields, `getline`, `ARGV`...): a number in
+    /// comparisons when it looks like one.
+    StrNum(Str),
+}
+
+impl Value {
+    /// A string value from bytes.
+    pub fn str(bytes: &[u8]) -> Value {
+        Value::Str(Rc::from(bytes))
+    }
+
+    /// A strnum value from bytes.
+    pub fn strnum(bytes: &[u8]) -> Value {
+        Value::StrNum(Rc::from(bytes))
+    }
+
+    /// The numeric value.
+    pub fn num(&self) -> f64 {
+        match self {
+            Value::Uninit => 0.0,
+            Value::Num(n) => *n,
+            Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+        }
+    }
+
+    /// True when the value counts as true in a condition.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Uninit => false,
+            Value::Num(n) => *n != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::StrNum(s) => match looks_numeric(s) {
+                Some(n) => n != 0.0,
+                None => !s.is_empty(),
+            },
+        }
+    }
+
+    /// True when comparisons treat the value as a number.
+    pub fn is_numeric(&self) -> Option<f64> {
+        match self {
+            Value::Uninit => Some(0.0),
+            Value::Num(n) => Some(*n),
+            Value::Str(_) => None,
+            Value::StrNum(s) => looks_numeric(s),
+        }
+    }
+}
+
+/// The number at the start of `s` (leading blanks skipped), as `strtod`
+/// reads it in awk (decimal only; `+inf`/`-nan` with a sign).
+pub fn str_to_num(s: &[u8]) -> f64 {
+    prefix_number(s).map_or(0.0, |(n, _)| n)
+}
+
+/// The number at the start of `s` and where it ends.
+pub fn prefix_number(s: &[u8]) -> Option<(f64, usize)> {
+    let mut i = 0;
+    while s.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')) {
+        i += 1;
+    }
+    let start = i;
+    if matches!(s.get(i), Some(b'+' | b'-')) {
+        i += 1;
+        let rest = s.get(i..i + 3).unwrap_or(&[]);
+        if rest.eq_ignore_ascii_case(b"inf") || rest.eq_ignore_ascii_case(b"nan") {
+            let negative = s[start] == b'-';
+            let value = if rest.eq_ignore_ascii_case(b"inf") { f64::INFINITY } else { f64::NAN };
+            let mut end = i + 3;
+            if rest.eq_ignore_ascii_case(b"inf") && s.get(i..i + 8).is_some_and(|w| w.eq_ignore_ascii_case(b"infinity")) {
+                end = i + 8;
+            }
+            return Some((if negative { -value } else { value }, end));
+        }
+    }
+    let digits_start = i;
+    while s.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let mut digits = i - digits_start;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        let fraction = i;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        digits += i - fraction;
+    }
+    if digits == 0 {
+        return None;
+    }
+    if matches!(s.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(s.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        if s.get(j).is_some_and(u8::is_ascii_digit) {
+            while s.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    let text = std::str::from_utf8(&s[start..i]).ok()?;
+    let text = text.strip_suffix('.').filter(|t| !t.is_empty() && *t != "+" && *t != "-").unwrap_or(text);
+    let value = text.parse::<f64>().ok().or_else(|| format!("{text}0").parse::<f64>().ok())?;
+    Some((value, i))
+}
+
+/// The number `s` is when all of it (blanks aside) is a number, as awk
+/// decides whether input is a strnum.
+pub fn looks_numeric(s: &[u8]) -> Option<f64> {
+    let (value, end) = prefix_number(s)?;
+    if s[end..].iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')) {
+        Some(value)
+    } else {
+        None
+    }
+}
+
+/// True when `n` prints as an integer.
+pub fn is_integral(n: f64) -> bool {
+    n.is_finite() && n == n.trunc()
+}
+
+/// How gawk writes a number that is not finite.
+pub fn special_number(n: f64) -> Option<&'static str> {
+    if n.is_nan() {
+        Some(if n.is_sign_negative() { "-nan" } else { "+nan" })
+    } else if n.is_infinite() {
+        Some(if n < 0.0 { "-inf" } else { "+inf" })
+    } else {
+        None
+    }
+}
+
+/// An integral number as digits.
+pub fn integer_text(n: f64) -> String {
+    if n.abs() < 1e18 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n:.0}")
+    }
+}
