@@ -4,10 +4,11 @@
 // through snapshot()/restore(), the network allowlist, and the size of what
 // a deployment uploads.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { bundleForEdge, gzipSize } from "./support/bundle.mjs";
+import { bundleForEdge, gzipSize, root } from "./support/bundle.mjs";
 import { startTextServer, startWorkerd } from "./support/servers.mjs";
 
 /** Cloudflare Workers' free plan takes at most 3 MB (gzip) per Worker. */
@@ -97,8 +98,14 @@ test("curl reaches an allowlisted local server and is refused elsewhere", async 
   assert.equal(no.body.stdout, "");
 });
 
-test("what a deployment uploads stays under the free plan's 3 MB gzip", async () => {
+test("what a deployment uploads stays under the free plan's 3 MB gzip", async (t) => {
   const { raw, gzip } = size;
   console.log(`workerd upload: ${(raw / 1024).toFixed(1)} KiB raw, ${(gzip / 1024).toFixed(1)} KiB gzip (limit ${FREE_PLAN_LIMIT / 1e6} MB)`);
+  // scripts/setup.sh stamps the release build it makes; the unoptimized
+  // build of scripts/dev-build.sh is not what a deployment uploads.
+  if (!existsSync(join(root, "dist", ".stamp"))) {
+    t.skip("dist/ is a development build (scripts/dev-build.sh); the size applies to the release build");
+    return;
+  }
   assert.ok(gzip < FREE_PLAN_LIMIT, `${gzip} bytes gzip`);
 });
