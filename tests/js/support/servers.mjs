@@ -22,7 +22,14 @@ export async function startTextServer(body) {
     response.writeHead(200, { "content-type": "text/plain" }).end(body);
   });
   await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
-  return { url: `http://127.0.0.1:${server.address().port}/`, stop: () => new Promise((done) => server.close(done)) };
+  // Stopping also ends kept-alive connections (a client such as workerd may
+  // hold one open), or close() would wait for them forever.
+  const stop = () =>
+    new Promise((done) => {
+      server.close(done);
+      server.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${server.address().port}/`, stop };
 }
 
 /** Polls `url` until it answers (any status) or `ms` pass. */
@@ -125,7 +132,10 @@ const kvWorker :Workerd.Worker = (
     log: () => log,
     stop: async () => {
       child.kill();
+      // workerd drains before it exits on SIGTERM; do not wait on it forever.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 3000);
       await exited;
+      clearTimeout(killer);
     },
   };
 }
