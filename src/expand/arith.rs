@@ -640,50 +640,13 @@ impl Evaluator<'_> {
 
     fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {
         let token = || error_token(self.text, right_expr);
-        Ok(match op {
-            BinaryArithOp::Power => {
-                if right < 0 {
-                    return Err(self.fail(format!("exponent less than 0 (error token is \"{}\")", token())));
-                }
-                let mut result: i64 = 1;
-                let mut base = left;
-                let mut exponent = right as u64;
-                while exponent > 0 {
-                    if exponent & 1 == 1 {
-                        result = result.wrapping_mul(base);
-                    }
-                    base = base.wrapping_mul(base);
-                    exponent >>= 1;
-                }
-                result
+        match op {
+            BinaryArithOp::Power if right < 0 => Err(self.fail(format!("exponent less than 0 (error token is \"{}\")", token()))),
+            BinaryArithOp::Divide | BinaryArithOp::Remainder if right == 0 => {
+                Err(self.fail(format!("division by 0 (error token is \"{}\")", token())))
             }
-            BinaryArithOp::Multiply => left.wrapping_mul(right),
-            BinaryArithOp::Divide | BinaryArithOp::Remainder => {
-                if right == 0 {
-                    return Err(self.fail(format!("division by 0 (error token is \"{}\")", token())));
-                }
-                if op == BinaryArithOp::Divide {
-                    left.wrapping_div(right)
-                } else {
-                    left.wrapping_rem(right)
-                }
-            }
-            BinaryArithOp::Add => left.wrapping_add(right),
-            BinaryArithOp::Subtract => left.wrapping_sub(right),
-            BinaryArithOp::ShiftLeft => left.wrapping_shl(right as u32),
-            BinaryArithOp::ShiftRight => left.wrapping_shr(right as u32),
-            BinaryArithOp::Less => (left < right) as i64,
-            BinaryArithOp::LessEqual => (left <= right) as i64,
-            BinaryArithOp::Greater => (left > right) as i64,
-            BinaryArithOp::GreaterEqual => (left >= right) as i64,
-            BinaryArithOp::Equal => (left == right) as i64,
-            BinaryArithOp::NotEqual => (left != right) as i64,
-            BinaryArithOp::BitAnd => left & right,
-            BinaryArithOp::BitXor => left ^ right,
-            BinaryArithOp::BitOr => left | right,
-            BinaryArithOp::LogicalAnd => (left != 0 && right != 0) as i64,
-            BinaryArithOp::LogicalOr => (left != 0 || right != 0) as i64,
-        })
+            _ => Ok(apply_binary(op, left, right)),
+        }
     }
 }
 
