@@ -141,7 +141,7 @@ fn completeness_tells_complete_from_incomplete() {
 }
 
 /// A host object with two custom commands: `twice SCRIPT` runs SCRIPT back
-/// in the sandbox (with its own stdin) and prints its output twice, status
+/// in the sandbox (with its own stdin, read through `read` requests) and prints its output twice, status
 /// 5; `boom` fails inside the host.
 fn host_with_commands() -> HostObject {
     let make = Function::new_no_args(
@@ -153,14 +153,26 @@ fn host_with_commands() -> HostObject {
                     if (call.argv[0] === 'boom') {
                       return { next: () => Promise.reject(new Error('host broke')), reply() {} };
                     }
-                    let step = 0;
+                    let phase = 'read';
+                    let stdin = new Uint8Array();
                     let answer;
                     return {
-                      next: () => step++ === 0
-                        ? Promise.resolve({ exec: { script: call.argv[1], stdin: call.stdin } })
-                        : Promise.resolve({ done: { stdout: new Uint8Array([...answer.stdout, ...answer.stdout]),
-                                                    stderr: answer.stderr, exitCode: 5 } }),
-                      reply(output) { answer = output; },
+                      next: () => {
+                        if (phase === 'read') return Promise.resolve({ read: { max: 65536 } });
+                        if (phase === 'exec') return Promise.resolve({ exec: { script: call.argv[1], stdin } });
+                        return Promise.resolve({ done: { stdout: new Uint8Array([...answer.stdout, ...answer.stdout]),
+                                                         stderr: answer.stderr, exitCode: 5 } });
+                      },
+                      reply(output) {
+                        if (phase === 'read') {
+                          const chunk = output instanceof Uint8Array ? output : new Uint8Array();
+                          if (chunk.byteLength === 0) phase = 'exec';
+                          else stdin = new Uint8Array([...stdin, ...chunk]);
+                        } else {
+                          answer = output;
+                          phase = 'done';
+                        }
+                      },
                     };
                   } };",
     );
