@@ -47,7 +47,7 @@ const scripts = [
   ["rewrite a 50 KB file", "cat /home/user/data/d1/f1.txt > /home/user/copy.txt"],
   ["write a 1 MB file", "head -c 1000000 /dev/zero > /home/user/mb.bin"],
   ["read 50 MB (cat data | wc -c)", "cat /home/user/data/*/* | wc -c"],
-  ["set 100 variables", "for i in $(seq 100); do v_$i=ROUND; done"],
+  ["set 100 variables", "for i in $(seq 100); do declare v_$i=ROUND; done"],
 ];
 
 const content = files();
