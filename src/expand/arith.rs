@@ -3,7 +3,8 @@
 //!
 //! Bash parses arithmetic when it runs, after expansion: `x="1+2";
 //! $((x*3))` is 9 while `$(($x*3))` is 7. So besides evaluating parse-time
-//! trees, this module parses expression text at run time ([`parse_text`]).
+//! trees, expression text is read at run time by the one-pass evaluator
+//! (`arith_eval`), which uses this module's tokenizer.
 
 use super::ElementKey;
 use crate::syntax::ast::{ArithExpr, BinaryArithOp, UnaryArithOp};
@@ -55,31 +56,6 @@ pub trait ArithEnv {
 
 /// Deepest recursion through variable values (`a=b; b=a; $((a))`).
 pub(super) const MAX_RECURSION: usize = 1024;
-
-/// Parses expression text at run time.
-pub fn parse_text(text: &str) -> Result<ArithExpr, ArithError> {
-    parse_text_keeping_prefix(text).map_err(|(error, _)| error)
-}
-
-/// Parses expression text; on a syntax error also returns the complete
-/// comma-separated items before it, which bash has already evaluated by
-/// then (`let "x=5, 1 +"` sets x).
-fn parse_text_keeping_prefix(text: &str) -> Result<ArithExpr, (ArithError, Option<ArithExpr>)> {
-    let tokens = tokenize(text).map_err(|error| (error, None))?;
-    let mut parser = TextParser { text, tokens, position: 0, completed: None };
-    if parser.tokens.is_empty() {
-        return Ok(ArithExpr::Number("0".into()));
-    }
-    let expr = match parser.comma() {
-        Ok(expr) => expr,
-        Err(error) => return Err((error, parser.completed.take())),
-    };
-    if let Some(token) = parser.tokens.get(parser.position) {
-        let error = ArithError::new(text, format!("syntax error in expression (error token is \"{}\")", &text[token.start..]));
-        return Err((error, Some(expr)));
-    }
-    Ok(expr)
-}
 
 /// Evaluates the expression text `text` in one pass, as bash does.
 pub fn eval_text(text: &str, env: &mut dyn ArithEnv) -> Result<i64, ArithError> {
@@ -187,13 +163,6 @@ const OPERATORS: &[&str] = &[
     "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "^", "|", "?", ":", ",", "(", ")",
 ];
 
-fn tokenize(text: &str) -> Result<Vec<Token>, ArithError> {
-    match tokenize_prefix(text) {
-        (tokens, None) => Ok(tokens),
-        (_, Some(error)) => Err(error),
-    }
-}
-
 /// The tokens of `text` up to the first character that is not one, and the
 /// error that character makes.
 pub(super) fn tokenize_prefix(text: &str) -> (Vec<Token>, Option<ArithError>) {
@@ -272,14 +241,6 @@ fn tokenize_into(text: &str, tokens: &mut Vec<Token>) -> Result<(), ArithError> 
     Ok(())
 }
 
-struct TextParser<'t> {
-    text: &'t str,
-    tokens: Vec<Token>,
-    position: usize,
-    /// The top-level comma items parsed before a syntax error.
-    completed: Option<ArithExpr>,
-}
-
 pub(super) fn binary_op(op: &str) -> Option<BinaryArithOp> {
     Some(match op {
         "**" => BinaryArithOp::Power,
@@ -303,202 +264,6 @@ pub(super) fn binary_op(op: &str) -> Option<BinaryArithOp> {
         "||" => BinaryArithOp::LogicalOr,
         _ => return None,
     })
-}
-
-/// Binary operator levels from loosest to tightest (below the ternary).
-const LEVELS: &[&[&str]] =
-    &[&["||"], &["&&"], &["|"], &["^"], &["&"], &["==", "!="], &["<", "<=", ">", ">="], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
-
-impl TextParser<'_> {
-    fn peek_op(&self) -> Option<&'static str> {
-        match self.tokens.get(self.position) {
-            Some(Token { kind: Kind::Op(op), .. }) => Some(op),
-            _ => None,
-        }
-    }
-
-    fn rest(&self) -> &str {
-        match self.tokens.get(self.position) {
-            Some(token) => &self.text[token.start..],
-            None => "",
-        }
-    }
-
-    /// The text bash shows as the error token: from the current token on,
-    /// or at the end from the last token on.
-    fn error_token(&self) -> &str {
-        match self.tokens.get(self.position).or(self.tokens.last()) {
-            Some(token) => &self.text[token.start..],
-            None => "",
-        }
-    }
-
-    fn operand_expected(&self) -> ArithError {
-        ArithError::new(self.text, format!("syntax error: operand expected (error token is \"{}\")", self.error_token()))
-    }
-
-    fn comma(&mut self) -> Result<ArithExpr, ArithError> {
-        let mut left = self.assignment()?;
-        while self.peek_op() == Some(",") {
-            self.position += 1;
-            let right = match self.assignment() {
-                Ok(right) => right,
-                Err(error) => {
-                    self.completed.get_or_insert(left);
-                    return Err(error);
-                }
-            };
-            left = ArithExpr::Comma(Box::new(left), Box::new(right));
-        }
-        Ok(left)
-    }
-
-    fn assignment(&mut self) -> Result<ArithExpr, ArithError> {
-        let start = self.position;
-        let target = self.conditional()?;
-        if let Some(op) = self.peek_op() {
-            let compound = match op {
-                "=" => Some(None),
-                "*=" | "/=" | "%=" | "+=" | "-=" | "<<=" | ">>=" | "&=" | "^=" | "|=" => binary_op(&op[..op.len() - 1]).map(Some),
-                _ => None,
-            };
-            if let Some(operator) = compound {
-                if !matches!(target, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
-                    let rest = self.rest().to_string();
-                    let _ = start;
-                    return Err(ArithError::new(self.text, format!("attempted assignment to non-variable (error token is \"{rest}\")")));
-                }
-                self.position += 1;
-                let value = self.assignment()?;
-                return Ok(ArithExpr::Assign(operator, Box::new(target), Box::new(value)));
-            }
-        }
-        Ok(target)
-    }
-
-    fn conditional(&mut self) -> Result<ArithExpr, ArithError> {
-        let condition = self.binary(0)?;
-        if self.peek_op() != Some("?") {
-            return Ok(condition);
-        }
-        self.position += 1;
-        let then = self.comma()?;
-        if self.peek_op() != Some(":") {
-            return Err(ArithError::new(
-                self.text,
-                format!("`:' expected for conditional expression (error token is \"{}\")", self.error_token()),
-            ));
-        }
-        self.position += 1;
-        let otherwise = self.conditional()?;
-        Ok(ArithExpr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise)))
-    }
-
-    fn binary(&mut self, level: usize) -> Result<ArithExpr, ArithError> {
-        if level == LEVELS.len() {
-            return self.power();
-        }
-        let mut left = self.binary(level + 1)?;
-        while let Some(op) = self.peek_op() {
-            if !LEVELS[level].contains(&op) {
-                break;
-            }
-            self.position += 1;
-            let right = self.binary(level + 1)?;
-            let operator = binary_op(op).unwrap_or(BinaryArithOp::Add);
-            left = ArithExpr::Binary(operator, Box::new(left), Box::new(right));
-        }
-        Ok(left)
-    }
-
-    fn power(&mut self) -> Result<ArithExpr, ArithError> {
-        let base = self.unary()?;
-        if self.peek_op() == Some("**") {
-            self.position += 1;
-            let exponent = self.power()?;
-            return Ok(ArithExpr::Binary(BinaryArithOp::Power, Box::new(base), Box::new(exponent)));
-        }
-        Ok(base)
-    }
-
-    fn unary(&mut self) -> Result<ArithExpr, ArithError> {
-        let op = match self.peek_op() {
-            Some(op) => op,
-            None => return self.postfix(),
-        };
-        let unary = match op {
-            "-" => Some(UnaryArithOp::Negate),
-            "+" => Some(UnaryArithOp::Plus),
-            "!" => Some(UnaryArithOp::Not),
-            "~" => Some(UnaryArithOp::BitNot),
-            _ => None,
-        };
-        if let Some(unary) = unary {
-            self.position += 1;
-            let operand = self.unary()?;
-            return Ok(ArithExpr::Unary(unary, Box::new(operand)));
-        }
-        if op == "++" || op == "--" {
-            // `++x` needs a variable right after; otherwise bash reads `+ +x`.
-            if let Some(Token { kind: Kind::Name(_), .. }) = self.tokens.get(self.position + 1) {
-                self.position += 1;
-                let target = self.postfix_target()?;
-                return Ok(ArithExpr::IncDec { increment: op == "++", prefix: true, target: Box::new(target) });
-            }
-            self.position += 1;
-            let operand = self.unary()?;
-            let sign = if op == "++" { UnaryArithOp::Plus } else { UnaryArithOp::Negate };
-            let inner = ArithExpr::Unary(sign, Box::new(operand));
-            return Ok(ArithExpr::Unary(sign, Box::new(inner)));
-        }
-        self.postfix()
-    }
-
-    fn postfix_target(&mut self) -> Result<ArithExpr, ArithError> {
-        let Some(Token { kind: Kind::Name(name), .. }) = self.tokens.get(self.position).cloned() else {
-            return Err(self.operand_expected());
-        };
-        self.position += 1;
-        if let Some(Token { kind: Kind::Subscript(raw), .. }) = self.tokens.get(self.position).cloned() {
-            self.position += 1;
-            return Ok(ArithExpr::Element(name, Box::new(ArithExpr::Invalid(raw))));
-        }
-        Ok(ArithExpr::Variable(name))
-    }
-
-    fn postfix(&mut self) -> Result<ArithExpr, ArithError> {
-        let primary = self.primary()?;
-        if matches!(primary, ArithExpr::Variable(_) | ArithExpr::Element(..)) {
-            if let Some(op @ ("++" | "--")) = self.peek_op() {
-                self.position += 1;
-                return Ok(ArithExpr::IncDec { increment: op == "++", prefix: false, target: Box::new(primary) });
-            }
-        }
-        Ok(primary)
-    }
-
-    fn primary(&mut self) -> Result<ArithExpr, ArithError> {
-        match self.tokens.get(self.position).cloned() {
-            Some(Token { kind: Kind::Number(literal), .. }) => {
-                self.position += 1;
-                Ok(ArithExpr::Number(literal))
-            }
-            Some(Token { kind: Kind::Name(_), .. }) => self.postfix_target(),
-            Some(Token { kind: Kind::Op("("), .. }) => {
-                self.position += 1;
-                let inner = self.comma()?;
-                if self.peek_op() != Some(")") {
-                    // At the end bash points at the last token read.
-                    let last = self.tokens.get(self.position).or(self.tokens.last());
-                    let rest = last.map_or("", |token| &self.text[token.start..]).to_string();
-                    return Err(ArithError::new(self.text, format!("missing `)' (error token is \"{rest}\")")));
-                }
-                self.position += 1;
-                Ok(inner)
-            }
-            _ => Err(self.operand_expected()),
-        }
-    }
 }
 
 struct Evaluator<'e> {
