@@ -92,7 +92,7 @@ pub async fn send(host: &dyn Host, mut request: FetchRequest, follow: Follow) ->
             request.headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization") && !name.eq_ignore_ascii_case("cookie"));
         }
         request.url = next;
-        request.redirect_hop += 1;
+        request.redirect_hop = request.redirect_hop.saturating_add(1);
     }
 }
 
