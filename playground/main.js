@@ -7,6 +7,7 @@ import { EXAMPLES } from "./examples.js";
 import { renderTree } from "./file-tree.js";
 import { LineEditor } from "./line-editor.js";
 import { ShellClient } from "./shell-client.js";
+import { DEFAULT_OPTIONS } from "./defaults.js";
 import { shareUrl, sharedScript } from "./share.js";
 
 const HOME = "/home/user";
@@ -15,15 +16,13 @@ const status = (text) => {
   $("status").textContent = text;
 };
 
-const settings = {
-  executionLimits: { maxDurationMs: 60_000, maxCommandCount: 10_000_000, maxOutputSize: 16 << 20 },
-  network: { allowedUrlPrefixes: ["https://api.github.com/"], allowedMethods: ["GET", "HEAD"] },
-  colors: false,
-};
+const mainStartMs = performance.now();
+const settings = structuredClone({ ...DEFAULT_OPTIONS, colors: false });
 
-// The worker starts first, so fetching and compiling the engine overlaps
-// with setting up the terminal.
-const client = new ShellClient(new URL("./worker.js", import.meta.url));
+// index.html started the worker before this script loaded (it is already
+// fetching and compiling the engine and starting a session with the default
+// options); a page without that script starts it here.
+const client = new ShellClient(window.playgroundWorker ?? new URL("./worker.js", import.meta.url));
 const starting = client.request("init", {
   options: { executionLimits: settings.executionLimits, network: settings.network },
 });
@@ -40,6 +39,7 @@ const fit = new FitAddon();
 term.loadAddon(fit);
 term.open($("terminal"));
 fit.fit();
+const terminalOpenMs = performance.now();
 window.addEventListener("resize", () => fit.fit());
 
 let cwd = HOME;
@@ -51,7 +51,7 @@ const editor = new LineEditor(term, complete);
 editor.onInterrupt = () => stop();
 
 /** What tests and curious people can reach from the console. */
-const state = { firstPromptMs: undefined, readyMs: undefined, busy: () => busy, text: terminalText, commands: 0 };
+const state = { firstPromptMs: undefined, readyMs: undefined, timeline: undefined, busy: () => busy, text: terminalText, commands: 0 };
 window.playground = state;
 
 function terminalText() {
@@ -118,6 +118,7 @@ async function repl() {
     const line = editor.read(prompt());
     if (state.firstPromptMs === undefined) {
       state.firstPromptMs = performance.now();
+      state.timeline.firstPrompt = state.firstPromptMs;
       document.body.dataset.ready = "true";
     }
     let source = await line;
@@ -301,7 +302,19 @@ async function start() {
   fillSettings();
   status("loading the shell…");
   const ready = await starting;
+  const replyMs = performance.now();
   state.readyMs = ready.readyMs;
+  // Where the time to the first prompt went, in ms after navigation start
+  // (the worker's times moved onto the page's clock).
+  const shift = ready.timeOrigin - performance.timeOrigin;
+  state.timeline = {
+    mainStart: mainStartMs,
+    terminalOpen: terminalOpenMs,
+    workerStart: ready.marks.workerStart + shift,
+    wasmResponseEnd: ready.marks.wasmResponseEnd === undefined ? undefined : ready.marks.wasmResponseEnd + shift,
+    engineReady: ready.marks.engineReady + shift,
+    reply: replyMs,
+  };
   cwd = ready.cwd;
   term.write("wabash: a bash-compatible shell in WebAssembly, over an in-memory filesystem.\r\n");
   term.write("Try `help`, `compgen -c`, or an example session. Nothing here leaves your browser.\r\n\r\n");

@@ -8,8 +8,9 @@ export class ShellClient {
   #pending = new Map();
   #outputs = new Map();
 
-  constructor(url) {
-    this.#worker = new Worker(url, { type: "module" });
+  /** Talks to `worker`, or to a new module worker loaded from `worker` when it is a URL. */
+  constructor(worker) {
+    this.#worker = worker instanceof Worker ? worker : new Worker(worker, { type: "module" });
     this.#worker.onmessage = (event) => this.#receive(event.data);
     this.#worker.onerror = (event) => {
       for (const { reject } of this.#pending.values()) {

@@ -2,6 +2,9 @@
 // script never blocks the page. The page talks to it with messages
 // (shell-client.js); output streams back as it is written.
 import { Bash } from "wabash";
+import { DEFAULT_OPTIONS } from "./defaults.js";
+
+const workerStartMs = performance.now();
 
 const HOME = "/home/user";
 /** What the file tree shows: the places a user can write. */
@@ -96,11 +99,32 @@ async function unpack(bytes) {
   }
 }
 
+// The session starts as soon as the worker does, with the page's default
+// options: the engine's fetch and compile need no message from the page.
+const early = configure(DEFAULT_OPTIONS).then(() => performance.now());
+early.catch(() => undefined);
+
 const handlers = {
   async init(message) {
-    const started = performance.now();
-    await configure(message.options ?? {});
-    return { readyMs: performance.now() - started, cwd: await bash.getCwd() };
+    const wanted = message.options ?? {};
+    let engineReady;
+    try {
+      engineReady = await early;
+    } catch {
+      // Tried again below with the page's options, which reports the error.
+      bash = undefined;
+    }
+    if (engineReady === undefined || JSON.stringify(wanted) !== JSON.stringify(DEFAULT_OPTIONS)) {
+      await configure(wanted);
+      engineReady = performance.now();
+    }
+    const wasm = performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(".wasm"));
+    return {
+      readyMs: engineReady - workerStartMs,
+      cwd: await bash.getCwd(),
+      timeOrigin: performance.timeOrigin,
+      marks: { workerStart: workerStartMs, wasmResponseEnd: wasm?.responseEnd, engineReady },
+    };
   },
   async settings(message) {
     await configure({ ...options, ...message.options });
