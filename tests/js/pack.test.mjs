@@ -320,6 +320,6 @@ for (const runtime of ["bun", "deno"]) {
     const run = spawnSync(found, args, { cwd: project, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } });
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), { stdout: "42\n", stderr: "", exitCode: 0, exited: false });
-    t.diagnostic(`${runtime} ${spawnSync(found, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0]}`);
+    t.diagnostic(`${runtime} --version: ${spawnSync(found, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0]}`);
   });
 }

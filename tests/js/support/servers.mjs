@@ -5,7 +5,13 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { root } from "./bundle.mjs";
+import workerdPackage from "workerd";
+
+/**
+ * The workerd binary itself (the package's default export), not the
+ * node_modules/.bin wrapper: killing the wrapper would leave the server running.
+ */
+const WORKERD = workerdPackage.default;
 
 /** A port on 127.0.0.1 that was free a moment ago. */
 export async function freePort() {
@@ -106,7 +112,7 @@ const kvWorker :Workerd.Worker = (
 `;
   await writeFile(join(dir, "config.capnp"), config);
   const started = performance.now();
-  const child = spawn(join(root, "node_modules", ".bin", "workerd"), ["serve", join(dir, "config.capnp")], {
+  const child = spawn(WORKERD, ["serve", join(dir, "config.capnp")], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
   });
