@@ -157,7 +157,13 @@ test("an example session runs its commands in the terminal", { skip }, async () 
   const before = await page.evaluate(() => playground.commands);
   await page.selectOption("#example", "refactor");
   await page.click("#run-example");
-  await page.waitForFunction((count) => playground.commands >= count + 5 && !playground.busy(), before, { timeout: 30_000 });
+  // The example's commands are typed ahead, so the shell is idle for a moment
+  // between them: wait for the last one's output, not for a count.
+  await page.waitForFunction(
+    (count) => playground.commands >= count + 5 && !playground.busy() && /load\.js:1:import \{ loadRecords \}[\s\S]*\$ ?$/.test(playground.text()),
+    before,
+    { timeout: 30_000 },
+  );
   const text = await page.evaluate(() => playground.text());
   assert.match(text, /src\/util\/load\.js:1:import \{ loadRecords \}/);
   await page.waitForSelector('[data-path="/home/user/project"]');
