@@ -51,3 +51,4 @@ export type {
   SandboxPolicy,
 } from "./options.js";
 export { describeSandbox, type DescribeOptions, type DescribedMount } from "./describe.js";
+export { setEngineModule } from "./module-source.js";

@@ -5,6 +5,7 @@
  * Bash object.
  */
 import { WabashError } from "./errors.js";
+import { Wasm } from "./platform.js";
 
 /** Produces the compiled engine module. */
 export type ModuleSource = () => WebAssembly.Module | Promise<WebAssembly.Module>;
@@ -34,4 +35,27 @@ export function engineModule(): Promise<WebAssembly.Module> {
     });
   }
   return compiled;
+}
+
+/**
+ * Supplies the compiled engine (a `WebAssembly.Module`, or a promise of one)
+ * for every `Bash` that starts after this call, in place of the runtime
+ * entry's own loading: for a page that compiled it with
+ * `WebAssembly.compileStreaming` and posted it to a worker, or an app that
+ * keeps the `.wasm` somewhere else.
+ */
+export function setEngineModule(module: WebAssembly.Module | PromiseLike<WebAssembly.Module>): void {
+  const isModule = module instanceof Wasm.Module;
+  const isPromise = typeof (module as { then?: unknown } | null)?.then === "function";
+  if (!isModule && !isPromise) {
+    throw new WabashError("WABASH_INVALID_OPTIONS", "setEngineModule needs a WebAssembly.Module or a promise of one");
+  }
+  source = async () => {
+    const resolved = await module;
+    if (!(resolved instanceof Wasm.Module)) {
+      throw new WabashError("WABASH_INVALID_OPTIONS", "setEngineModule: the promise did not give a WebAssembly.Module");
+    }
+    return resolved;
+  };
+  compiled = undefined;
 }

@@ -311,7 +311,11 @@ async function start() {
     mainStart: mainStartMs,
     terminalOpen: terminalOpenMs,
     workerStart: ready.marks.workerStart + shift,
-    wasmResponseEnd: ready.marks.wasmResponseEnd === undefined ? undefined : ready.marks.wasmResponseEnd + shift,
+    // Fetched by the worker, or (the usual case) by index.html.
+    wasmResponseEnd:
+      ready.marks.wasmResponseEnd === undefined
+        ? performance.getEntriesByType("resource").find((entry) => entry.name.endsWith(".wasm"))?.responseEnd
+        : ready.marks.wasmResponseEnd + shift,
     engineReady: ready.marks.engineReady + shift,
     reply: replyMs,
   };

@@ -1,7 +1,7 @@
 // The playground's shell: one wabash session in a Web Worker, so a long
 // script never blocks the page. The page talks to it with messages
 // (shell-client.js); output streams back as it is written.
-import { Bash } from "wabash";
+import { Bash, setEngineModule } from "wabash";
 import { DEFAULT_OPTIONS } from "./defaults.js";
 
 const workerStartMs = performance.now();
@@ -99,9 +99,20 @@ async function unpack(bytes) {
   }
 }
 
-// The session starts as soon as the worker does, with the page's default
-// options: the engine's fetch and compile need no message from the page.
-const early = configure(DEFAULT_OPTIONS).then(() => performance.now());
+// The engine: posted by the page when it started this worker under the name
+// "engine-from-page" (index.html compiles it while the worker starts), else
+// fetched and compiled here by the package's browser entry.
+let engineFromPage;
+const engineSupplied =
+  self.name === "engine-from-page"
+    ? new Promise((resolve) => {
+        engineFromPage = resolve;
+      })
+    : Promise.resolve();
+
+// The session starts as soon as the engine is there, with the page's
+// default options: it needs no message from the page's script.
+const early = engineSupplied.then(() => configure(DEFAULT_OPTIONS)).then(() => performance.now());
 early.catch(() => undefined);
 
 const handlers = {
@@ -181,6 +192,12 @@ self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === "stop") {
     running?.abort();
+    return;
+  }
+  if (message.type === "engine") {
+    // Without a module (the page could not compile it), the entry loads its own.
+    if (message.module) setEngineModule(message.module);
+    engineFromPage?.();
     return;
   }
   const handler = handlers[message.type];
