@@ -218,10 +218,10 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
         Rand => Value::Num(it.random.next_f64()),
         Srand => {
             let previous = it.seed;
-            let seed = if args.is_empty() { (ctx.host.now_millis() / 1000.0).floor() } else { arg_num(it, ctx, args, 0)?.trunc() };
-            it.seed = seed;
-            it.random.seed(seed as i64 as u32);
-            Value::Num(previous)
+            let seed = if args.is_empty() { (ctx.host.now_millis() / 1000.0).floor() } else { arg_num(it, ctx, args, 0)? };
+            it.seed = super::random::seed_of(seed);
+            it.random.seed(it.seed);
+            Value::Num(previous as f64)
         }
         Systime => Value::Num((ctx.host.now_millis() / 1000.0).floor()),
         Strftime => {

@@ -86,7 +86,7 @@ pub struct Interp<'p> {
     /// The random state.
     pub random: super::random::Random,
     /// The last `srand` seed.
-    pub seed: f64,
+    pub seed: i64,
     /// Function nesting depth.
     pub depth: usize,
     /// The function running, for messages.
@@ -131,7 +131,7 @@ impl<'p> Interp<'p> {
             ofmt: b"%.6g".to_vec(),
             fold: false,
             random: super::random::Random::new(1),
-            seed: 1.0,
+            seed: 1,
             depth: 0,
             current_function: None,
             warnings: Vec::new(),
