@@ -87,6 +87,12 @@ fn stmt_arrays(stmt: &Stmt, known: &[Vec<bool>], uses: &mut Vec<bool>) {
             }
         }
         Stmt::Sync(inner) => stmt_arrays(inner, known, uses),
+        Stmt::Switch(switch) => {
+            on_expr(&switch.subject, uses);
+            for (_, s) in &switch.body {
+                stmt_arrays(s, known, uses);
+            }
+        }
         _ => {}
     }
 }
@@ -144,7 +150,7 @@ pub fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         LValue::Field(e) => f(e),
     };
     match expr {
-        Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) | Expr::Var(_) => {}
+        Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) | Expr::TypedRegex(..) | Expr::Var(_) => {}
         Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) => {
             subs.iter().for_each(|e| f(e))
         }
@@ -226,6 +232,7 @@ pub fn stmt_async(stmt: &Stmt, fns: &[bool]) -> bool {
         Stmt::Return(Some(x)) => e(x),
         Stmt::Delete(_, Some(subs)) => subs.iter().any(e),
         Stmt::Sync(_) => false,
+        Stmt::Switch(switch) => e(&switch.subject) || switch.body.iter().any(|(_, s)| stmt_async(s, fns)),
         _ => false,
     }
 }
@@ -273,6 +280,7 @@ fn mark_stmt(stmt: &mut Stmt, fns: &[bool]) {
             mark_stmt(body, fns);
         }
         Stmt::Block(block) => mark_block(block, fns),
+        Stmt::Switch(switch) => mark_block(&mut switch.body, fns),
         _ => {}
     }
 }

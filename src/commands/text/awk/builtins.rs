@@ -302,6 +302,7 @@ fn type_name(value: &Value, variable: bool) -> &'static [u8] {
         Value::Uninit => b"unassigned",
         Value::Num(_) => b"number",
         Value::Str(_) => b"string",
+        Value::Regex(_) => b"regexp",
         Value::StrNum(s) => {
             if super::value::looks_numeric(s).is_some() {
                 b"strnum"
@@ -504,7 +505,7 @@ fn split(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], pattern: bool
     let splitter = match args.get(2) {
         None if pattern => it.splitter_of_fpat()?,
         None => it.splitter.clone(),
-        Some(Expr::Regex(index)) => {
+        Some(Expr::Regex(index) | Expr::TypedRegex(index, _)) => {
             let regex = it.literal(*index)?;
             if pattern {
                 super::fields::Splitter::Pattern(regex)

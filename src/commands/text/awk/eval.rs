@@ -107,7 +107,8 @@ impl Interp<'_> {
         })
     }
 
-    fn equal(&self, a: &Value, b: &Value) -> bool {
+    /// `a == b` by awk's rules.
+    pub fn equal(&self, a: &Value, b: &Value) -> bool {
         if let (Some(x), Some(y)) = (a.is_numeric(), b.is_numeric()) {
             return x == y;
         }
@@ -123,6 +124,7 @@ impl Interp<'_> {
                 let regex = self.literal(*index)?;
                 Ok(bool_value(regex.is_match(&self.record).unwrap_or(false)))
             }
+            Expr::TypedRegex(_, text) => Ok(Value::Regex(text.clone())),
             Expr::Var(var) => self.get_var(*var),
             Expr::Index(var, subs) => {
                 let key = self.key(ctx, subs)?;
@@ -194,7 +196,7 @@ impl Interp<'_> {
     /// The compiled regex of a pattern operand (`/re/` or a dynamic string).
     pub fn regex_operand(&mut self, ctx: &Invocation<'_>, pattern: &Expr) -> EResult<Rc<crate::regex::Regex>> {
         match pattern {
-            Expr::Regex(index) => self.literal(*index),
+            Expr::Regex(index) | Expr::TypedRegex(index, _) => self.literal(*index),
             other => {
                 let value = self.eval(ctx, other)?;
                 self.dynamic_regex(&value)

@@ -168,7 +168,7 @@ impl<'p> Interp<'p> {
     pub fn to_str(&self, value: &Value) -> Str {
         match value {
             Value::Uninit => Rc::from(&b""[..]),
-            Value::Str(s) | Value::StrNum(s) => s.clone(),
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => s.clone(),
             Value::Num(n) => Rc::from(number_to_string(*n, &self.convfmt)),
         }
     }
@@ -177,7 +177,7 @@ impl<'p> Interp<'p> {
     pub fn to_output(&self, value: &Value, out: &mut Vec<u8>) {
         match value {
             Value::Uninit => {}
-            Value::Str(s) | Value::StrNum(s) => out.extend_from_slice(s),
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => out.extend_from_slice(s),
             Value::Num(n) => out.extend_from_slice(&number_to_string(*n, &self.ofmt)),
         }
     }
@@ -479,7 +479,7 @@ impl<'p> Interp<'p> {
             }
             match field {
                 Value::Num(n) => line.extend_from_slice(&number_to_string(*n, &self.convfmt)),
-                Value::Str(s) | Value::StrNum(s) => line.extend_from_slice(s),
+                Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => line.extend_from_slice(s),
                 Value::Uninit => {}
             }
         }

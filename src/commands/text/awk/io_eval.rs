@@ -86,7 +86,7 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
         Expr::Match(subject, pattern, positive) => {
             let subject = it.value(ctx, subject).await?;
             let regex = match &**pattern {
-                Expr::Regex(index) => it.literal(*index)?,
+                Expr::Regex(index) | Expr::TypedRegex(index, _) => it.literal(*index)?,
                 other => {
                     let value = it.value(ctx, other).await?;
                     it.dynamic_regex(&value)?

@@ -20,6 +20,9 @@ pub enum Value {
     /// A string from input (fields, `getline`, `ARGV`...): a number in
     /// comparisons when it looks like one.
     StrNum(Str),
+    /// gawk's typed regex (`@/re/`): its text, a string that `~`,
+    /// `match`, `sub`... use as a regex and `typeof` calls `regexp`.
+    Regex(Str),
 }
 
 impl Value {
@@ -39,6 +42,7 @@ impl Value {
             Value::Uninit => 0.0,
             Value::Num(n) => *n,
             Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+            Value::Regex(_) => 0.0,
         }
     }
 
@@ -47,7 +51,7 @@ impl Value {
         match self {
             Value::Uninit => false,
             Value::Num(n) => *n != 0.0,
-            Value::Str(s) => !s.is_empty(),
+            Value::Str(s) | Value::Regex(s) => !s.is_empty(),
             Value::StrNum(s) => match looks_numeric(s) {
                 Some(n) => n != 0.0,
                 None => !s.is_empty(),
@@ -60,7 +64,7 @@ impl Value {
         match self {
             Value::Uninit => Some(0.0),
             Value::Num(n) => Some(*n),
-            Value::Str(_) => None,
+            Value::Str(_) | Value::Regex(_) => None,
             Value::StrNum(s) => looks_numeric(s),
         }
     }

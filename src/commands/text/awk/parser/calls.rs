@@ -19,7 +19,10 @@ impl<'a> Parser<'a> {
         let mut args = Vec::new();
         if !self.is_op(")") {
             loop {
-                args.push(self.expr()?);
+                match self.typed_regex()? {
+                    Some(regex) => args.push(regex),
+                    None => args.push(self.expr()?),
+                }
                 self.skip_newlines()?;
                 if self.is_op(",") {
                     self.advance()?;

@@ -44,7 +44,11 @@ impl<'a> Parser<'a> {
             };
             self.advance()?;
             self.skip_newlines()?;
-            let value = self.ternary(no_gt)?;
+            let regex = if op == "=" { self.typed_regex()? } else { None };
+            let value = match regex {
+                Some(regex) => regex,
+                None => self.ternary(no_gt)?,
+            };
             let op = match op {
                 "+=" => Some(BinOp::Add),
                 "-=" => Some(BinOp::Sub),
@@ -110,7 +114,10 @@ impl<'a> Parser<'a> {
             self.lexer.want_regex = true;
             self.advance()?;
             self.lexer.want_regex = false;
-            let right = self.comparison(no_gt)?;
+            let right = match self.typed_regex()? {
+                Some(regex) => regex,
+                None => self.comparison(no_gt)?,
+            };
             left = Expr::Match(Box::new(left), Box::new(right), !negate);
         }
     }
@@ -282,6 +289,36 @@ impl<'a> Parser<'a> {
         Ok(primary)
     }
 
+    /// A typed regex constant `@/re/` where gawk allows one (the value of
+    /// `=`, the right of `~`, an argument, `return`, a `case`).
+    pub(super) fn typed_regex(&mut self) -> PResult<Option<Expr>> {
+        let Tok::TypedRegex(text) = &self.tok.tok else {
+            return Ok(None);
+        };
+        let text = text.clone();
+        let at = self.tok.start;
+        self.advance()?;
+        let index = self.regex_index(text.clone(), at);
+        self.program.typed_regexes.push(index);
+        Ok(Some(Expr::TypedRegex(index, text.into())))
+    }
+
+    /// Call arguments: expressions or typed regexes, separated by commas.
+    pub(super) fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        let mut list = Vec::new();
+        loop {
+            match self.typed_regex()? {
+                Some(regex) => list.push(regex),
+                None => list.push(self.expr()?),
+            }
+            if !self.is_op(",") {
+                return Ok(list);
+            }
+            self.advance()?;
+            self.skip_newlines()?;
+        }
+    }
+
     pub(super) fn regex_index(&mut self, text: Vec<u8>, at: usize) -> usize {
         if let Some(index) = self.regexes.iter().position(|r| *r == text) {
             return index;
@@ -367,6 +404,10 @@ impl<'a> Parser<'a> {
                 Ok(Expr::Not(Box::new(self.unary()?)))
             }
             Tok::Op("++" | "--") => self.incdec(),
+            Tok::Op("@") => {
+                self.advance()?;
+                self.error()
+            }
             Tok::Key("getline") => {
                 self.advance()?;
                 let target = self.getline_target()?;
@@ -395,7 +436,7 @@ impl<'a> Parser<'a> {
                 self.advance()?;
                 self.expect_op("(")?;
                 self.skip_newlines()?;
-                let args = if self.is_op(")") { Vec::new() } else { self.expr_list()? };
+                let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
                 self.skip_newlines()?;
                 self.expect_op(")")?;
                 let index = self.function_index(&name);

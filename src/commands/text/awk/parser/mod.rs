@@ -6,6 +6,7 @@
 mod calls;
 mod expr;
 mod stmt;
+mod switch;
 
 use super::ast::*;
 use super::lexer::{LexError, Lexer, Tok, Token};
@@ -64,6 +65,7 @@ pub struct Parser<'a> {
     calls: Vec<(usize, usize, usize)>,
     regexes: Vec<Vec<u8>>,
     in_loop: usize,
+    in_switch: usize,
     in_function: bool,
     no_in: bool,
     depth: usize,
@@ -87,6 +89,7 @@ pub fn parse_program(src: &[u8]) -> PResult<(Program, Vec<Vec<u8>>, Vec<(usize, 
         calls: Vec::new(),
         regexes: Vec::new(),
         in_loop: 0,
+        in_switch: 0,
         in_function: false,
         no_in: false,
         depth: 0,

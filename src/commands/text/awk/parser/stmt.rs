@@ -104,6 +104,7 @@ impl<'a> Parser<'a> {
                 Stmt::Do(Box::new(body), cond)
             }
             Tok::Key("for") => return self.for_statement(),
+            Tok::Key("switch") => return self.switch_statement(),
             Tok::Key("next") => {
                 self.advance()?;
                 Stmt::Next
@@ -115,7 +116,7 @@ impl<'a> Parser<'a> {
             Tok::Key("break") => {
                 let at = self.tok.start;
                 self.advance()?;
-                if self.in_loop == 0 {
+                if self.in_loop == 0 && self.in_switch == 0 {
                     return Err(ParseError::new("`break' is not allowed outside a loop or switch".into(), at, Style::ErrorTwice));
                 }
                 Stmt::Break
@@ -139,7 +140,11 @@ impl<'a> Parser<'a> {
                 if !self.in_function {
                     return Err(ParseError::new("`return' used outside function context".into(), at, Style::Caret));
                 }
-                let value = if self.simple_end() { None } else { Some(self.expr()?) };
+                let value = match self.typed_regex()? {
+                    Some(regex) => Some(regex),
+                    None if self.simple_end() => None,
+                    None => Some(self.expr()?),
+                };
                 Stmt::Return(value)
             }
             Tok::Key("delete") => {
