@@ -151,7 +151,7 @@ pub fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     };
     match expr {
         Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) | Expr::TypedRegex(..) | Expr::Var(_) => {}
-        Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) => {
+        Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) | Expr::Indirect(_, subs) => {
             subs.iter().for_each(|e| f(e))
         }
         Expr::Field(e) | Expr::Not(e) | Expr::Neg(e) | Expr::Plus(e) => f(e),
@@ -201,7 +201,7 @@ pub fn async_functions(prog: &Program) -> Vec<bool> {
 /// True when `expr` does I/O (getline, close, fflush, system, or an I/O function).
 pub fn expr_async(expr: &Expr, fns: &[bool]) -> bool {
     match expr {
-        Expr::Getline(..) => true,
+        Expr::Getline(..) | Expr::Indirect(..) => true,
         Expr::Builtin(Builtin::Close | Builtin::Fflush | Builtin::System, _) => true,
         Expr::Call(index, _) if fns.get(*index).copied().unwrap_or(false) => true,
         other => {

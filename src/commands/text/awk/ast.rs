@@ -297,6 +297,8 @@ pub enum Expr {
     Call(usize, Vec<Expr>),
     /// A built-in call.
     Builtin(Builtin, Vec<Expr>),
+    /// `@var(args)`: a call of the function whose name `var` holds.
+    Indirect(Var, Vec<Expr>),
     /// `getline [var] ...`.
     Getline(GetlineSource, Option<Box<LValue>>),
     /// A parenthesized list `(a, b)` (only valid before `in`), kept for errors.

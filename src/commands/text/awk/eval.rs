@@ -4,6 +4,7 @@
 //! whose bodies do no I/O.
 
 use super::ast::{BinOp, Builtin, Expr, LValue, Var};
+use super::indirect::Target;
 use super::interp::{EResult, Frame, Interp, Stop};
 use super::value::{Str, Value};
 use super::vars::Cell;
@@ -185,6 +186,10 @@ impl Interp<'_> {
             }
             Expr::Call(index, args) => self.call(ctx, *index, args),
             Expr::Builtin(builtin, args) => self.builtin(ctx, *builtin, args),
+            Expr::Indirect(var, args) => match self.indirect_target(ctx, *var, args.len())? {
+                Target::User(index) => self.call(ctx, index, args),
+                Target::Builtin(builtin) => self.builtin(ctx, builtin, args),
+            },
             Expr::Getline(..) => Err(Stop::Fatal("internal error: getline outside an I/O context".into())),
             Expr::Group(list) => {
                 let values = list.iter().map(|e| self.eval(ctx, e)).collect::<EResult<Vec<_>>>()?;

@@ -11,6 +11,7 @@ mod eval;
 mod exec;
 mod fields;
 mod format;
+mod indirect;
 mod interp;
 mod io;
 mod io_eval;

@@ -40,7 +40,8 @@ impl<'a> Parser<'a> {
         Ok(Expr::Builtin(builtin, args))
     }}
 
-fn builtin_of(name: &str) -> Builtin {
+/// The built-in a name in [`BUILTINS`](crate::commands::text::awk::lexer::BUILTINS) stands for.
+pub fn builtin_of(name: &str) -> Builtin {
     match name {
         "length" => Builtin::Length,
         "substr" => Builtin::Substr,
@@ -83,7 +84,8 @@ fn builtin_of(name: &str) -> Builtin {
     }
 }
 
-fn arity(builtin: Builtin) -> (usize, usize) {
+/// How many arguments a built-in takes (at least, at most).
+pub fn arity(builtin: Builtin) -> (usize, usize) {
     use Builtin::*;
     match builtin {
         Length => (0, 1),

@@ -173,6 +173,7 @@ impl<'a> Parser<'a> {
                     | Tok::Name(_)
                     | Tok::FuncName(_)
                     | Tok::Builtin(_)
+                    | Tok::Indirect(_)
                     | Tok::Op("$" | "(" | "++" | "--")
             );
             if !operand || (no_gt && self.is_key("in")) {
@@ -444,6 +445,25 @@ impl<'a> Parser<'a> {
                 Ok(Expr::Call(index, args))
             }
             Tok::Builtin(name) => self.builtin(&name),
+            Tok::Indirect(name) => {
+                let at = self.tok.start;
+                self.advance()?;
+                let var = self.var(&name);
+                if !self.is_op("(") {
+                    return Err(ParseError::new("syntax error".into(), at + 1, Style::Caret));
+                }
+                self.advance()?;
+                self.skip_newlines()?;
+                let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
+                self.skip_newlines()?;
+                self.expect_op(")")?;
+                for (i, arg) in args.iter().enumerate() {
+                    if matches!(arg, Expr::Regex(_)) {
+                        self.lexer.warnings.push((at, format!("regexp constant for parameter #{} yields boolean value", i + 1)));
+                    }
+                }
+                Ok(Expr::Indirect(var, args))
+            }
             _ => self.error(),
         }
     }

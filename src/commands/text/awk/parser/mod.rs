@@ -8,6 +8,8 @@ mod expr;
 mod stmt;
 mod switch;
 
+pub use calls::{arity, builtin_of};
+
 use super::ast::*;
 use super::lexer::{LexError, Lexer, Tok, Token};
 use super::vars::SPECIALS;
