@@ -345,6 +345,37 @@ impl Interp<'_> {
         }
     }
 
+    /// Calls user function `index` (its body does no I/O) with values, as
+    /// a sort comparison is called.
+    pub fn call_values(&mut self, ctx: &Invocation<'_>, index: usize, values: Vec<Value>) -> EResult<Value> {
+        let prog = self.prog;
+        let Some(function) = prog.functions.get(index) else {
+            return Ok(Value::Uninit);
+        };
+        if self.fn_async.get(index).copied().unwrap_or(false) {
+            return Err(Stop::Fatal(format!("function `{}' does input or output, so it cannot be a sort comparison in the sandbox", function.name)));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop::Fatal(format!("function `{}': call nesting too deep (more than {MAX_DEPTH} levels)", function.name)));
+        }
+        if values.len() > function.params {
+            self.warnings.push((self.offset, format!("function `{}' called with more arguments than declared", function.name)));
+        }
+        let mut locals: Vec<Cell> = values.into_iter().take(function.params).map(Cell::Val).collect();
+        locals.resize_with(function.params, Cell::default);
+        self.frames.push(Frame { locals });
+        self.depth += 1;
+        let saved = self.current_function.replace(index);
+        let result = self.exec_block(ctx, &function.body);
+        self.current_function = saved;
+        self.depth -= 1;
+        self.frames.pop();
+        match result? {
+            super::exec::Flow::Return(value) => Ok(value),
+            _ => Ok(Value::Uninit),
+        }
+    }
+
     /// Evaluates `args` of a built-in and runs it.
     pub fn builtin(&mut self, ctx: &Invocation<'_>, builtin: Builtin, args: &[Expr]) -> EResult<Value> {
         super::builtins::call(self, ctx, builtin, args)

@@ -101,7 +101,7 @@ impl<'p> Interp<'p> {
                 Ok(Flow::Normal)
             }
             Stmt::ForIn(var, array, body) => {
-                let keys = self.for_in_keys(*array)?;
+                let keys = self.for_in_keys(ctx, *array)?;
                 for key in keys {
                     if !self.array(*array)?.borrow().contains(&key) {
                         continue;
@@ -191,13 +191,11 @@ impl<'p> Interp<'p> {
 
     /// The keys a `for (k in a)` visits, in `PROCINFO["sorted_in"]` order
     /// when set.
-    pub fn for_in_keys(&mut self, array: super::ast::Var) -> EResult<Vec<super::value::Str>> {
+    pub fn for_in_keys(&mut self, ctx: &Invocation<'_>, array: super::ast::Var) -> EResult<Vec<super::value::Str>> {
         let array = self.array(array)?;
-        let order = self.sorted_in();
-        let array = array.borrow();
-        match order {
-            Some(order) => super::sort::ordered_keys(self, &array, &order),
-            None => Ok(super::order::gawk_order(array.keys())),
+        match self.sorted_in() {
+            Some(order) => super::sort::ordered_keys(self, ctx, &array, &order),
+            None => Ok(super::order::gawk_order(array.borrow().keys())),
         }
     }
 
@@ -318,7 +316,7 @@ impl<'p> Interp<'p> {
                     Ok(Flow::Normal)
                 }
                 Stmt::ForIn(var, array, body) => {
-                    let keys = self.for_in_keys(*array)?;
+                    let keys = self.for_in_keys(ctx, *array)?;
                     for key in keys {
                         if !self.array(*array)?.borrow().contains(&key) {
                             continue;
