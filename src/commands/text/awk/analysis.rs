@@ -154,7 +154,7 @@ pub fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) | Expr::Indirect(_, subs) => {
             subs.iter().for_each(|e| f(e))
         }
-        Expr::Field(e) | Expr::Not(e) | Expr::Neg(e) | Expr::Plus(e) => f(e),
+        Expr::Field(e) | Expr::Not(e) | Expr::Neg(e) | Expr::Plus(e) | Expr::Append(_, e) => f(e),
         Expr::Assign(lv, _, e) => {
             lvalue(lv, f);
             f(e);

@@ -141,7 +141,7 @@ pub enum CaseValue {
     /// A number (compared as `==` does).
     Num(f64),
     /// A string (compared as `==` does).
-    Str(std::rc::Rc<[u8]>),
+    Str(super::value::Str),
     /// `/re/` or `@/re/`: matched against the subject.
     Regex(usize),
 }
@@ -258,17 +258,19 @@ pub enum Expr {
     /// A number constant.
     Num(f64),
     /// A string constant.
-    Str(std::rc::Rc<[u8]>),
+    Str(super::value::Str),
     /// `/re/` alone: matches against `$0`.
     Regex(usize),
     /// `@/re/`: a regex value (the literal's index and its text).
-    TypedRegex(usize, std::rc::Rc<[u8]>),
+    TypedRegex(usize, super::value::Str),
     /// A variable.
     Var(Var),
     /// `a[i, j]`.
     Index(Var, Vec<Expr>),
     /// `$expr`.
     Field(Box<Expr>),
+    /// `v = v e` on an ordinary variable: appends in place when it can.
+    Append(Var, Box<Expr>),
     /// `lv = e` or `lv op= e`.
     Assign(Box<LValue>, Option<BinOp>, Box<Expr>),
     /// `++lv`/`--lv` (true: increment).

@@ -23,7 +23,7 @@ fn arg_str(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], i: usize) -
             let value = it.eval(ctx, e)?;
             Ok(it.to_str(&value))
         }
-        None => Ok(Rc::from(&b""[..])),
+        None => Ok(Str::from(&b""[..])),
     }
 }
 
@@ -112,7 +112,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             let (result, count) = substitute(&regex, &text, &replacement, builtin == Gsub, None)?;
             it.check_length(result.len())?;
             if count > 0 {
-                it.resolved_set(resolved, Value::Str(Rc::from(result)))?;
+                it.resolved_set(resolved, Value::Str(Str::from(result)))?;
             }
             Value::Num(count as f64)
         }
@@ -130,7 +130,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             };
             let (result, _) = substitute(&regex, &text, &replacement, global, Some(nth))?;
             it.check_length(result.len())?;
-            Value::Str(Rc::from(result))
+            Value::Str(Str::from(result))
         }
         Match => {
             let text = arg_str(it, ctx, args, 0)?;
@@ -178,9 +178,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             for arg in args {
                 values.push(it.eval(ctx, arg)?);
             }
-            Value::Str(Rc::from(it.format_values(&values)?))
+            Value::Str(Str::from(it.format_values(&values)?))
         }
-        Tolower | Toupper => Value::Str(Rc::from(change_case(&arg_str(it, ctx, args, 0)?, builtin == Toupper))),
+        Tolower | Toupper => Value::Str(Str::from(change_case(&arg_str(it, ctx, args, 0)?, builtin == Toupper))),
         Int => Value::Num(arg_num(it, ctx, args, 0)?.trunc()),
         Sqrt => {
             let x = arg_num(it, ctx, args, 0)?;
@@ -225,7 +225,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
         }
         Systime => Value::Num((ctx.host.now_millis() / 1000.0).floor()),
         Strftime => {
-            let format = if args.is_empty() { Rc::from(&b"%a %b %e %H:%M:%S %Z %Y"[..]) } else { arg_str(it, ctx, args, 0)? };
+            let format = if args.is_empty() { Str::from(&b"%a %b %e %H:%M:%S %Z %Y"[..]) } else { arg_str(it, ctx, args, 0)? };
             let seconds = if args.len() > 1 { arg_num(it, ctx, args, 1)?.trunc() } else { (ctx.host.now_millis() / 1000.0).floor() };
             let utc = args.len() > 2 && it.eval(ctx, &args[2])?.truthy();
             let zone = if utc { crate::calendar::Zone::utc() } else { crate::calendar::parse_tz(ctx.env_var("TZ")) };
@@ -567,7 +567,7 @@ impl Interp<'_> {
     fn splitter_of_fpat(&mut self) -> EResult<super::fields::Splitter> {
         let fpat = self.special(super::vars::FPAT);
         let text = self.to_str(&fpat);
-        let text = if text.is_empty() { Rc::from(&b"[^[:space:]]+"[..]) } else { text };
+        let text = if text.is_empty() { Str::from(&b"[^[:space:]]+"[..]) } else { text };
         let regex = self.cache.get(&text, self.fold).map_err(|e| Stop::Fatal(super::interp::regex_error(&text, &e)))?;
         Ok(super::fields::Splitter::Pattern(regex))
     }

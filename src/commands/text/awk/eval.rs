@@ -96,7 +96,7 @@ impl Interp<'_> {
                 let mut joined = Vec::with_capacity(x.len() + y.len());
                 joined.extend_from_slice(&x);
                 joined.extend_from_slice(&y);
-                Value::Str(Rc::from(joined))
+                Value::Str(Str::from(joined))
             }
             BinOp::Lt => bool_value(self.compare(a, b) == Ordering::Less),
             BinOp::Le => bool_value(self.compare(a, b) != Ordering::Greater),
@@ -106,6 +106,21 @@ impl Interp<'_> {
             BinOp::Ne => bool_value(!self.equal(a, b)),
             _ => Value::Num(arith(op, a.num(), b.num())?),
         })
+    }
+
+    /// Finishes `v = v tail` given the value `v` had: the variable's own
+    /// reference is dropped first, so a string only it holds grows in place.
+    pub fn append(&mut self, var: Var, head: Value, tail: &Value) -> EResult<Value> {
+        let tail = self.to_str(tail);
+        let head = match head {
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => s,
+            other => self.to_str(&other),
+        };
+        self.check_length(head.len() + tail.len())?;
+        drop(self.take_scalar(var));
+        let joined = Str::append(head, &tail);
+        self.set_var(var, Value::Str(joined.clone()))?;
+        Ok(Value::Str(joined))
     }
 
     /// `a == b` by awk's rules.
@@ -140,6 +155,11 @@ impl Interp<'_> {
             Expr::Assign(target, op, value) => {
                 let value = self.eval(ctx, value)?;
                 self.assign(ctx, target, *op, value)
+            }
+            Expr::Append(var, tail) => {
+                let head = self.get_var(*var)?;
+                let tail = self.eval(ctx, tail)?;
+                self.append(*var, head, &tail)
             }
             Expr::PreIncr(target, up) => {
                 let resolved = self.resolve(ctx, target)?;

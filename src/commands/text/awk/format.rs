@@ -396,5 +396,5 @@ pub fn number_to_string(n: f64, fmt: &[u8]) -> Vec<u8> {
             v
         });
     }
-    sprintf(fmt, &[Value::Num(n)], &|_| std::rc::Rc::from(&b""[..])).unwrap_or_default()
+    sprintf(fmt, &[Value::Num(n)], &|_| Str::default()).unwrap_or_default()
 }

@@ -10,7 +10,6 @@ use super::io::{Io, Reader};
 use super::value::{Str, Value};
 use super::vars::{NR, RT};
 use crate::utility::Invocation;
-use std::rc::Rc;
 
 /// Evaluates `expr`, which does I/O somewhere inside.
 pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'p Expr) -> EResult<Value> {
@@ -26,6 +25,11 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
         Expr::Assign(target, op, value) => {
             let value = it.value(ctx, value).await?;
             it.assign(ctx, target, *op, value)
+        }
+        Expr::Append(var, tail) => {
+            let head = it.get_var(*var)?;
+            let tail = it.value(ctx, tail).await?;
+            it.append(*var, head, &tail)
         }
         Expr::Binary(op, a, b) => {
             let a = it.value(ctx, a).await?;
@@ -212,7 +216,7 @@ impl Interp<'_> {
                 return;
             }
         }
-        self.set_plain(RT, Value::StrNum(Rc::from(terminator)));
+        self.set_plain(RT, Value::StrNum(Str::from(terminator)));
     }
 }
 

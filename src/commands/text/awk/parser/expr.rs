@@ -3,6 +3,7 @@
 //! multiplicative, unary, `^`, increments, `$` and primaries.
 
 use super::{PResult, ParseError, Parser, Style, MAX_NESTING};
+use crate::commands::text::awk::vars::SPECIALS;
 use crate::commands::text::awk::ast::*;
 use crate::commands::text::awk::lexer::Tok;
 
@@ -58,6 +59,18 @@ impl<'a> Parser<'a> {
                 "^=" => Some(BinOp::Pow),
                 _ => None,
             };
+            if let (LValue::Var(var), None) = (&lvalue, op) {
+                let ordinary = match var {
+                    Var::Global(slot) => *slot >= SPECIALS.len(),
+                    Var::Local(_) => true,
+                };
+                if ordinary {
+                    return Ok(match strip_head(value, *var) {
+                        Ok(tail) => Expr::Append(*var, Box::new(tail)),
+                        Err(value) => Expr::Assign(Box::new(lvalue), op, Box::new(value)),
+                    });
+                }
+            }
             return Ok(Expr::Assign(Box::new(lvalue), op, Box::new(value)));
         }
         Ok(cond)
@@ -349,7 +362,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Str(s) => {
                 self.advance()?;
-                Ok(Expr::Str(s))
+                Ok(Expr::Str(s.into()))
             }
             Tok::Regex(text) => {
                 self.advance()?;
@@ -483,5 +496,21 @@ fn to_lvalue(expr: Expr) -> Option<LValue> {
         Expr::Index(var, subs) => Some(LValue::Index(var, subs)),
         Expr::Field(inner) => Some(LValue::Field(inner)),
         _ => None,
+    }
+}
+
+/// For `v = v a b`: the concatenation after the leading `v` (`a b`), or the
+/// expression back when it does not start so.
+fn strip_head(expr: Expr, var: Var) -> Result<Expr, Expr> {
+    let Expr::Binary(BinOp::Concat, left, right) = expr else {
+        return Err(expr);
+    };
+    match *left {
+        Expr::Var(head) if head == var => Ok(*right),
+        inner @ Expr::Binary(BinOp::Concat, ..) => match strip_head(inner, var) {
+            Ok(rest) => Ok(Expr::Binary(BinOp::Concat, Box::new(rest), right)),
+            Err(inner) => Err(Expr::Binary(BinOp::Concat, Box::new(inner), right)),
+        },
+        other => Err(Expr::Binary(BinOp::Concat, Box::new(other), right)),
     }
 }

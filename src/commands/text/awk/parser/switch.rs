@@ -74,7 +74,7 @@ impl<'a> Parser<'a> {
         let token = self.tok.clone();
         let value = match token.tok {
             Tok::Num(n) => CaseValue::Num(n),
-            Tok::Str(s) => CaseValue::Str(s),
+            Tok::Str(s) => CaseValue::Str(s.into()),
             Tok::Regex(text) => CaseValue::Regex(self.regex_index(text, token.start)),
             Tok::TypedRegex(text) => {
                 let index = self.regex_index(text, token.start);
