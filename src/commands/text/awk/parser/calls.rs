@@ -1,9 +1,45 @@
-//! Calls: built-in functions (names, argument counts) and user functions.
+//! Calls: built-in functions (names, argument counts), user functions,
+//! and gawk's indirect calls `@name(args)`.
 
 use super::{PResult, ParseError, Parser, Style};
 use crate::commands::text::awk::ast::*;
 
 impl<'a> Parser<'a> {
+    /// `name(args)`: a user function call (checked once the program is read).
+    pub(super) fn user_call(&mut self, name: &str) -> PResult<Expr> {
+        let at = self.tok.start;
+        self.advance()?;
+        self.expect_op("(")?;
+        self.skip_newlines()?;
+        let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
+        self.skip_newlines()?;
+        self.expect_op(")")?;
+        let index = self.function_index(name);
+        self.calls.push((index, args.len(), at));
+        Ok(Expr::Call(index, args))
+    }
+
+    /// `@name(args)`: an indirect call through the variable `name`.
+    pub(super) fn indirect_call(&mut self, name: &str) -> PResult<Expr> {
+        let at = self.tok.start;
+        self.advance()?;
+        let var = self.var(name);
+        if !self.is_op("(") {
+            return Err(ParseError::new("syntax error".into(), at + 1, Style::Caret));
+        }
+        self.advance()?;
+        self.skip_newlines()?;
+        let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
+        self.skip_newlines()?;
+        self.expect_op(")")?;
+        for (i, arg) in args.iter().enumerate() {
+            if matches!(arg, Expr::Regex(_)) {
+                self.lexer.warnings.push((at, format!("regexp constant for parameter #{} yields boolean value", i + 1)));
+            }
+        }
+        Ok(Expr::Indirect(var, args))
+    }
+
     pub(super) fn builtin(&mut self, name: &str) -> PResult<Expr> {
         let at = self.tok.start;
         self.advance()?;

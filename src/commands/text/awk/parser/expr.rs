@@ -445,38 +445,9 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Expr::Var(var))
             }
-            Tok::FuncName(name) => {
-                let at = self.tok.start;
-                self.advance()?;
-                self.expect_op("(")?;
-                self.skip_newlines()?;
-                let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
-                self.skip_newlines()?;
-                self.expect_op(")")?;
-                let index = self.function_index(&name);
-                self.calls.push((index, args.len(), at));
-                Ok(Expr::Call(index, args))
-            }
+            Tok::FuncName(name) => self.user_call(&name),
             Tok::Builtin(name) => self.builtin(&name),
-            Tok::Indirect(name) => {
-                let at = self.tok.start;
-                self.advance()?;
-                let var = self.var(&name);
-                if !self.is_op("(") {
-                    return Err(ParseError::new("syntax error".into(), at + 1, Style::Caret));
-                }
-                self.advance()?;
-                self.skip_newlines()?;
-                let args = if self.is_op(")") { Vec::new() } else { self.call_args()? };
-                self.skip_newlines()?;
-                self.expect_op(")")?;
-                for (i, arg) in args.iter().enumerate() {
-                    if matches!(arg, Expr::Regex(_)) {
-                        self.lexer.warnings.push((at, format!("regexp constant for parameter #{} yields boolean value", i + 1)));
-                    }
-                }
-                Ok(Expr::Indirect(var, args))
-            }
+            Tok::Indirect(name) => self.indirect_call(&name),
             _ => self.error(),
         }
     }
