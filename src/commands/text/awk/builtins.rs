@@ -79,6 +79,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             Value::str(s.get(from..to).unwrap_or(&[]))
         }
         Index => {
+            if matches!(args.get(1), Some(Expr::TypedRegex(..))) {
+                return Err(Stop::Fatal("index: regexp constant as second argument is not allowed".into()));
+            }
             let s = arg_str(it, ctx, args, 0)?;
             let t = arg_str(it, ctx, args, 1)?;
             let found = if t.is_empty() {
@@ -112,7 +115,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             let (result, count) = substitute(&regex, &text, &replacement, builtin == Gsub, None)?;
             it.check_length(result.len())?;
             if count > 0 {
-                it.resolved_set(resolved, Value::Str(Str::from(result)))?;
+                // A typed regex stays one (gawk keeps the type of the target).
+                let value = if matches!(current, Value::Regex(_)) { Value::Regex(Str::from(result)) } else { Value::Str(Str::from(result)) };
+                it.resolved_set(resolved, value)?;
             }
             Value::Num(count as f64)
         }
