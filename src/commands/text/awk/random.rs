@@ -42,7 +42,7 @@ fn park_miller(word: u32) -> u32 {
 /// The seed a number becomes, as gawk's conversion to a C `long` does on
 /// 64-bit machines (out of range and NaN give the most negative value).
 pub fn seed_of(number: f64) -> i64 {
-    if number.is_nan() || number >= 9_223_372_036_854_775_808.0 || number < -9_223_372_036_854_775_808.0 {
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&number) {
         i64::MIN
     } else {
         number.trunc() as i64
