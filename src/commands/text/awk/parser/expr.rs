@@ -187,7 +187,7 @@ impl<'a> Parser<'a> {
                     | Tok::FuncName(_)
                     | Tok::Builtin(_)
                     | Tok::Indirect(_)
-                    | Tok::Op("$" | "(" | "++" | "--")
+                    | Tok::Op("$" | "(" | "++" | "--" | "@")
             );
             if !operand || (no_gt && self.is_key("in")) {
                 break;
