@@ -17,7 +17,7 @@ impl<'a> Parser<'a> {
         self.expect_op("{")?;
         self.skip_newlines()?;
         let mut switch = Switch { subject, cases: Vec::new(), default: None, body: Vec::new() };
-        let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut seen: Vec<(Vec<u8>, usize)> = Vec::new();
         self.in_switch += 1;
         let result = self.switch_labels(&mut switch, &mut seen);
         self.in_switch -= 1;
@@ -25,7 +25,8 @@ impl<'a> Parser<'a> {
         Ok(Stmt::Switch(Box::new(switch)))
     }
 
-    fn switch_labels(&mut self, switch: &mut Switch, seen: &mut Vec<Vec<u8>>) -> PResult<()> {
+    fn switch_labels(&mut self, switch: &mut Switch, seen: &mut Vec<(Vec<u8>, usize)>) -> PResult<()> {
+        let mut default_at = 0;
         loop {
             let at = self.tok.start;
             match self.tok.tok {
@@ -37,11 +38,12 @@ impl<'a> Parser<'a> {
                     self.advance()?;
                     let value = self.case_value()?;
                     if let Some(text) = case_text(&value) {
-                        if seen.contains(&text) {
+                        // gawk names the line of the first of the two.
+                        if let Some((_, first)) = seen.iter().find(|(seen, _)| *seen == text) {
                             let shown = String::from_utf8_lossy(&text).into_owned();
-                            return Err(ParseError::new(format!("duplicate case values in switch body: {shown}"), at, Style::Error));
+                            return Err(ParseError::new(format!("duplicate case values in switch body: {shown}"), *first, Style::Error));
                         }
-                        seen.push(text);
+                        seen.push((text, at));
                     }
                     self.expect_op(":")?;
                     switch.cases.push((value, switch.body.len()));
@@ -49,8 +51,9 @@ impl<'a> Parser<'a> {
                 Tok::Key("default") => {
                     self.advance()?;
                     if switch.default.is_some() {
-                        return Err(ParseError::new("duplicate `default' detected in switch body".into(), at, Style::Error));
+                        return Err(ParseError::new("duplicate `default' detected in switch body".into(), default_at, Style::Error));
                     }
+                    default_at = at;
                     self.expect_op(":")?;
                     switch.default = Some(switch.body.len());
                 }
