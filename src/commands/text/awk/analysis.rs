@@ -87,6 +87,12 @@ fn stmt_arrays(stmt: &Stmt, known: &[Vec<bool>], uses: &mut Vec<bool>) {
             }
         }
         Stmt::Sync(inner) => stmt_arrays(inner, known, uses),
+        Stmt::Switch(switch) => {
+            on_expr(&switch.subject, uses);
+            for (_, s) in &switch.body {
+                stmt_arrays(s, known, uses);
+            }
+        }
         _ => {}
     }
 }
@@ -144,11 +150,11 @@ pub fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         LValue::Field(e) => f(e),
     };
     match expr {
-        Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) | Expr::Var(_) => {}
-        Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) => {
+        Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) | Expr::TypedRegex(..) | Expr::Var(_) => {}
+        Expr::Index(_, subs) | Expr::In(subs, _) | Expr::Group(subs) | Expr::Call(_, subs) | Expr::Builtin(_, subs) | Expr::Indirect(_, subs) => {
             subs.iter().for_each(|e| f(e))
         }
-        Expr::Field(e) | Expr::Not(e) | Expr::Neg(e) | Expr::Plus(e) => f(e),
+        Expr::Field(e) | Expr::Not(e) | Expr::Neg(e) | Expr::Plus(e) | Expr::Append(_, e) => f(e),
         Expr::Assign(lv, _, e) => {
             lvalue(lv, f);
             f(e);
@@ -195,7 +201,7 @@ pub fn async_functions(prog: &Program) -> Vec<bool> {
 /// True when `expr` does I/O (getline, close, fflush, system, or an I/O function).
 pub fn expr_async(expr: &Expr, fns: &[bool]) -> bool {
     match expr {
-        Expr::Getline(..) => true,
+        Expr::Getline(..) | Expr::Indirect(..) => true,
         Expr::Builtin(Builtin::Close | Builtin::Fflush | Builtin::System, _) => true,
         Expr::Call(index, _) if fns.get(*index).copied().unwrap_or(false) => true,
         other => {
@@ -226,6 +232,7 @@ pub fn stmt_async(stmt: &Stmt, fns: &[bool]) -> bool {
         Stmt::Return(Some(x)) => e(x),
         Stmt::Delete(_, Some(subs)) => subs.iter().any(e),
         Stmt::Sync(_) => false,
+        Stmt::Switch(switch) => e(&switch.subject) || switch.body.iter().any(|(_, s)| stmt_async(s, fns)),
         _ => false,
     }
 }
@@ -273,6 +280,7 @@ fn mark_stmt(stmt: &mut Stmt, fns: &[bool]) {
             mark_stmt(body, fns);
         }
         Stmt::Block(block) => mark_block(block, fns),
+        Stmt::Switch(switch) => mark_block(&mut switch.body, fns),
         _ => {}
     }
 }

@@ -22,6 +22,8 @@ pub struct Program {
     pub ranges: usize,
     /// Where each regex literal first appears in the source.
     pub regex_offsets: Vec<usize>,
+    /// Which regex literals are typed (`@/re/`).
+    pub typed_regexes: Vec<usize>,
 }
 
 /// A list of statements, each with the source offset it starts at (for
@@ -115,6 +117,33 @@ pub enum Stmt {
     Nop,
     /// A statement that does no I/O, run on the synchronous path.
     Sync(Box<Stmt>),
+    /// gawk's `switch`.
+    Switch(Box<Switch>),
+}
+
+/// `switch (subject) { case v: ... default: ... }`: one body, the labels
+/// pointing into it (control falls through to the next label).
+#[derive(Debug)]
+pub struct Switch {
+    /// The value compared.
+    pub subject: Expr,
+    /// The `case` labels in source order, with the body index they start at.
+    pub cases: Vec<(CaseValue, usize)>,
+    /// Where `default:` starts, if present.
+    pub default: Option<usize>,
+    /// All the statements of all the cases.
+    pub body: Block,
+}
+
+/// A `case` constant.
+#[derive(Debug)]
+pub enum CaseValue {
+    /// A number (compared as `==` does).
+    Num(f64),
+    /// A string (compared as `==` does).
+    Str(super::value::Str),
+    /// `/re/` or `@/re/`: matched against the subject.
+    Regex(usize),
 }
 
 /// A variable reference: a global or a function local, by slot.
@@ -229,15 +258,19 @@ pub enum Expr {
     /// A number constant.
     Num(f64),
     /// A string constant.
-    Str(std::rc::Rc<[u8]>),
+    Str(super::value::Str),
     /// `/re/` alone: matches against `$0`.
     Regex(usize),
+    /// `@/re/`: a regex value (the literal's index and its text).
+    TypedRegex(usize, super::value::Str),
     /// A variable.
     Var(Var),
     /// `a[i, j]`.
     Index(Var, Vec<Expr>),
     /// `$expr`.
     Field(Box<Expr>),
+    /// `v = v e` on an ordinary variable: appends in place when it can.
+    Append(Var, Box<Expr>),
     /// `lv = e` or `lv op= e`.
     Assign(Box<LValue>, Option<BinOp>, Box<Expr>),
     /// `++lv`/`--lv` (true: increment).
@@ -266,6 +299,8 @@ pub enum Expr {
     Call(usize, Vec<Expr>),
     /// A built-in call.
     Builtin(Builtin, Vec<Expr>),
+    /// `@var(args)`: a call of the function whose name `var` holds.
+    Indirect(Var, Vec<Expr>),
     /// `getline [var] ...`.
     Getline(GetlineSource, Option<Box<LValue>>),
     /// A parenthesized list `(a, b)` (only valid before `in`), kept for errors.

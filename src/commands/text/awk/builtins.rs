@@ -23,7 +23,7 @@ fn arg_str(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], i: usize) -
             let value = it.eval(ctx, e)?;
             Ok(it.to_str(&value))
         }
-        None => Ok(Rc::from(&b""[..])),
+        None => Ok(Str::from(&b""[..])),
     }
 }
 
@@ -79,6 +79,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             Value::str(s.get(from..to).unwrap_or(&[]))
         }
         Index => {
+            if matches!(args.get(1), Some(Expr::TypedRegex(..))) {
+                return Err(Stop::Fatal("index: regexp constant as second argument is not allowed".into()));
+            }
             let s = arg_str(it, ctx, args, 0)?;
             let t = arg_str(it, ctx, args, 1)?;
             let found = if t.is_empty() {
@@ -112,7 +115,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             let (result, count) = substitute(&regex, &text, &replacement, builtin == Gsub, None)?;
             it.check_length(result.len())?;
             if count > 0 {
-                it.resolved_set(resolved, Value::Str(Rc::from(result)))?;
+                // A typed regex stays one (gawk keeps the type of the target).
+                let value = if matches!(current, Value::Regex(_)) { Value::Regex(Str::from(result)) } else { Value::Str(Str::from(result)) };
+                it.resolved_set(resolved, value)?;
             }
             Value::Num(count as f64)
         }
@@ -130,7 +135,7 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             };
             let (result, _) = substitute(&regex, &text, &replacement, global, Some(nth))?;
             it.check_length(result.len())?;
-            Value::Str(Rc::from(result))
+            Value::Str(Str::from(result))
         }
         Match => {
             let text = arg_str(it, ctx, args, 0)?;
@@ -178,9 +183,9 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
             for arg in args {
                 values.push(it.eval(ctx, arg)?);
             }
-            Value::Str(Rc::from(it.format_values(&values)?))
+            Value::Str(Str::from(it.format_values(&values)?))
         }
-        Tolower | Toupper => Value::Str(Rc::from(change_case(&arg_str(it, ctx, args, 0)?, builtin == Toupper))),
+        Tolower | Toupper => Value::Str(Str::from(change_case(&arg_str(it, ctx, args, 0)?, builtin == Toupper))),
         Int => Value::Num(arg_num(it, ctx, args, 0)?.trunc()),
         Sqrt => {
             let x = arg_num(it, ctx, args, 0)?;
@@ -218,14 +223,14 @@ pub fn call(it: &mut Interp<'_>, ctx: &Invocation<'_>, builtin: Builtin, args: &
         Rand => Value::Num(it.random.next_f64()),
         Srand => {
             let previous = it.seed;
-            let seed = if args.is_empty() { (ctx.host.now_millis() / 1000.0).floor() } else { arg_num(it, ctx, args, 0)?.trunc() };
-            it.seed = seed;
-            it.random.seed(seed as i64 as u32);
-            Value::Num(previous)
+            let seed = if args.is_empty() { (ctx.host.now_millis() / 1000.0).floor() } else { arg_num(it, ctx, args, 0)? };
+            it.seed = super::random::seed_of(seed);
+            it.random.seed(it.seed);
+            Value::Num(previous as f64)
         }
         Systime => Value::Num((ctx.host.now_millis() / 1000.0).floor()),
         Strftime => {
-            let format = if args.is_empty() { Rc::from(&b"%a %b %e %H:%M:%S %Z %Y"[..]) } else { arg_str(it, ctx, args, 0)? };
+            let format = if args.is_empty() { Str::from(&b"%a %b %e %H:%M:%S %Z %Y"[..]) } else { arg_str(it, ctx, args, 0)? };
             let seconds = if args.len() > 1 { arg_num(it, ctx, args, 1)?.trunc() } else { (ctx.host.now_millis() / 1000.0).floor() };
             let utc = args.len() > 2 && it.eval(ctx, &args[2])?.truthy();
             let zone = if utc { crate::calendar::Zone::utc() } else { crate::calendar::parse_tz(ctx.env_var("TZ")) };
@@ -302,6 +307,7 @@ fn type_name(value: &Value, variable: bool) -> &'static [u8] {
         Value::Uninit => b"unassigned",
         Value::Num(_) => b"number",
         Value::Str(_) => b"string",
+        Value::Regex(_) => b"regexp",
         Value::StrNum(s) => {
             if super::value::looks_numeric(s).is_some() {
                 b"strnum"
@@ -504,7 +510,7 @@ fn split(it: &mut Interp<'_>, ctx: &Invocation<'_>, args: &[Expr], pattern: bool
     let splitter = match args.get(2) {
         None if pattern => it.splitter_of_fpat()?,
         None => it.splitter.clone(),
-        Some(Expr::Regex(index)) => {
+        Some(Expr::Regex(index) | Expr::TypedRegex(index, _)) => {
             let regex = it.literal(*index)?;
             if pattern {
                 super::fields::Splitter::Pattern(regex)
@@ -566,7 +572,7 @@ impl Interp<'_> {
     fn splitter_of_fpat(&mut self) -> EResult<super::fields::Splitter> {
         let fpat = self.special(super::vars::FPAT);
         let text = self.to_str(&fpat);
-        let text = if text.is_empty() { Rc::from(&b"[^[:space:]]+"[..]) } else { text };
+        let text = if text.is_empty() { Str::from(&b"[^[:space:]]+"[..]) } else { text };
         let regex = self.cache.get(&text, self.fold).map_err(|e| Stop::Fatal(super::interp::regex_error(&text, &e)))?;
         Ok(super::fields::Splitter::Pattern(regex))
     }

@@ -4,6 +4,7 @@
 //! whose bodies do no I/O.
 
 use super::ast::{BinOp, Builtin, Expr, LValue, Var};
+use super::indirect::Target;
 use super::interp::{EResult, Frame, Interp, Stop};
 use super::value::{Str, Value};
 use super::vars::Cell;
@@ -95,7 +96,7 @@ impl Interp<'_> {
                 let mut joined = Vec::with_capacity(x.len() + y.len());
                 joined.extend_from_slice(&x);
                 joined.extend_from_slice(&y);
-                Value::Str(Rc::from(joined))
+                Value::Str(Str::from(joined))
             }
             BinOp::Lt => bool_value(self.compare(a, b) == Ordering::Less),
             BinOp::Le => bool_value(self.compare(a, b) != Ordering::Greater),
@@ -107,7 +108,23 @@ impl Interp<'_> {
         })
     }
 
-    fn equal(&self, a: &Value, b: &Value) -> bool {
+    /// Finishes `v = v tail` given the value `v` had: the variable's own
+    /// reference is dropped first, so a string only it holds grows in place.
+    pub fn append(&mut self, var: Var, head: Value, tail: &Value) -> EResult<Value> {
+        let tail = self.to_str(tail);
+        let head = match head {
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => s,
+            other => self.to_str(&other),
+        };
+        self.check_length(head.len() + tail.len())?;
+        drop(self.take_scalar(var));
+        let joined = Str::append(head, &tail);
+        self.set_var(var, Value::Str(joined.clone()))?;
+        Ok(Value::Str(joined))
+    }
+
+    /// `a == b` by awk's rules.
+    pub fn equal(&self, a: &Value, b: &Value) -> bool {
         if let (Some(x), Some(y)) = (a.is_numeric(), b.is_numeric()) {
             return x == y;
         }
@@ -123,6 +140,7 @@ impl Interp<'_> {
                 let regex = self.literal(*index)?;
                 Ok(bool_value(regex.is_match(&self.record).unwrap_or(false)))
             }
+            Expr::TypedRegex(_, text) => Ok(Value::Regex(text.clone())),
             Expr::Var(var) => self.get_var(*var),
             Expr::Index(var, subs) => {
                 let key = self.key(ctx, subs)?;
@@ -137,6 +155,11 @@ impl Interp<'_> {
             Expr::Assign(target, op, value) => {
                 let value = self.eval(ctx, value)?;
                 self.assign(ctx, target, *op, value)
+            }
+            Expr::Append(var, tail) => {
+                let head = self.get_var(*var)?;
+                let tail = self.eval(ctx, tail)?;
+                self.append(*var, head, &tail)
             }
             Expr::PreIncr(target, up) => {
                 let resolved = self.resolve(ctx, target)?;
@@ -183,6 +206,10 @@ impl Interp<'_> {
             }
             Expr::Call(index, args) => self.call(ctx, *index, args),
             Expr::Builtin(builtin, args) => self.builtin(ctx, *builtin, args),
+            Expr::Indirect(var, args) => match self.indirect_target(ctx, *var, args.len())? {
+                Target::User(index) => self.call(ctx, index, args),
+                Target::Builtin(builtin) => self.builtin(ctx, builtin, args),
+            },
             Expr::Getline(..) => Err(Stop::Fatal("internal error: getline outside an I/O context".into())),
             Expr::Group(list) => {
                 let values = list.iter().map(|e| self.eval(ctx, e)).collect::<EResult<Vec<_>>>()?;
@@ -194,7 +221,7 @@ impl Interp<'_> {
     /// The compiled regex of a pattern operand (`/re/` or a dynamic string).
     pub fn regex_operand(&mut self, ctx: &Invocation<'_>, pattern: &Expr) -> EResult<Rc<crate::regex::Regex>> {
         match pattern {
-            Expr::Regex(index) => self.literal(*index),
+            Expr::Regex(index) | Expr::TypedRegex(index, _) => self.literal(*index),
             other => {
                 let value = self.eval(ctx, other)?;
                 self.dynamic_regex(&value)
@@ -326,6 +353,37 @@ impl Interp<'_> {
             return Ok(Value::Uninit);
         };
         self.frames.push(frame);
+        self.depth += 1;
+        let saved = self.current_function.replace(index);
+        let result = self.exec_block(ctx, &function.body);
+        self.current_function = saved;
+        self.depth -= 1;
+        self.frames.pop();
+        match result? {
+            super::exec::Flow::Return(value) => Ok(value),
+            _ => Ok(Value::Uninit),
+        }
+    }
+
+    /// Calls user function `index` (its body does no I/O) with values, as
+    /// a sort comparison is called.
+    pub fn call_values(&mut self, ctx: &Invocation<'_>, index: usize, values: Vec<Value>) -> EResult<Value> {
+        let prog = self.prog;
+        let Some(function) = prog.functions.get(index) else {
+            return Ok(Value::Uninit);
+        };
+        if self.fn_async.get(index).copied().unwrap_or(false) {
+            return Err(Stop::Fatal(format!("function `{}' does input or output, so it cannot be a sort comparison in the sandbox", function.name)));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop::Fatal(format!("function `{}': call nesting too deep (more than {MAX_DEPTH} levels)", function.name)));
+        }
+        if values.len() > function.params {
+            self.warnings.push((self.offset, format!("function `{}' called with more arguments than declared", function.name)));
+        }
+        let mut locals: Vec<Cell> = values.into_iter().take(function.params).map(Cell::Val).collect();
+        locals.resize_with(function.params, Cell::default);
+        self.frames.push(Frame { locals });
         self.depth += 1;
         let saved = self.current_function.replace(index);
         let result = self.exec_block(ctx, &function.body);

@@ -3,7 +3,7 @@
 //! `system` and the functions that use them.
 
 use super::analysis::expr_async;
-use super::ast::{Block, Expr, LValue, Redirect, Stmt};
+use super::ast::{Block, CaseValue, Expr, LValue, Redirect, Stmt, Switch};
 use super::interp::{EResult, Interp, Stop};
 use super::io::{Sink, FLUSH_AT};
 use super::value::Value;
@@ -101,7 +101,7 @@ impl<'p> Interp<'p> {
                 Ok(Flow::Normal)
             }
             Stmt::ForIn(var, array, body) => {
-                let keys = self.for_in_keys(*array)?;
+                let keys = self.for_in_keys(ctx, *array)?;
                 for key in keys {
                     if !self.array(*array)?.borrow().contains(&key) {
                         continue;
@@ -145,8 +145,43 @@ impl<'p> Interp<'p> {
                 Ok(Flow::Normal)
             }
             Stmt::Nop => Ok(Flow::Normal),
+            Stmt::Switch(switch) => {
+                let subject = self.eval(ctx, &switch.subject)?;
+                let Some(start) = self.switch_start(switch, &subject)? else {
+                    return Ok(Flow::Normal);
+                };
+                for (offset, stmt) in switch.body.get(start..).unwrap_or(&[]) {
+                    self.offset = *offset;
+                    match self.exec(ctx, stmt)? {
+                        Flow::Normal => {}
+                        Flow::Break => break,
+                        other => return Ok(other),
+                    }
+                }
+                Ok(Flow::Normal)
+            }
             Stmt::Print(..) | Stmt::Printf(..) => Err(Stop::Fatal("internal error: print outside an I/O context".into())),
         }
+    }
+
+    /// Where a `switch` body starts for `subject`: the first matching
+    /// `case`, else `default`.
+    fn switch_start(&mut self, switch: &Switch, subject: &Value) -> EResult<Option<usize>> {
+        for (value, start) in &switch.cases {
+            let matched = match value {
+                CaseValue::Num(n) => self.equal(subject, &Value::Num(*n)),
+                CaseValue::Str(s) => self.equal(subject, &Value::Str(s.clone())),
+                CaseValue::Regex(index) => {
+                    let regex = self.literal(*index)?;
+                    let text = self.to_str(subject);
+                    regex.is_match(&text).unwrap_or(false)
+                }
+            };
+            if matched {
+                return Ok(Some(*start));
+            }
+        }
+        Ok(switch.default)
     }
 
     fn set_loop_var(&mut self, ctx: &Invocation<'_>, var: &LValue, value: Value) -> EResult<()> {
@@ -156,13 +191,11 @@ impl<'p> Interp<'p> {
 
     /// The keys a `for (k in a)` visits, in `PROCINFO["sorted_in"]` order
     /// when set.
-    pub fn for_in_keys(&mut self, array: super::ast::Var) -> EResult<Vec<super::value::Str>> {
+    pub fn for_in_keys(&mut self, ctx: &Invocation<'_>, array: super::ast::Var) -> EResult<Vec<super::value::Str>> {
         let array = self.array(array)?;
-        let order = self.sorted_in();
-        let array = array.borrow();
-        match order {
-            Some(order) => super::sort::ordered_keys(self, &array, &order),
-            None => Ok(super::order::gawk_order(array.keys())),
+        match self.sorted_in() {
+            Some(order) => super::sort::ordered_keys(self, ctx, &array, &order),
+            None => Ok(super::order::gawk_order(array.borrow().keys())),
         }
     }
 
@@ -283,7 +316,7 @@ impl<'p> Interp<'p> {
                     Ok(Flow::Normal)
                 }
                 Stmt::ForIn(var, array, body) => {
-                    let keys = self.for_in_keys(*array)?;
+                    let keys = self.for_in_keys(ctx, *array)?;
                     for key in keys {
                         if !self.array(*array)?.borrow().contains(&key) {
                             continue;
@@ -299,6 +332,21 @@ impl<'p> Interp<'p> {
                     Ok(Flow::Normal)
                 }
                 Stmt::Block(block) => self.exec_block_async(ctx, block).await,
+                Stmt::Switch(switch) => {
+                    let subject = self.value(ctx, &switch.subject).await?;
+                    let Some(start) = self.switch_start(switch, &subject)? else {
+                        return Ok(Flow::Normal);
+                    };
+                    for (offset, stmt) in switch.body.get(start..).unwrap_or(&[]) {
+                        self.offset = *offset;
+                        match self.exec_async(ctx, stmt).await? {
+                            Flow::Normal => {}
+                            Flow::Break => break,
+                            other => return Ok(other),
+                        }
+                    }
+                    Ok(Flow::Normal)
+                }
                 Stmt::Exit(Some(value)) => {
                     self.exit_status = self.value(ctx, value).await?.num() as i32;
                     Err(Stop::Exit)

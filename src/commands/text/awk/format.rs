@@ -322,27 +322,60 @@ fn exp_form(a: f64, precision: usize) -> String {
 fn general(a: f64, precision: usize, alt: bool) -> String {
     let p = if precision == 0 { 1 } else { precision };
     if a == 0.0 {
-        return if alt { format!("{:.*}", p - 1, 0.0) } else { "0".into() };
-    }
-    let e_text = format!("{:.*e}", p - 1, a);
-    let exponent: i64 = e_text.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
-    let mut text = if exponent < -4 || exponent >= p as i64 {
-        exp_form(a, p - 1)
-    } else {
-        let decimals = (p as i64 - 1 - exponent).max(0) as usize;
-        format!("{a:.decimals$}")
-    };
-    if !alt {
-        let (mantissa, exp) = match text.find('e') {
-            Some(at) => (text[..at].to_string(), text[at..].to_string()),
-            None => (text.clone(), String::new()),
+        return match (alt, p) {
+            (true, 1) => "0.".into(),
+            (true, _) => format!("{:.*}", p - 1, 0.0),
+            (false, _) => "0".into(),
         };
-        if mantissa.contains('.') {
-            let trimmed = mantissa.trim_end_matches('0').trim_end_matches('.');
-            text = format!("{trimmed}{exp}");
+    }
+    let (digits, exponent) = significant_digits(a, p);
+    let (mut mantissa, exp) = if exponent < -4 || exponent >= p as i64 {
+        let mut mantissa = digits[..1].to_string();
+        if p > 1 || alt {
+            mantissa.push('.');
+            mantissa.push_str(&digits[1..]);
+        }
+        let sign = if exponent < 0 { '-' } else { '+' };
+        (mantissa, format!("e{sign}{:02}", exponent.abs()))
+    } else if exponent >= 0 {
+        let whole = (exponent as usize + 1).min(digits.len());
+        let mut mantissa = digits[..whole].to_string();
+        if whole < digits.len() || alt {
+            mantissa.push('.');
+            mantissa.push_str(&digits[whole..]);
+        }
+        (mantissa, String::new())
+    } else {
+        let zeros = "0".repeat((-exponent - 1) as usize);
+        (format!("0.{zeros}{digits}"), String::new())
+    };
+    if !alt && mantissa.contains('.') {
+        let trimmed = mantissa.trim_end_matches('0').trim_end_matches('.').len();
+        mantissa.truncate(trimmed);
+    }
+    mantissa.push_str(&exp);
+    mantissa
+}
+
+/// `a` (finite, positive) rounded to `p` significant digits: the digits
+/// and the decimal exponent of the first. The shortest representation
+/// that reads back as `a` is used when it has at most `p` digits (then it
+/// is the rounded value, for `p` up to 15); otherwise exact rounding.
+fn significant_digits(a: f64, p: usize) -> (String, i64) {
+    let split = |text: &str| -> (String, i64) {
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+        (mantissa.chars().filter(char::is_ascii_digit).collect(), exponent.parse().unwrap_or(0))
+    };
+    if p <= 15 {
+        let (mut digits, exponent) = split(&format!("{a:e}"));
+        if digits.len() <= p {
+            while digits.len() < p {
+                digits.push('0');
+            }
+            return (digits, exponent);
         }
     }
-    text
+    split(&format!("{:.*e}", p - 1, a))
 }
 
 fn hex_float(a: f64, precision: Option<usize>) -> String {
@@ -396,5 +429,5 @@ pub fn number_to_string(n: f64, fmt: &[u8]) -> Vec<u8> {
             v
         });
     }
-    sprintf(fmt, &[Value::Num(n)], &|_| std::rc::Rc::from(&b""[..])).unwrap_or_default()
+    sprintf(fmt, &[Value::Num(n)], &|_| Str::default()).unwrap_or_default()
 }

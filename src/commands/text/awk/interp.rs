@@ -86,7 +86,7 @@ pub struct Interp<'p> {
     /// The random state.
     pub random: super::random::Random,
     /// The last `srand` seed.
-    pub seed: f64,
+    pub seed: i64,
     /// Function nesting depth.
     pub depth: usize,
     /// The function running, for messages.
@@ -114,7 +114,7 @@ impl<'p> Interp<'p> {
             literals: vec![(None, None); literal_texts.len()],
             literal_texts,
             cache: Cache::default(),
-            record: Rc::from(&b""[..]),
+            record: Str::from(&b""[..]),
             fields: Vec::new(),
             split_done: true,
             spans: Vec::new(),
@@ -131,7 +131,7 @@ impl<'p> Interp<'p> {
             ofmt: b"%.6g".to_vec(),
             fold: false,
             random: super::random::Random::new(1),
-            seed: 1.0,
+            seed: 1,
             depth: 0,
             current_function: None,
             warnings: Vec::new(),
@@ -167,9 +167,9 @@ impl<'p> Interp<'p> {
     /// Converts a value to its string (numbers through CONVFMT).
     pub fn to_str(&self, value: &Value) -> Str {
         match value {
-            Value::Uninit => Rc::from(&b""[..]),
-            Value::Str(s) | Value::StrNum(s) => s.clone(),
-            Value::Num(n) => Rc::from(number_to_string(*n, &self.convfmt)),
+            Value::Uninit => Str::from(&b""[..]),
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => s.clone(),
+            Value::Num(n) => Str::from(number_to_string(*n, &self.convfmt)),
         }
     }
 
@@ -177,7 +177,7 @@ impl<'p> Interp<'p> {
     pub fn to_output(&self, value: &Value, out: &mut Vec<u8>) {
         match value {
             Value::Uninit => {}
-            Value::Str(s) | Value::StrNum(s) => out.extend_from_slice(s),
+            Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => out.extend_from_slice(s),
             Value::Num(n) => out.extend_from_slice(&number_to_string(*n, &self.ofmt)),
         }
     }
@@ -257,6 +257,15 @@ impl<'p> Interp<'p> {
                 let function = self.current_function.and_then(|f| self.prog.functions.get(f));
                 function.and_then(|f| f.param_names.get(slot)).cloned().unwrap_or_default()
             }
+        }
+    }
+
+    /// Empties an ordinary scalar variable (not a special one) and gives
+    /// its value, so an append can own the string alone.
+    pub fn take_scalar(&mut self, var: Var) -> Value {
+        match self.cell(var) {
+            Cell::Val(value) => std::mem::take(value),
+            Cell::Arr(_) => Value::Uninit,
         }
     }
 
@@ -354,7 +363,7 @@ impl<'p> Interp<'p> {
         }
         let subsep = match self.globals.get(SUBSEP) {
             Some(Cell::Val(v)) => self.to_str(v),
-            _ => Rc::from(&b"\x1c"[..]),
+            _ => Str::from(&b"\x1c"[..]),
         };
         let mut key = Vec::new();
         for (i, value) in values.iter().enumerate() {
@@ -363,12 +372,12 @@ impl<'p> Interp<'p> {
             }
             key.extend_from_slice(&self.subscript_of(value));
         }
-        Rc::from(key)
+        Str::from(key)
     }
 
     fn subscript_of(&self, value: &Value) -> Str {
         match value {
-            Value::Num(n) if super::value::is_integral(*n) => Rc::from(super::value::integer_text(*n).into_bytes()),
+            Value::Num(n) if super::value::is_integral(*n) => Str::from(super::value::integer_text(*n).into_bytes()),
             other => self.to_str(other),
         }
     }
@@ -408,7 +417,7 @@ impl<'p> Interp<'p> {
         self.fields.truncate(1);
         for &(start, end) in &self.spans {
             let bytes = self.record.get(start..end).unwrap_or(&[]);
-            self.fields.push(Value::StrNum(Rc::from(bytes)));
+            self.fields.push(Value::StrNum(Str::from(bytes)));
         }
         self.materialized = true;
     }
@@ -427,7 +436,7 @@ impl<'p> Interp<'p> {
             return Ok(self.fields.get(index).cloned().unwrap_or(Value::Uninit));
         }
         Ok(match self.spans.get(index - 1) {
-            Some(&(start, end)) => Value::StrNum(Rc::from(self.record.get(start..end).unwrap_or(&[]))),
+            Some(&(start, end)) => Value::StrNum(Str::from(self.record.get(start..end).unwrap_or(&[]))),
             None => Value::Uninit,
         })
     }
@@ -470,7 +479,7 @@ impl<'p> Interp<'p> {
     fn rebuild(&mut self) {
         let ofs = match self.globals.get(OFS) {
             Some(Cell::Val(v)) => self.to_str(v),
-            _ => Rc::from(&b" "[..]),
+            _ => Str::from(&b" "[..]),
         };
         let mut line = Vec::new();
         for (i, field) in self.fields.iter().enumerate().skip(1) {
@@ -479,11 +488,11 @@ impl<'p> Interp<'p> {
             }
             match field {
                 Value::Num(n) => line.extend_from_slice(&number_to_string(*n, &self.convfmt)),
-                Value::Str(s) | Value::StrNum(s) => line.extend_from_slice(s),
+                Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => line.extend_from_slice(s),
                 Value::Uninit => {}
             }
         }
-        self.record = Rc::from(line);
+        self.record = Str::from(line);
         self.split_done = true;
     }
 

@@ -92,7 +92,7 @@ impl Reader {
                     let rest = &self.buf[self.pos + searched..];
                     if let Some(at) = memchr::memchr(*delimiter, rest) {
                         let end = self.pos + searched + at;
-                        let text: Str = Rc::from(&self.buf[self.pos..end]);
+                        let text: Str = Str::from(&self.buf[self.pos..end]);
                         self.pos = end + 1;
                         return Some(Record { text, terminator: Terminator::Byte(*delimiter) });
                     }
@@ -119,7 +119,7 @@ impl Reader {
                             end += 1;
                         }
                         if end < rest.len() || self.eof {
-                            let text: Str = Rc::from(&rest[..at]);
+                            let text: Str = Str::from(&rest[..at]);
                             let terminator = rest[at..end].to_vec();
                             self.pos += end;
                             return Some(Record { text, terminator: Terminator::Bytes(terminator) });
@@ -131,7 +131,7 @@ impl Reader {
                             return None;
                         }
                         let trimmed = rest.len() - rest.iter().rev().take_while(|&&c| c == b'\n').count();
-                        let text: Str = Rc::from(&rest[..trimmed]);
+                        let text: Str = Str::from(&rest[..trimmed]);
                         let terminator = rest[trimmed..].to_vec();
                         self.pos = self.buf.len();
                         return Some(Record { text, terminator: Terminator::Bytes(terminator) });
@@ -142,7 +142,7 @@ impl Reader {
                 let rest = &self.buf[self.pos..];
                 if let Ok(Some((start, end))) = regex.find_at(rest, 0) {
                     if end > start && (end < rest.len() || self.eof) {
-                        let text: Str = Rc::from(&rest[..start]);
+                        let text: Str = Str::from(&rest[..start]);
                         let terminator = rest[start..end].to_vec();
                         self.pos += end;
                         return Some(Record { text, terminator: Terminator::Bytes(terminator) });
@@ -152,7 +152,7 @@ impl Reader {
                     let rest = &self.buf[self.pos..];
                     if let Ok(Some((start, end))) = regex.find_at(rest, 0) {
                         if end > start {
-                            let text: Str = Rc::from(&rest[..start]);
+                            let text: Str = Str::from(&rest[..start]);
                             let terminator = rest[start..end].to_vec();
                             self.pos += end;
                             return Some(Record { text, terminator: Terminator::Bytes(terminator) });
@@ -168,7 +168,7 @@ impl Reader {
         if self.pos >= self.buf.len() {
             return None;
         }
-        let text: Str = Rc::from(&self.buf[self.pos..]);
+        let text: Str = Str::from(&self.buf[self.pos..]);
         self.pos = self.buf.len();
         Some(Record { text, terminator: Terminator::Bytes(Vec::new()) })
     }

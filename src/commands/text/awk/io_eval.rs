@@ -4,67 +4,32 @@
 
 use super::ast::{Builtin, Expr, GetlineSource, LValue};
 use super::eval::bool_value;
+use super::indirect::Target;
 use super::interp::{EResult, Interp, Stop};
 use super::io::{Io, Reader};
 use super::value::{Str, Value};
 use super::vars::{NR, RT};
 use crate::utility::Invocation;
-use std::rc::Rc;
 
 /// Evaluates `expr`, which does I/O somewhere inside.
 pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'p Expr) -> EResult<Value> {
     match expr {
         Expr::Getline(source, target) => getline(it, ctx, source, target.as_deref()).await,
-        Expr::Builtin(Builtin::Close, args) => {
-            let name = eval_str(it, ctx, &args[0]).await?;
-            close(it, ctx, &name).await
-        }
-        Expr::Builtin(Builtin::Fflush, args) => {
-            let target = match args.first() {
-                Some(arg) => Some(eval_str(it, ctx, arg).await?),
-                None => None,
-            };
-            fflush(it, ctx, target.as_deref()).await
-        }
-        Expr::Builtin(Builtin::System, args) => {
-            let command = eval_str(it, ctx, &args[0]).await?;
-            flush_all(it, ctx).await?;
-            let command = String::from_utf8_lossy(&command).into_owned();
-            let status = ctx
-                .shell
-                .run_command(vec!["sh".into(), "-c".into(), command], ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone())
-                .await;
-            Ok(Value::Num(f64::from(status)))
-        }
-        Expr::Call(index, args) => {
-            let mut pre = Vec::with_capacity(args.len());
-            for arg in args {
-                if matches!(arg, Expr::Var(_)) {
-                    pre.push(None);
-                } else {
-                    pre.push(Some(it.value(ctx, arg).await?));
-                }
-            }
-            let frame = it.bind_args(ctx, *index, args, &mut pre)?;
-            let prog = it.prog;
-            let Some(function) = prog.functions.get(*index) else {
-                return Ok(Value::Uninit);
-            };
-            it.frames.push(frame);
-            it.depth += 1;
-            let saved = it.current_function.replace(*index);
-            let result = it.exec_block_async(ctx, &function.body).await;
-            it.current_function = saved;
-            it.depth -= 1;
-            it.frames.pop();
-            match result? {
-                super::exec::Flow::Return(value) => Ok(value),
-                _ => Ok(Value::Uninit),
-            }
-        }
+        Expr::Builtin(builtin @ (Builtin::Close | Builtin::Fflush | Builtin::System), args) => io_builtin(it, ctx, *builtin, args).await,
+        Expr::Call(index, args) => call(it, ctx, *index, args).await,
+        Expr::Indirect(var, args) => match it.indirect_target(ctx, *var, args.len())? {
+            Target::User(index) => call(it, ctx, index, args).await,
+            Target::Builtin(builtin @ (Builtin::Close | Builtin::Fflush | Builtin::System)) => io_builtin(it, ctx, builtin, args).await,
+            Target::Builtin(builtin) => it.builtin(ctx, builtin, args),
+        },
         Expr::Assign(target, op, value) => {
             let value = it.value(ctx, value).await?;
             it.assign(ctx, target, *op, value)
+        }
+        Expr::Append(var, tail) => {
+            let head = it.get_var(*var)?;
+            let tail = it.value(ctx, tail).await?;
+            it.append(*var, head, &tail)
         }
         Expr::Binary(op, a, b) => {
             let a = it.value(ctx, a).await?;
@@ -86,7 +51,7 @@ pub async fn eval_io<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, expr: &'
         Expr::Match(subject, pattern, positive) => {
             let subject = it.value(ctx, subject).await?;
             let regex = match &**pattern {
-                Expr::Regex(index) => it.literal(*index)?,
+                Expr::Regex(index) | Expr::TypedRegex(index, _) => it.literal(*index)?,
                 other => {
                     let value = it.value(ctx, other).await?;
                     it.dynamic_regex(&value)?
@@ -251,6 +216,67 @@ impl Interp<'_> {
                 return;
             }
         }
-        self.set_plain(RT, Value::StrNum(Rc::from(terminator)));
+        self.set_plain(RT, Value::StrNum(Str::from(terminator)));
+    }
+}
+
+/// `close`, `fflush` and `system`, called directly or indirectly.
+async fn io_builtin<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, builtin: Builtin, args: &'p [Expr]) -> EResult<Value> {
+    match builtin {
+        Builtin::Close => {
+            let Some(arg) = args.first() else {
+                return Ok(Value::Uninit);
+            };
+            let name = eval_str(it, ctx, arg).await?;
+            close(it, ctx, &name).await
+        }
+        Builtin::Fflush => {
+            let target = match args.first() {
+                Some(arg) => Some(eval_str(it, ctx, arg).await?),
+                None => None,
+            };
+            fflush(it, ctx, target.as_deref()).await
+        }
+        _ => {
+            let Some(arg) = args.first() else {
+                return Ok(Value::Uninit);
+            };
+            let command = eval_str(it, ctx, arg).await?;
+            flush_all(it, ctx).await?;
+            let command = String::from_utf8_lossy(&command).into_owned();
+            let status = ctx
+                .shell
+                .run_command(vec!["sh".into(), "-c".into(), command], ctx.stdin.clone(), ctx.stdout.clone(), ctx.stderr.clone())
+                .await;
+            Ok(Value::Num(f64::from(status)))
+        }
+    }
+}
+
+/// Calls user function `index`, whose body may do I/O.
+async fn call<'p>(it: &mut Interp<'p>, ctx: &mut Invocation<'_>, index: usize, args: &'p [Expr]) -> EResult<Value> {
+    let mut pre = Vec::with_capacity(args.len());
+    for arg in args {
+        if matches!(arg, Expr::Var(_)) {
+            pre.push(None);
+        } else {
+            pre.push(Some(it.value(ctx, arg).await?));
+        }
+    }
+    let frame = it.bind_args(ctx, index, args, &mut pre)?;
+    let prog = it.prog;
+    let Some(function) = prog.functions.get(index) else {
+        return Ok(Value::Uninit);
+    };
+    it.frames.push(frame);
+    it.depth += 1;
+    let saved = it.current_function.replace(index);
+    let result = it.exec_block_async(ctx, &function.body).await;
+    it.current_function = saved;
+    it.depth -= 1;
+    it.frames.pop();
+    match result? {
+        super::exec::Flow::Return(value) => Ok(value),
+        _ => Ok(Value::Uninit),
     }
 }

@@ -14,6 +14,10 @@ pub enum Tok {
     Str(Rc<[u8]>),
     /// A regular expression literal's text (between the slashes).
     Regex(Vec<u8>),
+    /// gawk's typed regex constant `@/re/`: its text as written.
+    TypedRegex(Vec<u8>),
+    /// `@name`: an indirect function call through the variable `name`.
+    Indirect(String),
     /// A name.
     Name(String),
     /// A name followed at once by `(` (a user function call).
@@ -62,6 +66,9 @@ const KEYWORDS: &[&str] = &[
     "getline",
     "print",
     "printf",
+    "switch",
+    "case",
+    "default",
 ];
 
 /// Names of the built-in functions.
@@ -109,7 +116,7 @@ impl<'a> Lexer<'a> {
     fn division_allowed(&self) -> bool {
         matches!(
             &self.last,
-            Some(Tok::Num(_) | Tok::Str(_) | Tok::Name(_) | Tok::Builtin(_) | Tok::Key("getline") | Tok::Regex(_))
+            Some(Tok::Num(_) | Tok::Str(_) | Tok::Name(_) | Tok::Builtin(_) | Tok::Key("getline") | Tok::Regex(_) | Tok::TypedRegex(_))
                 | Some(Tok::Op(")" | "]" | "$" | "++" | "--"))
         )
     }
@@ -150,6 +157,25 @@ impl<'a> Lexer<'a> {
             b'/' if self.want_regex || !self.division_allowed() => {
                 self.want_regex = false;
                 Tok::Regex(self.regex()?)
+            }
+            b'@' if self.src.get(self.pos + 1) == Some(&b'/') => {
+                self.pos += 1;
+                self.want_regex = false;
+                let open = self.pos;
+                self.regex().map_err(|error| LexError { at: open.saturating_sub(1), ..error })?;
+                Tok::TypedRegex(self.src.get(open + 1..self.pos - 1).unwrap_or_default().to_vec())
+            }
+            b'@' if self.src.get(self.pos + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') => {
+                self.pos += 1;
+                let name_start = self.pos;
+                while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                    self.pos += 1;
+                }
+                Tok::Indirect(String::from_utf8_lossy(&self.src[name_start..self.pos]).into_owned())
+            }
+            b'@' => {
+                self.pos += 1;
+                Tok::Op("@")
             }
             b'0'..=b'9' | b'.' if c != b'.' || self.src.get(self.pos + 1).is_some_and(u8::is_ascii_digit) => Tok::Num(self.number()),
             c if c.is_ascii_alphabetic() || c == b'_' => {

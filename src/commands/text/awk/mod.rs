@@ -11,6 +11,7 @@ mod eval;
 mod exec;
 mod fields;
 mod format;
+mod indirect;
 mod interp;
 mod io;
 mod io_eval;
@@ -78,11 +79,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         for (index, text) in regexes.iter().enumerate() {
             if let Err(error) = regex::Cache::default().get(text, false) {
-                let _ = index;
                 let location = options.sources.location(program.regex_offsets.get(index).copied().unwrap_or(0));
-                let message = format!("{name}: {location}: error: {error}: /{}/\n", String::from_utf8_lossy(text));
+                let mut message = format!("{name}: {location}: error: {error}: /{}/\n", String::from_utf8_lossy(text));
+                let typed = program.typed_regexes.contains(&index);
+                if typed {
+                    message.push_str(&format!("{name}: {location}: fatal: could not make typed regex\n"));
+                }
                 let _ = ctx.stderr.write(message.as_bytes()).await;
-                return 1;
+                return if typed { 2 } else { 1 };
             }
         }
         for (offset, warning) in warnings {

@@ -4,8 +4,118 @@
 
 use std::rc::Rc;
 
-/// A byte string shared cheaply.
-pub type Str = Rc<[u8]>;
+/// A byte string shared cheaply: a fixed shared slice, or a growable
+/// buffer that an append to a variable owning it alone extends in place
+/// (so `s = s x` in a loop is amortized linear, as in gawk).
+#[derive(Clone)]
+pub enum Str {
+    /// Most strings.
+    Fixed(Rc<[u8]>),
+    /// A string built by appending.
+    Grown(Rc<Vec<u8>>),
+}
+
+impl Str {
+    /// Appends `tail` to `head`, in place when `head` is a growable buffer
+    /// nothing else shares.
+    pub fn append(head: Str, tail: &[u8]) -> Str {
+        match head {
+            Str::Grown(mut buffer) => {
+                if let Some(bytes) = Rc::get_mut(&mut buffer) {
+                    bytes.extend_from_slice(tail);
+                    return Str::Grown(buffer);
+                }
+                Str::Grown(Rc::new(joined(&buffer, tail)))
+            }
+            Str::Fixed(fixed) => Str::Grown(Rc::new(joined(&fixed, tail))),
+        }
+    }
+}
+
+fn joined(head: &[u8], tail: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity((head.len() + tail.len()).max(16) * 2);
+    bytes.extend_from_slice(head);
+    bytes.extend_from_slice(tail);
+    bytes
+}
+
+impl std::ops::Deref for Str {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Str::Fixed(bytes) => bytes,
+            Str::Grown(bytes) => bytes.as_slice(),
+        }
+    }
+}
+
+impl AsRef<[u8]> for Str {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for Str {
+    fn borrow(&self) -> &[u8] {
+        self
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Str {
+    fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        (**self).cmp(&**other)
+    }
+}
+
+impl std::hash::Hash for Str {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
+}
+
+impl std::fmt::Debug for Str {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(self))
+    }
+}
+
+impl Default for Str {
+    fn default() -> Str {
+        Str::Fixed(Rc::from(&b""[..]))
+    }
+}
+
+impl From<&[u8]> for Str {
+    fn from(bytes: &[u8]) -> Str {
+        Str::Fixed(Rc::from(bytes))
+    }
+}
+
+impl From<Vec<u8>> for Str {
+    fn from(bytes: Vec<u8>) -> Str {
+        Str::Fixed(Rc::from(bytes))
+    }
+}
+
+impl From<Rc<[u8]>> for Str {
+    fn from(bytes: Rc<[u8]>) -> Str {
+        Str::Fixed(bytes)
+    }
+}
 
 /// A scalar value.
 #[derive(Debug, Clone, Default)]
@@ -20,17 +130,20 @@ pub enum Value {
     /// A string from input (fields, `getline`, `ARGV`...): a number in
     /// comparisons when it looks like one.
     StrNum(Str),
+    /// gawk's typed regex (`@/re/`): its text, a string that `~`,
+    /// `match`, `sub`... use as a regex and `typeof` calls `regexp`.
+    Regex(Str),
 }
 
 impl Value {
     /// A string value from bytes.
     pub fn str(bytes: &[u8]) -> Value {
-        Value::Str(Rc::from(bytes))
+        Value::Str(Str::from(bytes))
     }
 
     /// A strnum value from bytes.
     pub fn strnum(bytes: &[u8]) -> Value {
-        Value::StrNum(Rc::from(bytes))
+        Value::StrNum(Str::from(bytes))
     }
 
     /// The numeric value.
@@ -39,6 +152,7 @@ impl Value {
             Value::Uninit => 0.0,
             Value::Num(n) => *n,
             Value::Str(s) | Value::StrNum(s) => str_to_num(s),
+            Value::Regex(_) => 0.0,
         }
     }
 
@@ -47,7 +161,7 @@ impl Value {
         match self {
             Value::Uninit => false,
             Value::Num(n) => *n != 0.0,
-            Value::Str(s) => !s.is_empty(),
+            Value::Str(s) | Value::Regex(s) => !s.is_empty(),
             Value::StrNum(s) => match looks_numeric(s) {
                 Some(n) => n != 0.0,
                 None => !s.is_empty(),
@@ -60,7 +174,7 @@ impl Value {
         match self {
             Value::Uninit => Some(0.0),
             Value::Num(n) => Some(*n),
-            Value::Str(_) => None,
+            Value::Str(_) | Value::Regex(_) => None,
             Value::StrNum(s) => looks_numeric(s),
         }
     }

@@ -117,7 +117,7 @@ impl Array {
         let at = match self.index.get(key) {
             Some(&at) => at,
             None => {
-                let key: Str = Rc::from(key);
+                let key: Str = Str::from(key);
                 self.entries.push(Some((key.clone(), Value::Uninit)));
                 self.live += 1;
                 let at = self.entries.len() - 1;
