@@ -99,6 +99,10 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("frexp", 0),
     ("modf", 0),
     ("lgamma_r", 0),
+    ("modulemeta", 0),
+    ("get_search_list", 0),
+    ("get_prog_origin", 0),
+    ("get_jq_origin", 0),
 ];
 
 /// Math functions of one number.

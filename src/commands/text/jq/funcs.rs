@@ -168,6 +168,13 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         "length" => input.length().map_err(err)?,
         "utf8bytelength" => Value::num(need_str(input, "only strings have UTF-8 byte length")?.len() as f64),
         "type" => Value::str(input.kind()),
+        "modulemeta" => match input {
+            Value::Str(name) => cx.library.modulemeta(name).map_err(err)?,
+            _ => return Err(err("modulemeta input module name must be a string")),
+        },
+        "get_search_list" => Value::arr(cx.library.search_list.iter().map(|d| Value::str(d)).collect()),
+        "get_prog_origin" => Value::str(&cx.library.prog_origin),
+        "get_jq_origin" => Value::str(super::modules::ORIGIN),
         "keys" | "keys_unsorted" => match input {
             Value::Obj(o) => {
                 let keys = if name == "keys" { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };

@@ -162,5 +162,4 @@ def scalbln($a; $b): $a * pow(2; $b);
 def nearbyint: rint;
 def exp10: pow(10; .);
 def pow10: pow(10; .);
-def get_search_list: [];
 "#;

@@ -63,6 +63,11 @@ impl Map {
         self.position(key).and_then(|i| self.entries.get(i)).map(|(_, v)| v)
     }
 
+    /// The value under `key`, to change in place.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.position(key).and_then(|i| self.entries.get_mut(i)).map(|(_, v)| v)
+    }
+
     /// Sets `key` to `value`, keeping the key's place when it exists.
     pub fn insert(&mut self, key: Rc<str>, value: Value) {
         if let Some(i) = self.position(&key) {
