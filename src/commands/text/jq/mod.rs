@@ -16,6 +16,7 @@ mod parse;
 mod paths;
 mod prelude;
 mod regex;
+mod seq;
 mod time;
 mod value;
 
@@ -64,7 +65,11 @@ struct Source {
     index: usize,
     pos: usize,
     line: usize,
+    line_start: usize,
     raw: bool,
+    /// `--seq`: RS-separated texts, read through `cursor`.
+    seq: bool,
+    cursor: seq::Cursor,
     current: Value,
     /// Set when an input could not be parsed: the message.
     failed: Option<String>,
@@ -91,18 +96,38 @@ impl Inputs for Source {
                 self.current = Value::str(name);
                 return Some(Ok(Value::str(&String::from_utf8_lossy(line))));
             }
-            let mut reader = Reader::new(data.get(self.pos..).unwrap_or(&[]));
+            if self.pos == 0 {
+                self.line = 0;
+                self.line_start = 0;
+            }
+            if self.seq {
+                let last = self.index + 1 == self.files.len();
+                let r = seq::next(data, &mut self.cursor, last);
+                self.line = self.cursor.line;
+                match r {
+                    None => {
+                        self.index += 1;
+                        self.pos = 0;
+                        self.cursor = self.cursor.next_file();
+                    }
+                    Some(r) => {
+                        self.pos = self.cursor.pos.max(1);
+                        self.current = Value::str(name);
+                        return Some(r);
+                    }
+                }
+                continue;
+            }
+            let mut reader = Reader::resume(data, self.pos, self.line, self.line_start);
             match reader.next_value() {
                 None => {
                     self.index += 1;
                     self.pos = 0;
                 }
                 Some(r) => {
-                    if self.pos == 0 {
-                        self.line = 0;
-                    }
-                    self.line += reader.line;
-                    self.pos += reader_pos(&reader);
+                    self.line = reader.line;
+                    self.line_start = reader.line_start();
+                    self.pos = reader.position();
                     self.current = Value::str(name);
                     return Some(r.map_err(|e| {
                         self.failed = Some(e.clone());
@@ -124,10 +149,6 @@ impl Inputs for Source {
     fn location(&self) -> String {
         Source::location(self)
     }
-}
-
-fn reader_pos(r: &Reader<'_>) -> usize {
-    r.position()
 }
 
 impl Source {
@@ -222,7 +243,18 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
             }
         }
-        let mut source = Source { files, index: 0, pos: 0, line: 0, raw: opts.raw_input, current: Value::Null, failed: None };
+        let mut source = Source {
+            files,
+            index: 0,
+            pos: 0,
+            line: 0,
+            line_start: 0,
+            raw: opts.raw_input,
+            seq: opts.seq,
+            cursor: seq::Cursor::new(),
+            current: Value::Null,
+            failed: None,
+        };
         let style = Style {
             indent: if opts.compact { 0 } else { opts.indent },
             tab: opts.tab && !opts.compact,
