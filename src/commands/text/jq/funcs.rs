@@ -199,16 +199,12 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         "tonumber" => match input {
             Value::Num(..) => input.clone(),
             Value::Str(s) => {
-                let t = s.trim();
-                match super::json::parse_number(t).filter(|_| !t.is_empty() && t == &**s) {
-                    Some(n) => Value::Num(n, Some(Rc::new(t.to_string()))),
-                    None => {
-                        let why = match parse_one(s) {
-                            Err(e) => e,
-                            Ok(_) => "Invalid numeric literal".to_string(),
-                        };
-                        return Err(err(format!("{why} (while parsing '{s}')")));
-                    }
+                // jq 1.7.1 parses the string (up to a NUL, as C reads it) as JSON.
+                let text = s.split('\0').next().unwrap_or("");
+                match parse_one(text) {
+                    Ok(n @ Value::Num(..)) => n,
+                    Ok(_) => return Err(type_error(input, "cannot be parsed as a number")),
+                    Err(e) => return Err(err(format!("{e} (while parsing '{text}')"))),
                 }
             }
             other => return Err(type_error(other, "cannot be parsed as a number")),

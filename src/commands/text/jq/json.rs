@@ -693,12 +693,10 @@ pub fn parse_one(text: &str) -> Result<Value, ParseError> {
     match reader.next_value() {
         None => Err("Expected JSON value".to_string()),
         Some(Err(e)) => Err(e),
-        Some(Ok(v)) => {
-            reader.skip_ws();
-            if reader.peek().is_some() {
-                return Err(reader.error("Unexpected extra JSON values"));
-            }
-            Ok(v)
-        }
+        Some(Ok(v)) => match reader.next_value() {
+            None => Ok(v),
+            Some(Ok(_)) => Err("Unexpected extra JSON values".to_string()),
+            Some(Err(e)) => Err(e),
+        },
     }
 }

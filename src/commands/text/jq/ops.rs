@@ -17,7 +17,7 @@ pub fn binop(op: Op, a: &Value, b: &Value) -> Result<Value, Flow> {
         },
         Op::Mul => match (a, b) {
             (Value::Num(x, _), Value::Num(y, _)) => Value::num(x * y),
-            (Value::Str(s), Value::Num(n, _)) | (Value::Num(n, _), Value::Str(s)) => repeat(s, *n),
+            (Value::Str(s), Value::Num(n, _)) | (Value::Num(n, _), Value::Str(s)) => repeat(s, *n)?,
             (Value::Obj(x), Value::Obj(y)) => Value::Obj(Rc::new(deep_merge(x, y))),
             _ => return Err(type_error2(a, b, "cannot be multiplied")),
         },
@@ -68,15 +68,16 @@ pub fn to_int(x: f64) -> i64 {
     }
 }
 
-fn repeat(s: &str, n: f64) -> Value {
+/// `s * n`; a result beyond 256 MiB is an error (jq 1.8's message; 1.7.1 tries to build it).
+fn repeat(s: &str, n: f64) -> Result<Value, Flow> {
     if n < 0.0 || n.is_nan() {
-        return Value::Null;
+        return Ok(Value::Null);
     }
     let times = n as usize;
     if s.len().saturating_mul(times) > 1 << 28 {
-        return Value::Null;
+        return Err(err("Repeat string result too long"));
     }
-    Value::str(&s.repeat(times))
+    Ok(Value::str(&s.repeat(times)))
 }
 
 /// `a + b`.

@@ -105,6 +105,11 @@ pub struct Parser<'a> {
     def_depth: usize,
     /// The file name messages and `$__loc__` give.
     origin: Rc<str>,
+    /// Only definitions have been read at this level of the program (or
+    /// module): a `def` here is a top-level function.
+    at_top: bool,
+    /// Parsing a `reduce`/`foreach` source: `as` ends it, it binds nothing.
+    in_source: bool,
 }
 
 type R<T> = Result<T, CompileError>;
@@ -179,6 +184,8 @@ impl<'a> Parser<'a> {
             token_start: 0,
             def_depth: 0,
             origin: Rc::from("<top-level>"),
+            at_top: true,
+            in_source: false,
         }
     }
 
@@ -451,7 +458,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(":")?;
-        let global = self.scope.is_empty() && self.def_depth == 0;
+        let global = self.at_top && self.scope.is_empty() && self.def_depth == 0;
         let arity = params.len();
         let saved = self.scope.len();
         let mut slot = None;
@@ -472,7 +479,9 @@ impl<'a> Parser<'a> {
             }
         }
         self.def_depth += 1;
+        let at_top = self.at_top;
         let body = self.exp(PIPE);
+        self.at_top = at_top;
         self.def_depth -= 1;
         let body = body?;
         self.scope.truncate(saved);
@@ -531,6 +540,9 @@ impl<'a> Parser<'a> {
 
     fn prefix(&mut self) -> R<Ast> {
         let tok = self.peek().clone();
+        if !matches!(&tok, Tok::Ident(w) if &**w == "def") {
+            self.at_top = false;
+        }
         match &tok {
             Tok::Punct("-") => {
                 self.bump();
@@ -560,7 +572,11 @@ impl<'a> Parser<'a> {
             Tok::Ident(w) if &**w == "reduce" || &**w == "foreach" => {
                 let is_reduce = &**w == "reduce";
                 self.bump();
-                let src = self.postfix_term()?;
+                // The source runs to `as` (jq 1.8's grammar; 1.7.1 takes a term only).
+                let outer = std::mem::replace(&mut self.in_source, true);
+                let src = self.exp(ALT);
+                self.in_source = outer;
+                let src = src?;
                 self.expect_word("as")?;
                 let (pats, names) = self.patterns()?;
                 self.expect("(")?;
@@ -579,15 +595,19 @@ impl<'a> Parser<'a> {
                 self.scope.truncate(saved);
                 self.expect(")")?;
                 let n = names.len();
-                Ok(if is_reduce {
+                let node = if is_reduce {
                     Ast::Reduce(Box::new(src), pats, n, Box::new(init), Box::new(update))
                 } else {
                     Ast::Foreach(Box::new(src), pats, n, Box::new(init), Box::new(update), extract)
-                })
+                };
+                let node = self.postfix(node)?;
+                self.maybe_bind(node)
             }
             Tok::Ident(w) if &**w == "if" => {
                 self.bump();
-                self.if_rest()
+                let node = self.if_rest()?;
+                let node = self.postfix(node)?;
+                self.maybe_bind(node)
             }
             Tok::Ident(w) if &**w == "try" => {
                 self.bump();
@@ -613,21 +633,26 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let term = self.postfix_term()?;
-                if self.is_word("as") {
-                    self.bump();
-                    let (pats, names) = self.patterns()?;
-                    self.expect("|")?;
-                    let saved = self.scope.len();
-                    for n in &names {
-                        self.scope.push(Entry::Var(n.clone()));
-                    }
-                    let body = self.exp(PIPE)?;
-                    self.scope.truncate(saved);
-                    return Ok(Ast::Bind(Box::new(term), pats, names.len(), Box::new(body)));
-                }
-                Ok(term)
+                self.maybe_bind(term)
             }
         }
+    }
+
+    /// `term as $x | body`, unless `as` ends a `reduce`/`foreach` source.
+    fn maybe_bind(&mut self, term: Ast) -> R<Ast> {
+        if self.in_source || !self.is_word("as") {
+            return Ok(term);
+        }
+        self.bump();
+        let (pats, names) = self.patterns()?;
+        self.expect("|")?;
+        let saved = self.scope.len();
+        for n in &names {
+            self.scope.push(Entry::Var(n.clone()));
+        }
+        let body = self.exp(PIPE)?;
+        self.scope.truncate(saved);
+        Ok(Ast::Bind(Box::new(term), pats, names.len(), Box::new(body)))
     }
 
     fn if_rest(&mut self) -> R<Ast> {
@@ -728,7 +753,12 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix_term(&mut self) -> R<Ast> {
-        let mut t = self.term()?;
+        let t = self.term()?;
+        self.postfix(t)
+    }
+
+    /// The suffixes after a term: `.name`, `[...]`, `?`.
+    fn postfix(&mut self, mut t: Ast) -> R<Ast> {
         loop {
             let tok = self.peek().clone();
             match tok {
@@ -769,6 +799,10 @@ impl<'a> Parser<'a> {
     }
 
     fn bracket_suffix(&mut self, t: Ast) -> R<Ast> {
+        self.nested(|p| p.bracket_suffix_inner(t))
+    }
+
+    fn bracket_suffix_inner(&mut self, t: Ast) -> R<Ast> {
         self.expect("[")?;
         if self.is_punct("]") {
             self.bump();
@@ -796,6 +830,7 @@ impl<'a> Parser<'a> {
     }
 
     fn term(&mut self) -> R<Ast> {
+        self.at_top = false;
         let peeked = self.peek().clone();
         let usable = match &peeked {
             Tok::Num(..) | Tok::Quote | Tok::Format(_) | Tok::Field(_) | Tok::Var(_) => true,
@@ -829,7 +864,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Punct("..") => Ok(Ast::RecurseAll),
             Tok::Punct("(") => {
-                let e = self.exp(PIPE)?;
+                let e = self.nested(|p| p.exp(PIPE))?;
                 self.expect(")")?;
                 Ok(e)
             }
@@ -838,11 +873,11 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return Ok(Ast::Array(None));
                 }
-                let e = self.exp(PIPE)?;
+                let e = self.nested(|p| p.exp(PIPE))?;
                 self.expect("]")?;
                 Ok(Ast::Array(Some(Box::new(e))))
             }
-            Tok::Punct("{") => self.object(),
+            Tok::Punct("{") => self.nested(|p| p.object()),
             Tok::Var(name) => self.variable(&name),
             Tok::Ident(name) if &*name == "break" => {
                 let Tok::Var(label) = self.bump() else {
@@ -859,6 +894,14 @@ impl<'a> Parser<'a> {
             Tok::Ident(name) if !KEYWORDS.contains(&&*name) || &*name == "__loc__" => self.call(name),
             _ => self.unexpected(),
         }
+    }
+
+    /// Parses with `f` inside brackets, where `as` binds again.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let outer = std::mem::replace(&mut self.in_source, false);
+        let r = f(self);
+        self.in_source = outer;
+        r
     }
 
     fn variable(&mut self, name: &Rc<str>) -> R<Ast> {
@@ -1002,27 +1045,16 @@ impl<'a> Parser<'a> {
         Ok(key.clone())
     }
 
+    /// An object member's value: pipes of expressions without `,` (jq
+    /// 1.8's grammar; 1.7.1 allows only terms, `-` and `|` here).
     fn object_value(&mut self) -> R<Ast> {
-        let mut lhs = if self.is_punct("-") {
-            self.bump();
-            Ast::Neg(Box::new(self.object_value_term()?))
-        } else {
-            self.object_value_term()?
-        };
+        let mut lhs = self.exp(ALT)?;
         while self.is_punct("|") {
             self.bump();
-            let rhs = self.object_value_term()?;
+            let rhs = self.exp(ALT)?;
             lhs = Ast::Pipe(Box::new(lhs), Box::new(rhs));
         }
         Ok(lhs)
-    }
-
-    fn object_value_term(&mut self) -> R<Ast> {
-        let tok = self.peek().clone();
-        match tok {
-            Tok::Ident(w) if matches!(&*w, "reduce" | "foreach" | "if" | "try" | "label" | "def") => self.prefix(),
-            _ => self.postfix_term(),
-        }
     }
 
     /// Reads a string literal after its opening quote.
@@ -1073,7 +1105,7 @@ impl<'a> Parser<'a> {
                             if !text.is_empty() {
                                 parts.push(Part::Text(std::mem::take(&mut text)));
                             }
-                            let e = self.exp(PIPE)?;
+                            let e = self.nested(|p| p.exp(PIPE))?;
                             self.expect(")")?;
                             self.peeked = None;
                             parts.push(Part::Interp(e));
