@@ -44,7 +44,6 @@ def paths: path(..) | select(length > 0);
 def paths(node_filter): path(.. | select(node_filter)) | select(length > 0);
 def leaf_paths: paths(scalars);
 def join($x): reduce .[] as $i (null; (if . == null then "" else . + $x end) + ($i | if type == "boolean" or type == "number" then tostring else . // "" end)) // "";
-def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
 def flatten($x): if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
 def flatten: _flatten(-1);
 def range($x): range(0; $x);
