@@ -162,8 +162,6 @@ pub enum Ast {
     Call(Target, Vec<Ast>),
     /// `$name`.
     Var(VarRef),
-    /// `$__loc__`.
-    Loc(usize),
 }
 
 fn visit_pattern(p: &mut Pattern, f: &mut dyn FnMut(&mut Target)) {
@@ -185,7 +183,7 @@ fn visit_pattern(p: &mut Pattern, f: &mut dyn FnMut(&mut Target)) {
 /// definitions' bodies, which the prelude does not forward-reference from).
 pub fn visit_calls(ast: &mut Ast, f: &mut dyn FnMut(&mut Target)) {
     match ast {
-        Ast::Identity | Ast::RecurseAll | Ast::Lit(_) | Ast::Format(_) | Ast::Break(_) | Ast::Var(_) | Ast::Loc(_) => {}
+        Ast::Identity | Ast::RecurseAll | Ast::Lit(_) | Ast::Format(_) | Ast::Break(_) | Ast::Var(_) => {}
         Ast::Array(None) => {}
         Ast::Str(_, parts) => {
             for p in parts {

@@ -65,8 +65,7 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("min", 0),
     ("max", 0),
     ("reverse", 0),
-    ("flatten", 0),
-    ("flatten", 1),
+    ("_flatten", 1),
     ("setpath", 2),
     ("delpaths", 1),
     ("startswith", 1),
@@ -99,6 +98,10 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("frexp", 0),
     ("modf", 0),
     ("lgamma_r", 0),
+    ("modulemeta", 0),
+    ("get_search_list", 0),
+    ("get_prog_origin", 0),
+    ("get_jq_origin", 0),
 ];
 
 /// Math functions of one number.

@@ -7,7 +7,7 @@ use super::builtins::{call_native, format_value};
 use super::json::{dump_short, to_json, truncate};
 use super::ops::{binop, index_value, slice_value};
 use super::parse::Program;
-use super::paths::{delpaths, getpath, setpath};
+use super::paths::{delpaths, getpath, set_owned};
 use super::value::{Map, Value};
 use crate::utility::{ShellServices, StepKind, StepLimitError};
 use std::rc::Rc;
@@ -108,6 +108,8 @@ pub struct Cx<'p> {
     pub now_millis: f64,
     /// The environment (`$ENV`, `env`).
     pub env_value: Value,
+    /// The module search path, for `modulemeta` and `get_search_list`.
+    pub library: Rc<super::modules::Library>,
     /// The path a computed value carries while paths are tracked: using it
     /// as a path is jq's "Invalid path expression" error.
     pub bad_path: Rc<Vec<Value>>,
@@ -134,6 +136,7 @@ impl<'p> Cx<'p> {
             stderr: Vec::new(),
             now_millis: 0.0,
             env_value: Value::Null,
+            library: Rc::default(),
             bad_path: Rc::new(Vec::new()),
         }
     }
@@ -202,12 +205,6 @@ impl<'p> Cx<'p> {
             Ast::Identity => out(self, input, path),
             Ast::RecurseAll => self.recurse_all(input, path, out),
             Ast::Lit(v) => self.value_out(v.clone(), &path, out),
-            Ast::Loc(line) => {
-                let mut m = Map::new();
-                m.insert(Rc::from("file"), Value::str("<top-level>"));
-                m.insert(Rc::from("line"), Value::num(*line as f64));
-                self.value_out(Value::Obj(Rc::new(m)), &path, out)
-            }
             Ast::Var(r) => {
                 let v = match r {
                     VarRef::Global(i) => self.globals.get(*i).cloned().unwrap_or(Value::Null),
@@ -361,10 +358,15 @@ impl<'p> Cx<'p> {
                     let mut state = Some((start, spath));
                     cx.eval(src, env, input2.clone(), None, &mut |cx, item, _| {
                         let (acc, apath) = state.take().unwrap_or((Value::Null, None));
+                        // With one `$name` pattern (one binding) the state moves into
+                        // the update, which may then change it in place.
+                        let movable = matches!(pats.as_slice(), [Pattern::Var(_)]);
+                        let mut acc = Some(acc);
                         let mut last = None;
                         cx.bind_patterns(pats, *n, env, item, &mut |cx, env2| {
                             last = None;
-                            cx.eval(update, &env2, acc.clone(), apath.clone(), &mut |_, v, p| {
+                            let acc = if movable { acc.take() } else { acc.clone() };
+                            cx.eval(update, &env2, acc.unwrap_or(Value::Null), apath.clone(), &mut |_, v, p| {
                                 last = Some((v, p));
                                 Ok(())
                             })
@@ -788,7 +790,7 @@ impl<'p> Cx<'p> {
                         Err(e) => return Err(e),
                     }
                     match first {
-                        Some(v) => acc = setpath(&acc, &p, v)?,
+                        Some(v) => acc = set_owned(acc, &p, v)?,
                         None => deletions.push(p),
                     }
                 }
@@ -798,29 +800,54 @@ impl<'p> Cx<'p> {
                 self.value_out(acc, path, out)
             }
             Assign::Set | Assign::Arith(_) | Assign::Alt => {
+                if let Some(rv) = self.simple_value(rhs, env) {
+                    // One value known without evaluating: the input is
+                    // updated where it stands, in place when held only here.
+                    let paths = self.collect_paths(lhs, env, input.clone())?;
+                    let acc = self.assign_paths(kind, input, paths, &rv)?;
+                    return self.value_out(acc, path, out);
+                }
                 let input2 = input.clone();
                 self.eval(rhs, env, input, None, &mut |cx, rv, _| {
                     let paths = cx.collect_paths(lhs, env, input2.clone())?;
-                    let mut acc = input2.clone();
-                    for p in paths {
-                        cx.step()?;
-                        let v = match kind {
-                            Assign::Set => rv.clone(),
-                            Assign::Arith(op) => binop(op, &getpath(&acc, &p)?, &rv)?,
-                            _ => {
-                                let old = getpath(&acc, &p)?;
-                                if old.truthy() {
-                                    old
-                                } else {
-                                    rv.clone()
-                                }
-                            }
-                        };
-                        acc = setpath(&acc, &p, v)?;
-                    }
+                    let acc = cx.assign_paths(kind, input2.clone(), paths, &rv)?;
                     cx.value_out(acc, path, out)
                 })
             }
+        }
+    }
+
+    /// `=`, `op=` and `//=` of `rv` at each of `paths` in `acc`.
+    fn assign_paths(&mut self, kind: Assign, mut acc: Value, paths: Vec<Vec<Value>>, rv: &Value) -> Result<Value, Flow> {
+        for p in paths {
+            self.step()?;
+            let v = match kind {
+                Assign::Arith(op) => binop(op, &getpath(&acc, &p)?, rv)?,
+                Assign::Alt => {
+                    let old = getpath(&acc, &p)?;
+                    if old.truthy() {
+                        old
+                    } else {
+                        rv.clone()
+                    }
+                }
+                _ => rv.clone(),
+            };
+            acc = set_owned(acc, &p, v)?;
+        }
+        Ok(acc)
+    }
+
+    /// The one value of a constant or a variable, without evaluating.
+    fn simple_value(&self, ast: &Ast, env: &Env<'p>) -> Option<Value> {
+        match ast {
+            Ast::Lit(v) => Some(v.clone()),
+            Ast::Var(VarRef::Global(i)) => self.globals.get(*i).cloned(),
+            Ast::Var(VarRef::Local(h)) => match walk(env, *h).map(|f| &f.bind) {
+                Some(Bind::Var(v)) => Some(v.clone()),
+                _ => None,
+            },
+            _ => None,
         }
     }
 }

@@ -18,10 +18,26 @@ fn need_str<'a>(v: &'a Value, msg: &str) -> Result<&'a str, Flow> {
     }
 }
 
-fn sorted(items: &[Value]) -> Vec<Value> {
+/// Sorts by `key` in jq's order; values nested too deeply to compare are an error.
+fn sort_checked<T>(v: &mut [T], key: impl Fn(&T) -> &Value) -> Result<(), Flow> {
+    let deep = std::cell::Cell::new(false);
+    v.sort_by(|a, b| match key(a).compare_checked(key(b)) {
+        Ok(o) => o,
+        Err(()) => {
+            deep.set(true);
+            std::cmp::Ordering::Equal
+        }
+    });
+    if deep.get() {
+        return Err(err("Comparison too deep"));
+    }
+    Ok(())
+}
+
+fn sorted(items: &[Value]) -> Result<Vec<Value>, Flow> {
     let mut v = items.to_vec();
-    v.sort_by(|a, b| a.compare(b));
-    v
+    sort_checked(&mut v, |x| x)?;
+    Ok(v)
 }
 
 fn keyed<'a>(input: &'a Value, keys: &'a Value, what: &str) -> Result<Vec<(&'a Value, &'a Value)>, Flow> {
@@ -33,12 +49,19 @@ fn keyed<'a>(input: &'a Value, keys: &'a Value, what: &str) -> Result<Vec<(&'a V
 }
 
 fn contains(a: &Value, b: &Value) -> Result<bool, Flow> {
+    contains_at(a, b, 0)
+}
+
+fn contains_at(a: &Value, b: &Value, depth: usize) -> Result<bool, Flow> {
+    if depth > super::value::MAX_COMPARE_DEPTH {
+        return Err(err("Containment check too deep"));
+    }
     Ok(match (a, b) {
         (Value::Obj(x), Value::Obj(y)) => {
             for (k, v) in y.iter() {
                 match x.get(k) {
                     Some(w) => {
-                        if !contains(w, v)? {
+                        if !contains_at(w, v, depth + 1)? {
                             return Ok(false);
                         }
                     }
@@ -51,7 +74,7 @@ fn contains(a: &Value, b: &Value) -> Result<bool, Flow> {
             for v in y.iter() {
                 let mut found = false;
                 for w in x.iter() {
-                    if contains(w, v)? {
+                    if contains_at(w, v, depth + 1)? {
                         found = true;
                         break;
                     }
@@ -68,13 +91,30 @@ fn contains(a: &Value, b: &Value) -> Result<bool, Flow> {
     })
 }
 
-fn flatten(a: &[Value], depth: f64, out: &mut Vec<Value>) {
-    for v in a {
-        match v {
-            Value::Arr(inner) if depth > 0.0 => flatten(inner, depth - 1.0, out),
-            other => out.push(other.clone()),
+/// `_flatten($depth)` as jq 1.7.1's definition behaves (`.[]` of an array
+/// or object; arrays inside opened while the depth, decremented, is not
+/// 0), with a loop instead of recursion so 10000-deep arrays flatten.
+fn flatten(input: &Value, depth: &Value) -> Result<Value, Flow> {
+    let top: Vec<Value> = match input {
+        Value::Arr(a) => a.to_vec(),
+        Value::Obj(o) => o.iter().map(|(_, v)| v.clone()).collect(),
+        other => return Err(err(format!("Cannot iterate over {} ({})", other.kind(), super::json::dump_short(other)))),
+    };
+    let mut out = Vec::new();
+    let mut stack: Vec<(Rc<Vec<Value>>, usize, Value)> = vec![(Rc::new(top), 0, depth.clone())];
+    while let Some((items, i, d)) = stack.pop() {
+        let Some(v) = items.get(i) else { continue };
+        let v = v.clone();
+        stack.push((items, i + 1, d.clone()));
+        match &v {
+            Value::Arr(inner) if !d.equals(&Value::num(0.0)) => {
+                let next = super::ops::binop(super::ast::Op::Sub, &d, &Value::num(1.0))?;
+                stack.push((inner.clone(), 0, next));
+            }
+            _ => out.push(v),
         }
     }
+    Ok(Value::arr(out))
 }
 
 fn math1(name: &str, x: f64) -> Option<f64> {
@@ -168,6 +208,13 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         "length" => input.length().map_err(err)?,
         "utf8bytelength" => Value::num(need_str(input, "only strings have UTF-8 byte length")?.len() as f64),
         "type" => Value::str(input.kind()),
+        "modulemeta" => match input {
+            Value::Str(name) => cx.library.modulemeta(name).map_err(err)?,
+            _ => return Err(err("modulemeta input module name must be a string")),
+        },
+        "get_search_list" => Value::arr(cx.library.search_list.iter().map(|d| Value::str(d)).collect()),
+        "get_prog_origin" => Value::str(&cx.library.prog_origin),
+        "get_jq_origin" => Value::str(super::modules::ORIGIN),
         "keys" | "keys_unsorted" => match input {
             Value::Obj(o) => {
                 let keys = if name == "keys" { o.sorted_keys() } else { o.iter().map(|(k, _)| k.clone()).collect() };
@@ -192,16 +239,12 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         "tonumber" => match input {
             Value::Num(..) => input.clone(),
             Value::Str(s) => {
-                let t = s.trim();
-                match super::json::parse_number(t).filter(|_| !t.is_empty() && t == &**s) {
-                    Some(n) => Value::Num(n, Some(Rc::new(t.to_string()))),
-                    None => {
-                        let why = match parse_one(s) {
-                            Err(e) => e,
-                            Ok(_) => "Invalid numeric literal".to_string(),
-                        };
-                        return Err(err(format!("{why} (while parsing '{s}')")));
-                    }
+                // jq 1.7.1 parses the string (up to a NUL, as C reads it) as JSON.
+                let text = s.split('\0').next().unwrap_or("");
+                match parse_one(text) {
+                    Ok(n @ Value::Num(..)) => n,
+                    Ok(_) => return Err(type_error(input, "cannot be parsed as a number")),
+                    Err(e) => return Err(err(format!("{e} (while parsing '{text}')"))),
                 }
             }
             other => return Err(type_error(other, "cannot be parsed as a number")),
@@ -215,17 +258,17 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
             }
         }
         "sort" => match input {
-            Value::Arr(a) => Value::arr(sorted(a)),
+            Value::Arr(a) => Value::arr(sorted(a)?),
             other => return Err(type_error(other, "cannot be sorted, as it is not an array")),
         },
         "_sort_by" => {
             let mut pairs = keyed(input, a0, "sorted")?;
-            pairs.sort_by(|x, y| x.0.compare(y.0));
+            sort_checked(&mut pairs, |x| x.0)?;
             Value::arr(pairs.into_iter().map(|(_, v)| v.clone()).collect())
         }
         "_group_by" => {
             let mut pairs = keyed(input, a0, "grouped")?;
-            pairs.sort_by(|x, y| x.0.compare(y.0));
+            sort_checked(&mut pairs, |x| x.0)?;
             let mut groups: Vec<Value> = Vec::new();
             let mut current: Vec<Value> = Vec::new();
             let mut last: Option<&Value> = None;
@@ -245,7 +288,7 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         }
         "_unique_by" => {
             let mut pairs = keyed(input, a0, "sorted")?;
-            pairs.sort_by(|x, y| x.0.compare(y.0));
+            sort_checked(&mut pairs, |x| x.0)?;
             let mut out: Vec<Value> = Vec::new();
             let mut last: Option<&Value> = None;
             for (k, v) in pairs {
@@ -297,7 +340,7 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
         },
         "unique" => match input {
             Value::Arr(a) => {
-                let mut v = sorted(a);
+                let mut v = sorted(a)?;
                 v.dedup_by(|x, y| x.equals(y));
                 Value::arr(v)
             }
@@ -309,20 +352,7 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
             Value::Null => Value::arr(Vec::new()),
             other => return Err(type_error(other, "cannot be reversed, as it is not an array")),
         },
-        "flatten" => {
-            let depth = if args.is_empty() { 1e9 } else { num_arg(a0, "flatten")? };
-            if depth < 0.0 {
-                return Err(err("flatten depth must not be negative"));
-            }
-            match input {
-                Value::Arr(a) => {
-                    let mut out = Vec::new();
-                    flatten(a, depth, &mut out);
-                    Value::arr(out)
-                }
-                other => return Err(err(format!("Cannot iterate over {}", other.kind()))),
-            }
-        }
+        "_flatten" => flatten(input, a0)?,
         "setpath" => match a0 {
             Value::Arr(p) => setpath(input, p, a1.clone())?,
             _ => return Err(err("Path must be specified as an array")),

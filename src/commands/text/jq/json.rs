@@ -366,6 +366,8 @@ pub struct Reader<'a> {
     pub line: usize,
     line_start: usize,
     depth: usize,
+    /// Where the last error was found (reading stops at the end after one).
+    pub failed_at: usize,
 }
 
 /// A parse error: the message with its position.
@@ -378,7 +380,19 @@ const MAX_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
 impl<'a> Reader<'a> {
     /// A reader over `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        Reader { data, pos: 0, line: 0, line_start: 0, depth: 0 }
+        Reader { data, pos: 0, line: 0, line_start: 0, depth: 0, failed_at: 0 }
+    }
+
+    /// A reader over `data` continuing at `pos`, where `line` newlines
+    /// have been read and the current line starts at `line_start`, so
+    /// messages give positions in the whole text.
+    pub fn resume(data: &'a [u8], pos: usize, line: usize, line_start: usize) -> Self {
+        Reader { data, pos, line, line_start, depth: 0, failed_at: 0 }
+    }
+
+    /// Where the current line starts.
+    pub fn line_start(&self) -> usize {
+        self.line_start
     }
 
     fn peek(&self) -> Option<u8> {
@@ -432,6 +446,7 @@ impl<'a> Reader<'a> {
             }
         } else {
             // After an error nothing more is read.
+            self.failed_at = self.pos;
             self.pos = self.data.len();
         }
         Some(value)
@@ -678,12 +693,10 @@ pub fn parse_one(text: &str) -> Result<Value, ParseError> {
     match reader.next_value() {
         None => Err("Expected JSON value".to_string()),
         Some(Err(e)) => Err(e),
-        Some(Ok(v)) => {
-            reader.skip_ws();
-            if reader.peek().is_some() {
-                return Err(reader.error("Unexpected extra JSON values"));
-            }
-            Ok(v)
-        }
+        Some(Ok(v)) => match reader.next_value() {
+            None => Ok(v),
+            Some(Ok(_)) => Err("Unexpected extra JSON values".to_string()),
+            Some(Err(e)) => Err(e),
+        },
     }
 }

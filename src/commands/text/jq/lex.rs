@@ -170,7 +170,7 @@ pub fn describe(tok: &Tok) -> String {
     match tok {
         Tok::Ident(name) => match &**name {
             "def" | "if" | "then" | "elif" | "else" | "end" | "as" | "reduce" | "foreach" | "try" | "catch" | "label" | "import"
-            | "include" | "and" | "or" | "__loc__" => format!("{name}"),
+            | "include" | "module" | "and" | "or" | "__loc__" => format!("{name}"),
             _ => "IDENT".to_string(),
         },
         Tok::Field(_) => "FIELD".to_string(),

@@ -10,11 +10,13 @@ mod format;
 mod funcs;
 mod json;
 mod lex;
+mod modules;
 mod ops;
 mod parse;
 mod paths;
 mod prelude;
 mod regex;
+mod seq;
 mod time;
 mod value;
 
@@ -54,6 +56,7 @@ struct Opts {
     files: Vec<String>,
     named: Vec<(String, Value)>,
     positional: Vec<Value>,
+    lib_dirs: Vec<String>,
 }
 
 /// The input values, read from the files (or stdin) in turn.
@@ -62,7 +65,11 @@ struct Source {
     index: usize,
     pos: usize,
     line: usize,
+    line_start: usize,
     raw: bool,
+    /// `--seq`: RS-separated texts, read through `cursor`.
+    seq: bool,
+    cursor: seq::Cursor,
     current: Value,
     /// Set when an input could not be parsed: the message.
     failed: Option<String>,
@@ -89,18 +96,38 @@ impl Inputs for Source {
                 self.current = Value::str(name);
                 return Some(Ok(Value::str(&String::from_utf8_lossy(line))));
             }
-            let mut reader = Reader::new(data.get(self.pos..).unwrap_or(&[]));
+            if self.pos == 0 {
+                self.line = 0;
+                self.line_start = 0;
+            }
+            if self.seq {
+                let last = self.index + 1 == self.files.len();
+                let r = seq::next(data, &mut self.cursor, last);
+                self.line = self.cursor.line;
+                match r {
+                    None => {
+                        self.index += 1;
+                        self.pos = 0;
+                        self.cursor = self.cursor.next_file();
+                    }
+                    Some(r) => {
+                        self.pos = self.cursor.pos.max(1);
+                        self.current = Value::str(name);
+                        return Some(r);
+                    }
+                }
+                continue;
+            }
+            let mut reader = Reader::resume(data, self.pos, self.line, self.line_start);
             match reader.next_value() {
                 None => {
                     self.index += 1;
                     self.pos = 0;
                 }
                 Some(r) => {
-                    if self.pos == 0 {
-                        self.line = 0;
-                    }
-                    self.line += reader.line;
-                    self.pos += reader_pos(&reader);
+                    self.line = reader.line;
+                    self.line_start = reader.line_start();
+                    self.pos = reader.position();
                     self.current = Value::str(name);
                     return Some(r.map_err(|e| {
                         self.failed = Some(e.clone());
@@ -124,10 +151,6 @@ impl Inputs for Source {
     }
 }
 
-fn reader_pos(r: &Reader<'_>) -> usize {
-    r.position()
-}
-
 impl Source {
     fn location(&self) -> String {
         match &self.current {
@@ -146,6 +169,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         };
         // Without a program and not on a terminal, jq runs `.`.
         let filter = opts.filter.take().unwrap_or_else(|| ".".to_string());
+        let filter_name = filter.clone();
         let text = if opts.from_file {
             match ctx.fs.read_file(&ctx.resolve(&filter)).await {
                 Ok(data) => String::from_utf8_lossy(&data).into_owned(),
@@ -158,15 +182,6 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             filter
         };
         let mut prog = Program::default();
-        Parser::declare_global(&mut prog, "ENV");
-        {
-            let mut p = Parser::new(prelude::PRELUDE, &mut prog);
-            if let Err(e) = p.parse_defs() {
-                let _ = ctx.stderr.write(format!("jq: internal error in builtins: {}\n", e.0).as_bytes()).await;
-                return 3;
-            }
-        }
-        let mut globals = Vec::new();
         let env_obj = {
             let mut m = Map::new();
             for (k, v) in &ctx.env {
@@ -174,7 +189,14 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             }
             Value::Obj(Rc::new(m))
         };
-        globals.push(env_obj.clone());
+        prog.declare_global("ENV", env_obj.clone());
+        {
+            let mut p = Parser::new(prelude::PRELUDE, &mut prog);
+            if let Err(e) = p.parse_defs() {
+                let _ = ctx.stderr.write(format!("jq: internal error in builtins: {}\n", e.0).as_bytes()).await;
+                return 3;
+            }
+        }
         let mut named = Map::new();
         for (k, v) in &opts.named {
             named.insert(Rc::from(k.as_str()), v.clone());
@@ -185,22 +207,26 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             m.insert(Rc::from("named"), Value::Obj(Rc::new(named)));
             Value::Obj(Rc::new(m))
         };
-        Parser::declare_global(&mut prog, "ARGS");
-        globals.push(args_obj);
+        prog.declare_global("ARGS", args_obj);
         for (k, v) in &opts.named {
-            Parser::declare_global(&mut prog, k);
-            globals.push(v.clone());
+            prog.declare_global(k, v.clone());
         }
-        let main = {
-            let mut p = Parser::new(&text, &mut prog);
-            match p.parse_main() {
-                Ok(ast) => ast,
-                Err(e) => {
-                    let _ = ctx.stderr.write(format!("jq: error: {}\njq: 1 compile error\n", e.0).as_bytes()).await;
-                    return 3;
-                }
+        let mut linker = modules::Linker::new(ctx, &opts.lib_dirs).await;
+        // Relative module paths start at the program file's directory, or the working directory.
+        let origin = if opts.from_file {
+            let file = crate::fs::path::normalize(&ctx.cwd, &filter_name);
+            file.rfind('/').and_then(|i| file.get(..i)).filter(|d| !d.is_empty()).unwrap_or("/").to_string()
+        } else {
+            ctx.cwd.clone()
+        };
+        let main = match linker.link_main(&mut prog, &text, &origin).await {
+            Ok(ast) => ast,
+            Err(e) => {
+                let _ = ctx.stderr.write(format!("{e}\njq: 1 compile error\n").as_bytes()).await;
+                return 3;
             }
         };
+        let library = Rc::new(linker.library(text.contains("modulemeta"), &origin).await);
         // Read the inputs; a file that cannot be read is reported and skipped (status 2 at the end).
         let mut files = Vec::new();
         let mut input_errors = false;
@@ -217,7 +243,18 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
                 }
             }
         }
-        let mut source = Source { files, index: 0, pos: 0, line: 0, raw: opts.raw_input, current: Value::Null, failed: None };
+        let mut source = Source {
+            files,
+            index: 0,
+            pos: 0,
+            line: 0,
+            line_start: 0,
+            raw: opts.raw_input,
+            seq: opts.seq,
+            cursor: seq::Cursor::new(),
+            current: Value::Null,
+            failed: None,
+        };
         let style = Style {
             indent: if opts.compact { 0 } else { opts.indent },
             tab: opts.tab && !opts.compact,
@@ -260,7 +297,8 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
         let mut stopped: Option<i32> = None;
         {
             let mut cx = Cx::new(&prog, shell, &mut source);
-            cx.globals = globals;
+            cx.globals = prog.values.clone();
+            cx.library = library;
             cx.now_millis = now;
             cx.env_value = env_obj;
             let mut first = true;
@@ -546,9 +584,15 @@ async fn parse_args(ctx: &Invocation<'_>) -> Result<Opts, i32> {
             }
             continue;
         }
-        if a.starts_with("-L") {
-            if a.len() == 2 {
+        if let Some(dir) = a.strip_prefix("-L") {
+            if !dir.is_empty() {
+                o.lib_dirs.push(dir.to_string());
+            } else if let Some(dir) = args.get(i) {
+                o.lib_dirs.push(dir.clone());
                 i += 1;
+            } else {
+                let _ = ctx.stderr.write(format!("-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n{DIE}").as_bytes()).await;
+                return Err(2);
             }
             continue;
         }

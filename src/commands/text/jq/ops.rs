@@ -17,8 +17,8 @@ pub fn binop(op: Op, a: &Value, b: &Value) -> Result<Value, Flow> {
         },
         Op::Mul => match (a, b) {
             (Value::Num(x, _), Value::Num(y, _)) => Value::num(x * y),
-            (Value::Str(s), Value::Num(n, _)) | (Value::Num(n, _), Value::Str(s)) => repeat(s, *n),
-            (Value::Obj(x), Value::Obj(y)) => Value::Obj(Rc::new(deep_merge(x, y))),
+            (Value::Str(s), Value::Num(n, _)) | (Value::Num(n, _), Value::Str(s)) => repeat(s, *n)?,
+            (Value::Obj(x), Value::Obj(y)) => Value::Obj(Rc::new(deep_merge(x, y, 0)?)),
             _ => return Err(type_error2(a, b, "cannot be multiplied")),
         },
         Op::Div => match (a, b) {
@@ -50,12 +50,19 @@ pub fn binop(op: Op, a: &Value, b: &Value) -> Result<Value, Flow> {
             }
             _ => return Err(type_error2(a, b, "cannot be divided (remainder)")),
         },
-        Op::Eq => Value::Bool(a.equals(b)),
-        Op::Ne => Value::Bool(!a.equals(b)),
-        Op::Lt => Value::Bool(a.compare(b) == Ordering::Less),
-        Op::Le => Value::Bool(a.compare(b) != Ordering::Greater),
-        Op::Gt => Value::Bool(a.compare(b) == Ordering::Greater),
-        Op::Ge => Value::Bool(a.compare(b) != Ordering::Less),
+        Op::Eq | Op::Ne => {
+            let e = a.equals_checked(b).map_err(|_| err("Equality check too deep"))?;
+            Value::Bool(e == (op == Op::Eq))
+        }
+        Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+            let o = a.compare_checked(b).map_err(|_| err("Comparison too deep"))?;
+            Value::Bool(match op {
+                Op::Lt => o == Ordering::Less,
+                Op::Le => o != Ordering::Greater,
+                Op::Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            })
+        }
     })
 }
 
@@ -68,15 +75,16 @@ pub fn to_int(x: f64) -> i64 {
     }
 }
 
-fn repeat(s: &str, n: f64) -> Value {
+/// `s * n`; a result beyond 256 MiB is an error (jq 1.8's message; 1.7.1 tries to build it).
+fn repeat(s: &str, n: f64) -> Result<Value, Flow> {
     if n < 0.0 || n.is_nan() {
-        return Value::Null;
+        return Ok(Value::Null);
     }
     let times = n as usize;
     if s.len().saturating_mul(times) > 1 << 28 {
-        return Value::Null;
+        return Err(err("Repeat string result too long"));
     }
-    Value::str(&s.repeat(times))
+    Ok(Value::str(&s.repeat(times)))
 }
 
 /// `a + b`.
@@ -107,16 +115,19 @@ pub fn add(a: &Value, b: &Value) -> Result<Value, Flow> {
     })
 }
 
-fn deep_merge(x: &Map, y: &Map) -> Map {
+fn deep_merge(x: &Map, y: &Map, depth: usize) -> Result<Map, Flow> {
+    if depth > super::value::MAX_COMPARE_DEPTH {
+        return Err(err("Object merge too deep"));
+    }
     let mut m = x.clone();
     for (k, v) in y.iter() {
         let merged = match (m.get(k), v) {
-            (Some(Value::Obj(a)), Value::Obj(b)) => Value::Obj(Rc::new(deep_merge(a, b))),
+            (Some(Value::Obj(a)), Value::Obj(b)) => Value::Obj(Rc::new(deep_merge(a, b, depth + 1)?)),
             _ => v.clone(),
         };
         m.insert(k.clone(), merged);
     }
-    m
+    Ok(m)
 }
 
 /// `a / b` on strings: split by a separator.

@@ -4,7 +4,7 @@
 use super::ast::{Assign, Ast, Def, Op, Part, Pattern, Target, VarRef};
 use super::builtins::native_index;
 use super::lex::{describe, Lexer, Tok};
-use super::value::Value;
+use super::value::{Map, Value};
 use std::rc::Rc;
 
 /// A compile error: jq's message without the `jq: error: ` prefix.
@@ -22,11 +22,71 @@ enum Entry {
 /// The parsed program's shared parts: top-level definitions and global variables.
 #[derive(Default)]
 pub struct Program {
-    /// Top-level definitions (the prelude's and the program's).
+    /// Top-level definitions (the prelude's, the modules' and the program's).
     pub defs: Vec<Option<Rc<Def>>>,
+    /// The top-level functions in scope: name, arity and index into `defs`.
     globals: Vec<(Rc<str>, usize, usize)>,
-    /// Names of the global variables (`$ENV`, `--arg` names), by index.
-    pub global_vars: Vec<Rc<str>>,
+    /// The global variables in scope: name and index into `values`.
+    vars: Vec<(Rc<str>, usize)>,
+    /// Values of the global variables (`$ENV`, `--arg` values, data modules), by index.
+    pub values: Vec<Value>,
+}
+
+/// A top-level function a module defines: name, arity and index into the definitions.
+pub type Export = (Rc<str>, usize, usize);
+
+/// The module directives at the head of a program or module.
+#[derive(Default)]
+pub struct Header {
+    /// `module {...};` metadata.
+    pub meta: Option<Value>,
+    /// The `import`/`include` directives, in order.
+    pub deps: Vec<Dep>,
+    /// Where the body starts.
+    pub body: usize,
+}
+
+/// One `import` or `include` directive.
+pub struct Dep {
+    /// The module's relative path.
+    pub relpath: String,
+    /// The `as` name (without `$`), none for `include`.
+    pub alias: Option<Rc<str>>,
+    /// `import "x" as $name`: a JSON data file.
+    pub is_data: bool,
+    /// The directive as `modulemeta` shows it: metadata, `as`, `is_data`, `relpath`.
+    pub info: Value,
+}
+
+impl Program {
+    /// Declares a global variable with its value and returns its index.
+    pub fn declare_global(&mut self, name: &str, value: Value) -> usize {
+        self.values.push(value);
+        let index = self.values.len() - 1;
+        self.vars.push((Rc::from(name), index));
+        index
+    }
+
+    /// Makes global variable `index` visible as `$name` too.
+    pub fn bind_var(&mut self, name: &str, index: usize) {
+        self.vars.push((Rc::from(name), index));
+    }
+
+    /// Makes a module's function visible as `name`.
+    pub fn bind_fn(&mut self, name: Rc<str>, arity: usize, index: usize) {
+        self.globals.push((name, arity, index));
+    }
+
+    /// How many names are in scope, to [`Program::reset`] to after a module.
+    pub fn mark(&self) -> (usize, usize) {
+        (self.globals.len(), self.vars.len())
+    }
+
+    /// Forgets the names bound since `mark`.
+    pub fn reset(&mut self, mark: (usize, usize)) {
+        self.globals.truncate(mark.0);
+        self.vars.truncate(mark.1);
+    }
 }
 
 /// A parser over one program text.
@@ -43,6 +103,13 @@ pub struct Parser<'a> {
     token_start: usize,
     /// How many definition bodies enclose the current position.
     def_depth: usize,
+    /// The file name messages and `$__loc__` give.
+    origin: Rc<str>,
+    /// Only definitions have been read at this level of the program (or
+    /// module): a `def` here is a top-level function.
+    at_top: bool,
+    /// Parsing a `reduce`/`foreach` source: `as` ends it, it binds nothing.
+    in_source: bool,
 }
 
 type R<T> = Result<T, CompileError>;
@@ -99,7 +166,7 @@ fn arith(p: &str) -> Option<Op> {
 }
 
 const KEYWORDS: &[&str] = &[
-    "def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try", "catch", "label", "import", "include", "and", "or",
+    "def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try", "catch", "label", "import", "include", "module", "and", "or",
     "__loc__",
 ];
 
@@ -116,13 +183,21 @@ impl<'a> Parser<'a> {
             pending: None,
             token_start: 0,
             def_depth: 0,
+            origin: Rc::from("<top-level>"),
+            at_top: true,
+            in_source: false,
         }
     }
 
-    /// Declares a global variable and returns its index.
-    pub fn declare_global(prog: &mut Program, name: &str) -> usize {
-        prog.global_vars.push(Rc::from(name));
-        prog.global_vars.len() - 1
+    /// Names the file being parsed (a module's path), for messages and `$__loc__`.
+    pub fn set_origin(&mut self, origin: &str) {
+        self.origin = Rc::from(origin);
+    }
+
+    /// Continues at character `pos` (after a [`Header`]).
+    pub fn resume(&mut self, pos: usize) {
+        self.lx.pos = pos;
+        self.peeked = None;
     }
 
     fn peek(&mut self) -> &Tok {
@@ -177,7 +252,7 @@ impl<'a> Parser<'a> {
         let text: String = self.lx.src.get(line_start..line_end).unwrap_or(&[]).iter().collect();
         let pad = " ".repeat(offset - line_start);
         let _ = &self.text;
-        CompileError(format!("{message} at <top-level>, line {line}:\n{text}{pad}"))
+        CompileError(format!("{message} at {}, line {line}:\n{text}{pad}", self.origin))
     }
 
     fn not_defined(&mut self, what: &str) -> CompileError {
@@ -243,17 +318,113 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Parses a whole main program.
-    pub fn parse_main(&mut self) -> R<Ast> {
+    /// Parses the `module` and `import`/`include` directives at the head.
+    pub fn parse_header(&mut self) -> R<Header> {
+        let mut header = Header::default();
+        if self.is_word("module") {
+            let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+            self.bump();
+            let meta = self.exp(PIPE)?;
+            header.meta = Some(self.metadata(&meta, start)?);
+            self.expect(";")?;
+        }
         while self.is_word("import") || self.is_word("include") {
-            return self.fail("jq: modules are not supported (import/include)");
+            let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+            let import = self.is_word("import");
+            self.bump();
+            let is_string = *self.peek() == Tok::Quote;
+            let path_start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+            if !is_string {
+                return self.unexpected();
+            }
+            self.bump();
+            let relpath = match &self.string_body(None)? {
+                Ast::Lit(Value::Str(s)) => s.to_string(),
+                _ => return Err(self.located("Import path must be constant", path_start)),
+            };
+            let mut alias = None;
+            let mut is_data = false;
+            if import {
+                self.expect_word("as")?;
+                match self.bump() {
+                    Tok::Ident(name) if !KEYWORDS.contains(&&*name) => alias = Some(name),
+                    Tok::Var(name) => {
+                        alias = Some(name);
+                        is_data = true;
+                    }
+                    _ => return self.unexpected(),
+                }
+            }
+            let mut info = Map::new();
+            if !self.is_punct(";") {
+                let meta = self.exp(PIPE)?;
+                if let Value::Obj(m) = &self.metadata(&meta, start)? {
+                    info = (**m).clone();
+                }
+            }
+            self.expect(";")?;
+            if let Some(a) = &alias {
+                info.insert(Rc::from("as"), Value::Str(a.clone()));
+            }
+            info.insert(Rc::from("is_data"), Value::Bool(is_data));
+            info.insert(Rc::from("relpath"), Value::str(&relpath));
+            header.deps.push(Dep { relpath, alias, is_data, info: Value::Obj(Rc::new(info)) });
+        }
+        header.body = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+        Ok(header)
+    }
+
+    /// Checks module metadata: a constant object.
+    fn metadata(&self, meta: &Ast, start: usize) -> R<Value> {
+        match constant(meta) {
+            Some(v @ Value::Obj(_)) => Ok(v),
+            Some(_) => Err(self.located("Module metadata must be an object", start)),
+            None => Err(self.located("Module metadata must be constant", start)),
+        }
+    }
+
+    /// Parses a module's body: definitions only. Returns the functions it
+    /// defines; with `lenient`, names it cannot resolve are not errors
+    /// (`modulemeta` only lists the definitions).
+    pub fn parse_library(&mut self, lenient: bool) -> R<Vec<Export>> {
+        let first = self.prog.globals.len();
+        while self.is_word("def") {
+            self.bump();
+            self.def()?;
+        }
+        if *self.peek() != Tok::Eof {
+            self.exp(PIPE)?;
+            if *self.peek() != Tok::Eof {
+                return self.unexpected_expecting_eof();
+            }
+            return Err(CompileError(
+                "jq: error: library should only have function definitions, not a main expression\n<unknown location>".to_string(),
+            ));
+        }
+        if let (false, Some(first)) = (lenient, self.errors.first()) {
+            return Err(CompileError(first.clone()));
+        }
+        Ok(self.prog.globals.get(first..).unwrap_or(&[]).to_vec())
+    }
+
+    fn unexpected_expecting_eof<T>(&mut self) -> R<T> {
+        let tok = self.peek().clone();
+        let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+        let message = format!("syntax error, unexpected {}, expecting end of file (Unix shell quoting issues?)", describe(&tok));
+        Err(self.located(&message, start))
+    }
+
+    /// Parses a whole main program (after its [`Header`]).
+    pub fn parse_main(&mut self) -> R<Ast> {
+        if self.is_word("import") || self.is_word("include") || self.is_word("module") {
+            return self.unexpected();
         }
         if *self.peek() == Tok::Eof {
             return Ok(Ast::Identity);
         }
         let ast = self.exp(PIPE)?;
         if *self.peek() != Tok::Eof {
-            return self.unexpected();
+            return self.unexpected_expecting_eof();
         }
         if let Some(first) = self.errors.first() {
             return Err(CompileError(first.clone()));
@@ -287,7 +458,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(":")?;
-        let global = self.scope.is_empty() && self.def_depth == 0;
+        let global = self.at_top && self.scope.is_empty() && self.def_depth == 0;
         let arity = params.len();
         let saved = self.scope.len();
         let mut slot = None;
@@ -308,7 +479,9 @@ impl<'a> Parser<'a> {
             }
         }
         self.def_depth += 1;
+        let at_top = self.at_top;
         let body = self.exp(PIPE);
+        self.at_top = at_top;
         self.def_depth -= 1;
         let body = body?;
         self.scope.truncate(saved);
@@ -367,6 +540,9 @@ impl<'a> Parser<'a> {
 
     fn prefix(&mut self) -> R<Ast> {
         let tok = self.peek().clone();
+        if !matches!(&tok, Tok::Ident(w) if &**w == "def") {
+            self.at_top = false;
+        }
         match &tok {
             Tok::Punct("-") => {
                 self.bump();
@@ -385,13 +561,22 @@ impl<'a> Parser<'a> {
                         self.scope.truncate(saved);
                         Ok(Ast::Def(def, Box::new(rest)))
                     }
-                    None => self.exp(PIPE),
+                    None => {
+                        if self.is_word("import") || self.is_word("include") || self.is_word("module") {
+                            return self.unexpected_expecting_eof();
+                        }
+                        self.exp(PIPE)
+                    }
                 }
             }
             Tok::Ident(w) if &**w == "reduce" || &**w == "foreach" => {
                 let is_reduce = &**w == "reduce";
                 self.bump();
-                let src = self.postfix_term()?;
+                // The source runs to `as` (jq 1.8's grammar; 1.7.1 takes a term only).
+                let outer = std::mem::replace(&mut self.in_source, true);
+                let src = self.exp(ALT);
+                self.in_source = outer;
+                let src = src?;
                 self.expect_word("as")?;
                 let (pats, names) = self.patterns()?;
                 self.expect("(")?;
@@ -410,15 +595,19 @@ impl<'a> Parser<'a> {
                 self.scope.truncate(saved);
                 self.expect(")")?;
                 let n = names.len();
-                Ok(if is_reduce {
+                let node = if is_reduce {
                     Ast::Reduce(Box::new(src), pats, n, Box::new(init), Box::new(update))
                 } else {
                     Ast::Foreach(Box::new(src), pats, n, Box::new(init), Box::new(update), extract)
-                })
+                };
+                let node = self.postfix(node)?;
+                self.maybe_bind(node)
             }
             Tok::Ident(w) if &**w == "if" => {
                 self.bump();
-                self.if_rest()
+                let node = self.if_rest()?;
+                let node = self.postfix(node)?;
+                self.maybe_bind(node)
             }
             Tok::Ident(w) if &**w == "try" => {
                 self.bump();
@@ -444,21 +633,26 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let term = self.postfix_term()?;
-                if self.is_word("as") {
-                    self.bump();
-                    let (pats, names) = self.patterns()?;
-                    self.expect("|")?;
-                    let saved = self.scope.len();
-                    for n in &names {
-                        self.scope.push(Entry::Var(n.clone()));
-                    }
-                    let body = self.exp(PIPE)?;
-                    self.scope.truncate(saved);
-                    return Ok(Ast::Bind(Box::new(term), pats, names.len(), Box::new(body)));
-                }
-                Ok(term)
+                self.maybe_bind(term)
             }
         }
+    }
+
+    /// `term as $x | body`, unless `as` ends a `reduce`/`foreach` source.
+    fn maybe_bind(&mut self, term: Ast) -> R<Ast> {
+        if self.in_source || !self.is_word("as") {
+            return Ok(term);
+        }
+        self.bump();
+        let (pats, names) = self.patterns()?;
+        self.expect("|")?;
+        let saved = self.scope.len();
+        for n in &names {
+            self.scope.push(Entry::Var(n.clone()));
+        }
+        let body = self.exp(PIPE)?;
+        self.scope.truncate(saved);
+        Ok(Ast::Bind(Box::new(term), pats, names.len(), Box::new(body)))
     }
 
     fn if_rest(&mut self) -> R<Ast> {
@@ -559,7 +753,12 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix_term(&mut self) -> R<Ast> {
-        let mut t = self.term()?;
+        let t = self.term()?;
+        self.postfix(t)
+    }
+
+    /// The suffixes after a term: `.name`, `[...]`, `?`.
+    fn postfix(&mut self, mut t: Ast) -> R<Ast> {
         loop {
             let tok = self.peek().clone();
             match tok {
@@ -600,6 +799,10 @@ impl<'a> Parser<'a> {
     }
 
     fn bracket_suffix(&mut self, t: Ast) -> R<Ast> {
+        self.nested(|p| p.bracket_suffix_inner(t))
+    }
+
+    fn bracket_suffix_inner(&mut self, t: Ast) -> R<Ast> {
         self.expect("[")?;
         if self.is_punct("]") {
             self.bump();
@@ -627,6 +830,7 @@ impl<'a> Parser<'a> {
     }
 
     fn term(&mut self) -> R<Ast> {
+        self.at_top = false;
         let peeked = self.peek().clone();
         let usable = match &peeked {
             Tok::Num(..) | Tok::Quote | Tok::Format(_) | Tok::Field(_) | Tok::Var(_) => true,
@@ -660,7 +864,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Punct("..") => Ok(Ast::RecurseAll),
             Tok::Punct("(") => {
-                let e = self.exp(PIPE)?;
+                let e = self.nested(|p| p.exp(PIPE))?;
                 self.expect(")")?;
                 Ok(e)
             }
@@ -669,11 +873,11 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return Ok(Ast::Array(None));
                 }
-                let e = self.exp(PIPE)?;
+                let e = self.nested(|p| p.exp(PIPE))?;
                 self.expect("]")?;
                 Ok(Ast::Array(Some(Box::new(e))))
             }
-            Tok::Punct("{") => self.object(),
+            Tok::Punct("{") => self.nested(|p| p.object()),
             Tok::Var(name) => self.variable(&name),
             Tok::Ident(name) if &*name == "break" => {
                 let Tok::Var(label) = self.bump() else {
@@ -692,15 +896,26 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses with `f` inside brackets, where `as` binds again.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let outer = std::mem::replace(&mut self.in_source, false);
+        let r = f(self);
+        self.in_source = outer;
+        r
+    }
+
     fn variable(&mut self, name: &Rc<str>) -> R<Ast> {
         if &**name == "__loc__" {
-            return Ok(Ast::Loc(self.lx.line()));
+            let mut m = Map::new();
+            m.insert(Rc::from("file"), Value::Str(self.origin.clone()));
+            m.insert(Rc::from("line"), Value::num(self.lx.line() as f64));
+            return Ok(Ast::Lit(Value::Obj(Rc::new(m))));
         }
         if let Some(hops) = self.scope.iter().rev().position(|e| matches!(e, Entry::Var(v) if v == name)) {
             return Ok(Ast::Var(VarRef::Local(hops)));
         }
-        if let Some(i) = self.prog.global_vars.iter().rposition(|g| g == name) {
-            return Ok(Ast::Var(VarRef::Global(i)));
+        if let Some((_, i)) = self.prog.vars.iter().rev().find(|(g, _)| g == name) {
+            return Ok(Ast::Var(VarRef::Global(*i)));
         }
         let err = self.not_defined(&format!("${name}"));
         self.errors.push(err.0);
@@ -830,27 +1045,16 @@ impl<'a> Parser<'a> {
         Ok(key.clone())
     }
 
+    /// An object member's value: pipes of expressions without `,` (jq
+    /// 1.8's grammar; 1.7.1 allows only terms, `-` and `|` here).
     fn object_value(&mut self) -> R<Ast> {
-        let mut lhs = if self.is_punct("-") {
-            self.bump();
-            Ast::Neg(Box::new(self.object_value_term()?))
-        } else {
-            self.object_value_term()?
-        };
+        let mut lhs = self.exp(ALT)?;
         while self.is_punct("|") {
             self.bump();
-            let rhs = self.object_value_term()?;
+            let rhs = self.exp(ALT)?;
             lhs = Ast::Pipe(Box::new(lhs), Box::new(rhs));
         }
         Ok(lhs)
-    }
-
-    fn object_value_term(&mut self) -> R<Ast> {
-        let tok = self.peek().clone();
-        match tok {
-            Tok::Ident(w) if matches!(&*w, "reduce" | "foreach" | "if" | "try" | "label" | "def") => self.prefix(),
-            _ => self.postfix_term(),
-        }
     }
 
     /// Reads a string literal after its opening quote.
@@ -901,7 +1105,7 @@ impl<'a> Parser<'a> {
                             if !text.is_empty() {
                                 parts.push(Part::Text(std::mem::take(&mut text)));
                             }
-                            let e = self.exp(PIPE)?;
+                            let e = self.nested(|p| p.exp(PIPE))?;
                             self.expect(")")?;
                             self.peeked = None;
                             parts.push(Part::Interp(e));
@@ -923,5 +1127,44 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(Ast::Str(format, parts))
+    }
+}
+
+/// The value of a constant expression (literals, and arrays and objects of
+/// them), as jq folds module metadata.
+fn constant(ast: &Ast) -> Option<Value> {
+    match ast {
+        Ast::Lit(v) => Some(v.clone()),
+        Ast::Neg(e) => match constant(e)? {
+            Value::Num(n, _) => Some(Value::num(-n)),
+            _ => None,
+        },
+        Ast::Array(None) => Some(Value::arr(Vec::new())),
+        Ast::Array(Some(e)) => {
+            fn items(e: &Ast, out: &mut Vec<Value>) -> Option<()> {
+                match e {
+                    Ast::Comma(a, b) => {
+                        items(a, out)?;
+                        items(b, out)
+                    }
+                    _ => {
+                        out.push(constant(e)?);
+                        Some(())
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            items(e, &mut out)?;
+            Some(Value::arr(out))
+        }
+        Ast::Object(members) => {
+            let mut m = Map::new();
+            for (k, v) in members {
+                let Value::Str(k) = &constant(k)? else { return None };
+                m.insert(k.clone(), constant(v)?);
+            }
+            Some(Value::Obj(Rc::new(m)))
+        }
+        _ => None,
     }
 }

@@ -32,34 +32,47 @@ pub fn getpath(v: &Value, path: &[Value]) -> Result<Value, Flow> {
 
 /// `v` with the value at `path` replaced by `new`.
 pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
+    set_owned(v.clone(), path, new)
+}
+
+/// [`setpath`] on a value the caller gives up: containers held only by it
+/// are updated in place (copy on write), so a loop updating one
+/// accumulator (`reduce range(n) as $i ([]; .[$i] = $i)`) takes linear time.
+pub fn set_owned(mut v: Value, path: &[Value], new: Value) -> Result<Value, Flow> {
     if path.len() > MAX_PATH {
         return Err(err("Path too deep"));
     }
     let Some((k, rest)) = path.split_first() else {
         return Ok(new);
     };
-    match (v, k) {
+    match (&mut v, k) {
         (Value::Obj(_) | Value::Null, Value::Str(key)) => {
-            let mut m = match v {
-                Value::Obj(o) => (**o).clone(),
-                _ => Map::new(),
+            if matches!(v, Value::Null) {
+                v = Value::Obj(Rc::new(Map::new()));
+            }
+            let Value::Obj(rc) = &mut v else {
+                return Ok(v);
             };
-            let child = m.get(key).cloned().unwrap_or(Value::Null);
-            let child = setpath(&child, rest, new)?;
+            let m = Rc::make_mut(rc);
+            let child = m.get_mut(key).map(|slot| std::mem::replace(slot, Value::Null)).unwrap_or(Value::Null);
+            let child = set_owned(child, rest, new)?;
             m.insert(key.clone(), child);
-            Ok(Value::Obj(Rc::new(m)))
+            Ok(v)
         }
         (Value::Arr(_) | Value::Null, Value::Num(n, _)) => {
-            let mut a = match v {
-                Value::Arr(a) => (**a).clone(),
-                _ => Vec::new(),
-            };
             if n.is_nan() {
                 return Err(err("Cannot set array element at NaN index"));
             }
+            if matches!(v, Value::Null) {
+                v = Value::arr(Vec::new());
+            }
+            let Value::Arr(rc) = &mut v else {
+                return Ok(v);
+            };
+            let len = rc.len();
             let mut i = n.floor() as i64;
             if i < 0 {
-                i += a.len() as i64;
+                i += len as i64;
                 if i < 0 {
                     return Err(err("Out of bounds negative array index"));
                 }
@@ -68,18 +81,19 @@ pub fn setpath(v: &Value, path: &[Value], new: Value) -> Result<Value, Flow> {
             if i > 10_000_000 {
                 return Err(err("Array index too large"));
             }
-            let child = a.get(i).cloned().unwrap_or(Value::Null);
-            let child = setpath(&child, rest, new)?;
+            let a = Rc::make_mut(rc);
+            let child = a.get_mut(i).map(|slot| std::mem::replace(slot, Value::Null)).unwrap_or(Value::Null);
+            let child = set_owned(child, rest, new)?;
             if i >= a.len() {
                 a.resize(i + 1, Value::Null);
             }
             if let Some(slot) = a.get_mut(i) {
                 *slot = child;
             }
-            Ok(Value::arr(a))
+            Ok(v)
         }
         (Value::Arr(_) | Value::Null, Value::Obj(o)) => {
-            let a = match v {
+            let a = match &v {
                 Value::Arr(a) => (**a).clone(),
                 _ => Vec::new(),
             };

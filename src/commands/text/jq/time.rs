@@ -31,12 +31,13 @@ fn broken_down(t: f64) -> Value {
     ])
 }
 
+/// The eight numbers of a broken-down time, which jq 1.7.1 requires all of.
 fn fields(v: &Value, what: &str) -> Result<[f64; 8], Flow> {
     let Value::Arr(a) = v else {
-        return Err(err(format!("{what} requires array of 6 numbers")));
+        return Err(err(format!("{what} requires parsed datetime inputs")));
     };
-    if a.len() < 6 {
-        return Err(err(format!("{what} requires array of 6 numbers")));
+    if a.len() < 8 {
+        return Err(err(format!("{what} requires parsed datetime inputs")));
     }
     let mut out = [0.0; 8];
     for (i, x) in a.iter().take(8).enumerate() {
@@ -69,7 +70,7 @@ fn timestamp(f: &[f64; 8]) -> f64 {
 /// `mktime`.
 pub fn mktime(v: &Value) -> Result<Value, Flow> {
     if !matches!(v, Value::Arr(_)) {
-        return Err(err("mktime requires array of 6 numbers"));
+        return Err(err("mktime requires array inputs"));
     }
     let f = fields(v, "mktime")?;
     Ok(Value::num(timestamp(&f).floor()))
@@ -78,9 +79,9 @@ pub fn mktime(v: &Value) -> Result<Value, Flow> {
 /// `gmtime` / `localtime` (the sandbox runs in UTC).
 pub fn gmtime(v: &Value, name: &str) -> Result<Value, Flow> {
     match v {
-        Value::Num(n, _) if !n.is_finite() || n.abs() > MAX_SECONDS => Err(err(format!("{name}() requires a valid time"))),
+        Value::Num(n, _) if !n.is_finite() || n.abs() > MAX_SECONDS => Err(err("error converting number of seconds since epoch to datetime")),
         Value::Num(n, _) => Ok(broken_down(*n)),
-        _ => Err(err(format!("{name}() requires a number"))),
+        _ => Err(err(format!("{name}() requires numeric inputs"))),
     }
 }
 

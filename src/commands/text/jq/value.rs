@@ -3,6 +3,7 @@
 //! order over all values.
 
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -33,7 +34,7 @@ pub struct Map {
 const INDEX_AT: usize = 12;
 
 /// Comparisons look no deeper than this (values nested deeper compare equal there).
-const MAX_COMPARE_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
+pub const MAX_COMPARE_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
 
 impl Map {
     /// An empty object.
@@ -61,6 +62,11 @@ impl Map {
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.position(key).and_then(|i| self.entries.get(i)).map(|(_, v)| v)
+    }
+
+    /// The value under `key`, to change in place.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.position(key).and_then(|i| self.entries.get_mut(i)).map(|(_, v)| v)
     }
 
     /// Sets `key` to `value`, keeping the key's place when it exists.
@@ -168,11 +174,22 @@ impl Value {
 
     /// jq's total order: null < false < true < numbers < strings < arrays < objects.
     pub fn compare(&self, other: &Value) -> Ordering {
-        self.compare_at(other, 0)
+        self.compare_at(other, 0, &Cell::new(false))
     }
 
-    fn compare_at(&self, other: &Value, depth: usize) -> Ordering {
+    /// [`Value::compare`], or `Err` when the values nest too deeply to compare.
+    pub fn compare_checked(&self, other: &Value) -> Result<Ordering, ()> {
+        let deep = Cell::new(false);
+        let o = self.compare_at(other, 0, &deep);
+        if deep.get() {
+            return Err(());
+        }
+        Ok(o)
+    }
+
+    fn compare_at(&self, other: &Value, depth: usize, deep: &Cell<bool>) -> Ordering {
         if depth > MAX_COMPARE_DEPTH {
+            deep.set(true);
             return Ordering::Equal;
         }
         let (a, b) = (self.rank(), other.rank());
@@ -193,7 +210,7 @@ impl Value {
             (Value::Str(x), Value::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
             (Value::Arr(x), Value::Arr(y)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
-                    let o = p.compare_at(q, depth + 1);
+                    let o = p.compare_at(q, depth + 1, deep);
                     if o != Ordering::Equal {
                         return o;
                     }
@@ -208,7 +225,7 @@ impl Value {
                 }
                 for k in &kx {
                     let o = match (x.get(k), y.get(k)) {
-                        (Some(p), Some(q)) => p.compare_at(q, depth + 1),
+                        (Some(p), Some(q)) => p.compare_at(q, depth + 1, deep),
                         _ => Ordering::Equal,
                     };
                     if o != Ordering::Equal {
@@ -223,20 +240,31 @@ impl Value {
 
     /// Equality as jq's `==`.
     pub fn equals(&self, other: &Value) -> bool {
-        self.equals_at(other, 0)
+        self.equals_at(other, 0, &Cell::new(false))
     }
 
-    fn equals_at(&self, other: &Value, depth: usize) -> bool {
+    /// [`Value::equals`], or `Err` when the values nest too deeply to compare.
+    pub fn equals_checked(&self, other: &Value) -> Result<bool, ()> {
+        let deep = Cell::new(false);
+        let e = self.equals_at(other, 0, &deep);
+        if deep.get() {
+            return Err(());
+        }
+        Ok(e)
+    }
+
+    fn equals_at(&self, other: &Value, depth: usize, deep: &Cell<bool>) -> bool {
         if depth > MAX_COMPARE_DEPTH {
+            deep.set(true);
             return true;
         }
         match (self, other) {
             (Value::Num(x, _), Value::Num(y, _)) => x == y,
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Obj(x), Value::Obj(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.equals_at(w, depth + 1)))
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| v.equals_at(w, depth + 1, deep)))
             }
-            (Value::Arr(x), Value::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals_at(q, depth + 1)),
+            (Value::Arr(x), Value::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p.equals_at(q, depth + 1, deep)),
             _ => self.compare(other) == Ordering::Equal,
         }
     }
