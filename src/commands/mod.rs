@@ -91,6 +91,7 @@ static REGISTRY: &[Utility] = &[
     Utility { name: "od", run: text::od::run },
     Utility { name: "paste", run: text::paste::run },
     Utility { name: "patch", run: text::patch::run },
+    Utility { name: "pr", run: text::pr::run },
     Utility { name: "printenv", run: system::env::run_printenv },
     Utility { name: "ps", run: system::ps::run },
     Utility { name: "readlink", run: file::readlink::run_readlink },

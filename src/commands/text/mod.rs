@@ -30,6 +30,7 @@ pub mod od_format;
 pub mod output;
 pub mod paste;
 pub mod patch;
+pub mod pr;
 pub mod rev;
 pub mod rg;
 pub mod sed;
