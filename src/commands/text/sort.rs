@@ -155,7 +155,14 @@ fn records(data: &[u8], delimiter: u8) -> Vec<&[u8]> {
         return Vec::new();
     }
     let body = data.strip_suffix(&[delimiter]).unwrap_or(data);
-    body.split(|b| *b == delimiter).collect()
+    let mut lines = Vec::with_capacity(memchr::memchr_iter(delimiter, body).count() + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(delimiter, body) {
+        lines.push(body.get(start..end).unwrap_or(&[]));
+        start = end + 1;
+    }
+    lines.push(body.get(start..).unwrap_or(&[]));
+    lines
 }
 
 /// Reads the command line; `Err(status)` after reporting.
