@@ -29,6 +29,7 @@ const COMMANDS = {
   "grep -c regex": "grep -cE 'user=u[0-9]+7 ' log.txt",
   "grep -ci": "grep -ci 'warn' log.txt",
   "sed s///g | wc -l": "sed 's/user/USER/g' log.txt | wc -l",
+  "diff 100,000 lines, 1% changed": "diff old.txt new.txt | wc -l",
   "cut | sort | uniq -c | sort -rn": "cut -f3 log.txt | sort | uniq -c | sort -rn",
   "rg over 20,000 files": "rg -c 'needle[0-9]' tree | wc -l",
 };
@@ -59,6 +60,19 @@ function makeLog() {
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/** Two 100,000-line files; 1% of the lines of the second are changed. */
+function makeDiffPair() {
+  const next = random(29);
+  const old = [];
+  const changed = [];
+  for (let i = 0; i < 100000; i++) {
+    const line = `line ${i} value=${next() % 100000} text=${(next() % 7919).toString(36)}`;
+    old.push(line);
+    changed.push(next() % 100 === 0 ? `${line} edited` : line);
+  }
+  return [old.join("\n") + "\n", changed.join("\n") + "\n"];
 }
 
 function makeTree(root) {
@@ -99,7 +113,8 @@ process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 const log = makeLog();
 const nums = log.split("\n").slice(0, -1).map((line) => line.split("ms=")[1].split(" ")[0]).join("\n") + "\n";
 const levels = log.split("\n").slice(0, -1).map((line) => line.split("\t")[2]).sort().join("\n") + "\n";
-const inputs = { "log.txt": log, "nums.txt": nums, "levels.txt": levels };
+const [oldText, newText] = makeDiffPair();
+const inputs = { "log.txt": log, "nums.txt": nums, "levels.txt": levels, "old.txt": oldText, "new.txt": newText };
 for (const [name, text] of Object.entries(inputs)) writeFileSync(join(dir, name), text);
 const tree = makeTree(dir);
 

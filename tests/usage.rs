@@ -43,7 +43,7 @@ fn sandbox() -> Sandbox {
 /// Tools whose texts were written from the option lists before the
 /// tools landed: `--help`/`--version` are checked, their option lists are
 /// not yet. Drop a name once its listed options are all accepted.
-const PROVISIONAL: &[&str] = &["csplit", "envsubst", "fmt", "iconv", "less", "look", "more", "numfmt", "pr", "tsort"];
+const PROVISIONAL: &[&str] = &["envsubst", "iconv", "less", "look", "more", "tsort"];
 
 /// Words in a command's error output that mean it rejected an option.
 const REJECTIONS: &[&str] = &[

@@ -189,6 +189,9 @@ enum Engine {
         /// The same expression with all-matches semantics, for the longest end.
         longest: OnceCell<Result<meta::Regex, RegexError>>,
         pattern: String,
+        /// Every match has the same length in bytes, so the leftmost-first
+        /// match is also the longest at its start.
+        fixed: bool,
     },
     /// Back-references: a linear-time search with a looser expression
     /// (when it compiles) finds where a match may start, then the
@@ -248,7 +251,8 @@ impl Regex {
         } else {
             let rendered = node.render(syntax.multiline);
             let first = build(&rendered, syntax, MatchKind::LeftmostFirst)?;
-            Engine::Automata { first, longest: OnceCell::new(), pattern: rendered }
+            let fixed = fixed_length(&node, syntax.ignore_case).is_some();
+            Engine::Automata { first, longest: OnceCell::new(), pattern: rendered, fixed }
         };
         let regex = Regex { engine, node: Some(node), groups, syntax: syntax.clone(), program: OnceCell::new(), warnings };
         if matches!(regex.engine, Engine::Backtrack { .. }) {
@@ -283,10 +287,13 @@ impl Regex {
     /// leftmost-first). Text before `start` is context for anchors.
     pub fn find_at(&self, hay: &[u8], start: usize) -> Result<Option<Span>, RegexError> {
         match &self.engine {
-            Engine::Automata { first, longest, pattern } => {
+            Engine::Automata { first, longest, pattern, fixed } => {
                 let Some(found) = first.search(&Input::new(hay).range(start..)) else {
                     return Ok(None);
                 };
+                if *fixed {
+                    return Ok(Some((found.start(), found.end())));
+                }
                 let longest = longest.get_or_init(|| build(pattern, &self.syntax, MatchKind::All));
                 let longest = longest.as_ref().map_err(Clone::clone)?;
                 let input = Input::new(hay).range(found.start()..).anchored(Anchored::Yes);
@@ -329,6 +336,27 @@ impl Regex {
             return Ok(Some(std::iter::once(Some((from, to))).chain((0..self.groups).map(|_| None)).collect()));
         };
         Ok(Some((0..=self.groups).map(|group| span(&slots, group)).collect()))
+    }
+}
+
+/// The length in bytes every match of `node` has, when it is fixed: plain
+/// characters (ASCII ones under case folding, but not `k` and `s`, whose
+/// other cases are longer), invalid bytes, assertions, and fixed
+/// repetitions, sequences and alternatives of those.
+fn fixed_length(node: &Node, fold: bool) -> Option<usize> {
+    match node {
+        Node::Empty | Node::Look(_) => Some(0),
+        Node::Byte(_) => Some(1),
+        Node::Char(c) if !fold => Some(c.len_utf8()),
+        Node::Char(c) if c.is_ascii() && !matches!(c.to_ascii_lowercase(), 'k' | 's') => Some(1),
+        Node::Group(inner, _) => fixed_length(inner, fold),
+        Node::Concat(nodes) => nodes.iter().try_fold(0usize, |total, node| Some(total + fixed_length(node, fold)?)),
+        Node::Alternate(nodes) => {
+            let first = fixed_length(nodes.first()?, fold)?;
+            nodes.iter().all(|node| fixed_length(node, fold) == Some(first)).then_some(first)
+        }
+        Node::Repeat(inner, min, Some(max)) if min == max => fixed_length(inner, fold)?.checked_mul(*min as usize),
+        _ => None,
     }
 }
 

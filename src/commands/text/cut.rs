@@ -29,7 +29,7 @@ pub struct Ranges(Vec<(usize, usize)>);
 
 impl Ranges {
     /// True when position `n` (1-based) is selected.
-    fn contains(&self, n: usize) -> bool {
+    pub fn contains(&self, n: usize) -> bool {
         self.0.iter().any(|(low, high)| (*low..=*high).contains(&n))
     }
 

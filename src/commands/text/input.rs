@@ -73,6 +73,16 @@ impl LineReader {
         Ok(self.buffer.get(self.start..).unwrap_or(&[]))
     }
 
+    /// The input read but not yet returned (no read happens).
+    pub fn buffered(&self) -> &[u8] {
+        self.buffer.get(self.start..).unwrap_or(&[])
+    }
+
+    /// Skips `count` buffered bytes (whole records, found in [`LineReader::buffered`]).
+    pub fn skip(&mut self, count: usize) {
+        self.start = (self.start + count).min(self.buffer.len());
+    }
+
     /// The next record with its delimiter (the last may lack one), `Ok(None)`
     /// at end of input, `Err(())` on a read error.
     pub async fn next_line(&mut self) -> Result<Option<Vec<u8>>, ()> {

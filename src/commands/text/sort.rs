@@ -104,11 +104,24 @@ impl Settings {
         Ordering::Equal
     }
 
-    /// Compares by the keys whose byte ranges were found beforehand (one
-    /// range per key, in order).
-    fn compare_ranges(&self, a: &[u8], a_ranges: &[(usize, usize)], b: &[u8], b_ranges: &[(usize, usize)]) -> Ordering {
-        for ((key, (a_start, a_end)), (b_start, b_end)) in self.keys.iter().zip(a_ranges).zip(b_ranges) {
-            let ordering = self.compare_key(&key.flags, a.get(*a_start..*a_end).unwrap_or(&[]), b.get(*b_start..*b_end).unwrap_or(&[]));
+    /// Compares by the keys whose byte ranges (and `-n` values, when they
+    /// fit) were found beforehand, one per key, in order.
+    fn compare_prepared(&self, a: &[u8], a_keys: &[Prepared], b: &[u8], b_keys: &[Prepared]) -> Ordering {
+        for ((key, a_key), b_key) in self.keys.iter().zip(a_keys).zip(b_keys) {
+            let ordering = match (a_key.number, b_key.number) {
+                (Some(x), Some(y)) => {
+                    if key.flags.reverse {
+                        y.cmp(&x)
+                    } else {
+                        x.cmp(&y)
+                    }
+                }
+                _ => self.compare_key(
+                    &key.flags,
+                    a.get(a_key.start..a_key.end).unwrap_or(&[]),
+                    b.get(b_key.start..b_key.end).unwrap_or(&[]),
+                ),
+            };
             if ordering != Ordering::Equal {
                 return ordering;
             }
@@ -142,7 +155,14 @@ fn records(data: &[u8], delimiter: u8) -> Vec<&[u8]> {
         return Vec::new();
     }
     let body = data.strip_suffix(&[delimiter]).unwrap_or(data);
-    body.split(|b| *b == delimiter).collect()
+    let mut lines = Vec::with_capacity(memchr::memchr_iter(delimiter, body).count() + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(delimiter, body) {
+        lines.push(body.get(start..end).unwrap_or(&[]));
+        start = end + 1;
+    }
+    lines.push(body.get(start..).unwrap_or(&[]));
+    lines
 }
 
 /// Reads the command line; `Err(status)` after reporting.
@@ -359,21 +379,38 @@ fn merge<'a>(settings: &Settings, lists: Vec<Vec<&'a [u8]>>) -> Vec<&'a [u8]> {
     }
 }
 
-/// Sorts lines in memory. Each key's byte range is found once per line,
-/// not once per comparison, and comparing allocates nothing.
+/// One key of one line, found before sorting: its byte range and, for a
+/// `-n` key whose digits fit, its value.
+#[derive(Clone, Copy)]
+struct Prepared {
+    start: usize,
+    end: usize,
+    number: Option<i128>,
+}
+
+/// Sorts lines in memory. Each key's byte range (and a `-n` key's value) is
+/// found once per line, not once per comparison, and comparing allocates
+/// nothing.
 fn sort_lines<'a>(settings: &Settings, mut lines: Vec<&'a [u8]>) -> Vec<&'a [u8]> {
     let keys = settings.keys.len();
     if keys == 0 {
         lines.sort_by(|a, b| settings.compare(a, b));
         return lines;
     }
-    let mut ranges = Vec::with_capacity(lines.len() * keys);
+    let mut prepared_keys = Vec::with_capacity(lines.len() * keys);
     for line in &lines {
-        ranges.extend(settings.keys.iter().map(|key| key_range(line, key, settings.tab)));
+        prepared_keys.extend(settings.keys.iter().map(|key| {
+            let (start, end) = key_range(line, key, settings.tab);
+            let number = match key.flags.order {
+                Order::Numeric => compare::numeric_fixed(line.get(start..end).unwrap_or(&[])),
+                _ => None,
+            };
+            Prepared { start, end, number }
+        }));
     }
     let mut prepared: Vec<(&[u8], usize)> = lines.iter().enumerate().map(|(index, line)| (*line, index * keys)).collect();
-    let ranges_of = |at: usize| ranges.get(at..at + keys).unwrap_or(&[]);
-    prepared.sort_by(|(a, a_at), (b, b_at)| settings.compare_ranges(a, ranges_of(*a_at), b, ranges_of(*b_at)));
+    let keys_of = |at: usize| prepared_keys.get(at..at + keys).unwrap_or(&[]);
+    prepared.sort_by(|(a, a_at), (b, b_at)| settings.compare_prepared(a, keys_of(*a_at), b, keys_of(*b_at)));
     prepared.into_iter().map(|(line, _)| line).collect()
 }
 
@@ -381,7 +418,7 @@ async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
     let contents = read_inputs(ctx, operands).await?;
     // Each line costs a slice and its key ranges beside the bytes.
     let line_count: usize = contents.iter().map(|(_, data)| memchr::memchr_iter(settings.delimiter, data).count() + 1).sum();
-    if crate::memory::reserve(line_count.saturating_mul(48)).is_err() {
+    if crate::memory::reserve(line_count.saturating_mul(80)).is_err() {
         ctx.report("memory exhausted").await;
         return Err(2);
     }

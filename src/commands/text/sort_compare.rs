@@ -59,6 +59,24 @@ pub fn numeric(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// A `-n` key's value as a fixed-point integer with 18 fraction digits,
+/// when its digits fit; ordering these equals [`numeric`]'s ordering.
+pub fn numeric_fixed(text: &[u8]) -> Option<i128> {
+    let (number, _) = decimal(text);
+    if number.integer.len() > 18 || number.fraction.len() > 18 {
+        return None;
+    }
+    let mut value: i128 = 0;
+    for digit in number.integer {
+        value = value * 10 + i128::from(digit - b'0');
+    }
+    for index in 0..18 {
+        let digit = number.fraction.get(index).map_or(0, |d| d - b'0');
+        value = value * 10 + i128::from(digit);
+    }
+    Some(if number.negative { -value } else { value })
+}
+
 /// The power of a human size suffix (`K` 1, `M` 2... `Q` 10), 0 for none.
 fn unit_order(byte: Option<&u8>) -> i32 {
     match byte {

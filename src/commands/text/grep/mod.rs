@@ -1,6 +1,7 @@
 //! `grep`, `egrep`, `fgrep`: print the lines that match patterns, with GNU
 //! grep's options, messages and exit statuses (0 selected, 1 none, 2 error).
 
+mod prefilter;
 mod search;
 mod walk;
 
@@ -89,6 +90,8 @@ pub enum ListFiles {
 pub struct Config {
     /// The compiled patterns; a line is selected when any matches.
     pub matchers: Vec<Regex>,
+    /// A literal scan that skips lines the pattern cannot match.
+    pub prefilter: Option<prefilter::Prefilter>,
     /// `-v`.
     pub invert: bool,
     /// `-c`.
@@ -221,6 +224,7 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
     let mut patterns_given = false;
     let mut config = Config {
         matchers: Vec::new(),
+        prefilter: None,
         invert: false,
         count: false,
         list: None,
@@ -377,6 +381,7 @@ async fn configure(ctx: &mut Invocation<'_>) -> Result<(Config, Vec<String>), i3
         return Err(fatal(ctx, "the -P option only supports a single pattern").await);
     }
     syntax.reject_bare_class = true;
+    config.prefilter = prefilter::Prefilter::new(&patterns, &syntax);
     config.matchers = match Regex::any_of(&patterns, &syntax) {
         Ok(matchers) => matchers,
         Err(error) => return Err(fatal(ctx, &error.to_string()).await),

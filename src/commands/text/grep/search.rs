@@ -198,12 +198,35 @@ pub async fn search_stream(ctx: &Invocation<'_>, config: &Config, stream: Fd, na
     let mut offset: u64 = 0;
     let mut binary_matched = false;
     let mut stopping = config.max_count == Some(0);
+    // The literal scan may skip lines only when unselected lines print nothing.
+    let prefilter = config.prefilter.as_ref().filter(|_| !config.invert && config.after == 0 && config.before == 0);
     while !stopping || search.after_left > 0 {
+        let mut known_match = false;
+        if let Some(prefilter) = prefilter {
+            let pending = reader.buffered();
+            if let Some(last) = memchr::memrchr(config.eol, pending) {
+                let region = pending.get(..=last).unwrap_or(&[]);
+                let found = prefilter.find(region);
+                let skip = match found {
+                    Some(at) => memchr::memrchr(config.eol, region.get(..at).unwrap_or(&[])).map_or(0, |p| p + 1),
+                    None => region.len(),
+                };
+                known_match = found.is_some() && prefilter.exact;
+                if skip > 0 {
+                    number += memchr::memchr_iter(config.eol, region.get(..skip).unwrap_or(&[])).count() as u64;
+                    offset += skip as u64;
+                    reader.skip(skip);
+                    if found.is_none() {
+                        continue;
+                    }
+                }
+            }
+        }
         let Some(record) = reader.next_record().await.map_err(|()| Failure::Read)? else { break };
         let length = record.len() as u64;
         let line = record.strip_suffix(&[config.eol]).unwrap_or(record);
         number += 1;
-        let is_selected = match line_matches(config, line) {
+        let is_selected = match if known_match { Ok(true) } else { line_matches(config, line) } {
             Ok(found) => found != config.invert,
             Err(error) => {
                 // What was selected before the failure is still printed.

@@ -5,7 +5,7 @@
 use super::replace::expand;
 use super::script::{Action, Address, BranchKind, Command, EndAddress, Piece, Program, RegexRef, Substitute};
 use super::source::{Line, Source};
-use crate::regex::{decode_at, Regex, RegexError, Unit};
+use crate::regex::{decode_at, Regex, RegexError, Span, Unit};
 use crate::utility::{write_failure_status, Invocation, StepKind, StepLimitError};
 use std::collections::HashMap;
 
@@ -66,6 +66,8 @@ pub struct Machine<'p> {
     program: &'p Program,
     settings: Settings,
     pattern: Vec<u8>,
+    /// The buffer `s` builds its result in, kept between cycles.
+    scratch: Vec<u8>,
     hold: Vec<u8>,
     line_number: u64,
     terminated: bool,
@@ -89,6 +91,7 @@ impl<'p> Machine<'p> {
             program,
             settings,
             pattern: Vec::new(),
+            scratch: Vec::new(),
             hold: Vec::new(),
             line_number: 0,
             terminated: true,
@@ -511,25 +514,35 @@ impl<'p> Machine<'p> {
     fn substitute(&mut self, substitute: &Substitute) -> Result<bool, Stop> {
         let regex = self.regex(substitute.regex)?;
         let hay = std::mem::take(&mut self.pattern);
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let mut pos = 0;
         let mut copied = 0;
         let mut count = 0;
         let mut replaced = false;
         let mut previous_end: Option<usize> = None;
         let needs_groups = substitute.replacement.iter().any(|piece| matches!(piece, Piece::Group(number) if *number > 0));
+        let mut whole = [None];
         while pos <= hay.len() {
             let found = if needs_groups {
-                regex.captures_at(&hay, pos)
+                regex.captures_at(&hay, pos).map(|found| found.map(Captured::Groups))
             } else {
-                regex.find_at(&hay, pos).map(|span| span.map(|span| vec![Some(span)]))
+                regex.find_at(&hay, pos).map(|found| found.map(Captured::Whole))
             };
-            let captures = match found {
-                Ok(Some(captures)) => captures,
+            let captured = match found {
+                Ok(Some(captured)) => captured,
                 Ok(None) => break,
                 Err(error) => {
                     self.pattern = hay;
+                    self.scratch = out;
                     return Err(regex_failure(&error));
+                }
+            };
+            let captures: &[Option<Span>] = match &captured {
+                Captured::Groups(groups) => groups,
+                Captured::Whole(span) => {
+                    whole[0] = Some(*span);
+                    &whole
                 }
             };
             let Some(Some((start, end))) = captures.first().copied() else { break };
@@ -544,7 +557,7 @@ impl<'p> Machine<'p> {
             count += 1;
             if count >= substitute.occurrence {
                 out.extend_from_slice(hay.get(copied..start).unwrap_or(&[]));
-                expand(&substitute.replacement, &hay, &captures, &mut out);
+                expand(&substitute.replacement, &hay, captures, &mut out);
                 copied = end;
                 replaced = true;
                 if !substitute.global {
@@ -557,11 +570,20 @@ impl<'p> Machine<'p> {
         if replaced {
             out.extend_from_slice(hay.get(copied..).unwrap_or(&[]));
             self.pattern = out;
+            self.scratch = hay;
         } else {
             self.pattern = hay;
+            self.scratch = out;
         }
         Ok(replaced)
     }
+}
+
+/// A match of `s`: its span alone, or every group's when the replacement
+/// uses groups.
+enum Captured {
+    Whole(Span),
+    Groups(Vec<Option<Span>>),
 }
 
 /// A regex failure at run time (the backtracker's budget ran out).

@@ -5,6 +5,7 @@ use crate::commands::common::{open_input, Input};
 use crate::commands::text::input::LineReader;
 use crate::utility::Invocation;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 /// A line of input.
 pub struct Line {
@@ -19,10 +20,10 @@ pub struct Source {
     pending: VecDeque<String>,
     reader: Option<LineReader>,
     /// The name of the file the current reader reads (`-` for stdin).
-    reading: String,
+    reading: Rc<str>,
     /// The name of the file the last returned line came from.
-    pub current: String,
-    lookahead: Option<(Line, String)>,
+    pub current: Rc<str>,
+    lookahead: Option<(Line, Rc<str>)>,
     delimiter: u8,
     /// Some input could not be opened (exit status 2).
     pub failed: bool,
@@ -36,8 +37,8 @@ impl Source {
         Source {
             pending: names.into(),
             reader: None,
-            reading: String::new(),
-            current: "-".to_string(),
+            reading: Rc::from(""),
+            current: Rc::from("-"),
             lookahead: None,
             delimiter,
             failed: false,
@@ -45,7 +46,7 @@ impl Source {
         }
     }
 
-    async fn read_raw(&mut self, ctx: &Invocation<'_>) -> Option<(Line, String)> {
+    async fn read_raw(&mut self, ctx: &Invocation<'_>) -> Option<(Line, Rc<str>)> {
         loop {
             if let Some(reader) = self.reader.as_mut() {
                 match reader.next_line().await {
@@ -71,7 +72,7 @@ impl Source {
             match open_input(ctx, &input).await {
                 Ok(stream) => {
                     self.reader = Some(LineReader::new(stream, self.delimiter));
-                    self.reading = name;
+                    self.reading = Rc::from(name.as_str());
                 }
                 Err(crate::fs::FsError::IsADirectory) => {
                     ctx.report(&format!("read error on {name}: Is a directory")).await;
