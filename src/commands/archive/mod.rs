@@ -7,6 +7,7 @@ pub mod gzip;
 pub mod gzip_format;
 pub mod pattern;
 pub mod tar;
+pub mod tar_common;
 pub mod tar_create;
 pub mod tar_extract;
 pub mod tar_format;

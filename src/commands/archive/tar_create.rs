@@ -2,7 +2,7 @@
 //! (gzip-compressed with `z`) to the archive file or standard output.
 
 use super::pattern::excluded;
-use super::tar::TarOptions;
+use super::tar_common::{strip_unsafe_prefix, TarOptions};
 use super::tar_format::{finish, write_entry, Entry, Kind};
 use super::tar_list::long_line;
 use crate::fs::{FileType, Metadata, OpenOptions};
@@ -30,23 +30,6 @@ pub fn owner_name(id: u32) -> String {
         crate::fs::layout::SANDBOX_UID => crate::fs::layout::USER_NAME.into(),
         _ => String::new(),
     }
-}
-
-/// Splits off what GNU tar strips from member names: leading `/` and `../`.
-pub fn strip_unsafe_prefix(name: &str) -> (String, &str) {
-    let mut rest = name;
-    loop {
-        if let Some(after) = rest.strip_prefix('/') {
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix("../") {
-            rest = after;
-        } else if rest == ".." {
-            rest = "";
-        } else {
-            break;
-        }
-    }
-    (name.get(..name.len() - rest.len()).unwrap_or("").to_string(), rest)
 }
 
 async fn say(ctx: &Invocation<'_>, text: &str) {

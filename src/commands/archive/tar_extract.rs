@@ -5,8 +5,7 @@
 use super::files::{create_dirs, parent_of, write_whole};
 use super::gzip_format::{decompress, decompressed_limit, is_gzip, GzipError};
 use super::pattern::{excluded, wildcard_match};
-use super::tar::TarOptions;
-use super::tar_create::strip_unsafe_prefix;
+use super::tar_common::{strip_unsafe_prefix, TarOptions};
 use super::tar_format::{read_archive, Entry, Kind, TarError};
 use super::tar_list::{local_offset, long_line};
 use crate::fs::FsError;
