@@ -1,5 +1,6 @@
 //! Filesystem helpers the archive utilities share: writing a whole file
-//! with a mode, and making the directories on the way to a path.
+//! with a mode, making the directories on the way to a path, and streaming
+//! a file in and out a chunk at a time.
 
 use crate::fs::{Fs, FsError, OpenOptions};
 use crate::utility::Invocation;
@@ -38,5 +39,58 @@ pub fn parent_of(path: &str) -> &str {
     match path.trim_end_matches('/').rfind('/') {
         Some(0) | None => "/",
         Some(index) => path.get(..index).unwrap_or("/"),
+    }
+}
+
+/// Opens `path` (absolute) for reading as a stream, read a chunk at a time.
+pub async fn open_read(ctx: &Invocation<'_>, path: &str) -> Result<crate::io::Fd, FsError> {
+    let handle = ctx.fs.open(path, OpenOptions::read_only()).await?;
+    Ok(std::rc::Rc::new(crate::io::Stream::File(crate::io::FileStream {
+        handle,
+        offset: std::cell::Cell::new(0),
+        readable: true,
+        writable: false,
+    })))
+}
+
+/// Where streamed output goes: standard output, a file being written from
+/// its start, or nowhere (`gzip -t`).
+pub enum Sink {
+    /// Standard output.
+    Stdout,
+    /// An open file and the offset of the next write.
+    File(std::rc::Rc<dyn crate::fs::FileHandle>, u64),
+    /// Output is dropped.
+    Discard,
+}
+
+/// Why a [`Sink`] could not take more bytes.
+#[derive(Debug)]
+pub enum SinkError {
+    /// Standard output failed (a closed pipe, an output limit).
+    Stdout(crate::io::IoError),
+    /// The file could not be written (a quota, a full filesystem).
+    File(FsError),
+}
+
+impl Sink {
+    /// Creates or truncates `path` (absolute) for writing, with `mode` less
+    /// the shell's umask.
+    pub async fn create(ctx: &Invocation<'_>, path: &str, mode: u32) -> Result<Sink, FsError> {
+        let mask = ctx.shell.umask();
+        let handle = ctx.fs.open(path, OpenOptions::write_truncate(mode & !mask & 0o7777)).await?;
+        Ok(Sink::File(handle, 0))
+    }
+
+    /// Writes all of `data`.
+    pub async fn put(&mut self, ctx: &Invocation<'_>, data: &[u8]) -> Result<(), SinkError> {
+        match self {
+            Sink::Stdout => ctx.write_out(data).await.map_err(SinkError::Stdout),
+            Sink::File(handle, offset) => {
+                *offset = handle.write_at(*offset, data).await.map_err(SinkError::File)?;
+                Ok(())
+            }
+            Sink::Discard => Ok(()),
+        }
     }
 }

@@ -1,9 +1,13 @@
 //! `gzip`, `gunzip`, `zcat`: compress or expand files in the gzip format,
 //! with GNU gzip's options, messages and statuses (1 for errors, 2 for
-//! warnings such as an existing output file).
+//! warnings such as an existing output file). Data streams through a chunk
+//! at a time ([`super::gzip_stream`]): memory does not grow with its size.
 
-use super::files::write_whole;
-use super::gzip_format::{compress, decompress, decompressed_limit, is_gzip, parse_header, GzipError};
+use super::files::{open_read, Sink, SinkError};
+use super::gzip_format::{is_gzip, parse_header, GzipError};
+use super::gzip_stream::{member_header, read_prefix, Encoder, Expander, OUTPUT_CHUNK};
+use crate::commands::common::copy_to_stdout;
+use crate::io::{Fd, READ_CHUNK};
 use crate::calendar::civil;
 use crate::commands::hash::source::quote_name;
 use crate::commands::options::{parse, Long, OptionError, Spec};
@@ -159,67 +163,162 @@ fn list_line(compressed: u64, uncompressed: u64, overhead: u64, name: &str) -> S
 
 /// Compresses or expands standard input to standard output.
 async fn stdin_one(ctx: &Invocation<'_>, settings: &Settings, status: &mut Status) -> Result<(), i32> {
-    let data = match ctx.stdin.read_to_end().await {
-        Ok(data) => data,
-        Err(error) => {
-            say(ctx, &format!("gzip: stdin: {error}\n")).await;
-            status.error();
-            return Ok(());
-        }
+    let input = ctx.stdin.clone();
+    let Some(ratio_text) = pipe_through(ctx, settings, input, "stdin", None, 0, status).await? else {
+        return Ok(());
     };
     match settings.mode {
-        Mode::Compress => {
-            let packed = compress(&data, settings.level, None, 0);
-            if settings.verbose {
-                say(ctx, &format!("stdin:\t{} -- replaced with stdout\n", ratio(data.len() as u64, packed.len() as i64 - 18))).await;
+        Mode::Compress if settings.verbose => say(ctx, &format!("stdin:\t{ratio_text} -- replaced with stdout\n")).await,
+        Mode::Test if settings.verbose => say(ctx, "stdin:\t OK\n").await,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Compresses, expands or tests `input` to standard output (nowhere for
+/// `-t`), a chunk at a time. `Ok(Some(ratio))` on success, `Ok(None)` after
+/// a reported error, `Err(status)` when standard output failed.
+async fn pipe_through(
+    ctx: &Invocation<'_>,
+    settings: &Settings,
+    input: Fd,
+    shown: &str,
+    stored: Option<&str>,
+    mtime: u32,
+    status: &mut Status,
+) -> Result<Option<String>, i32> {
+    let mut sink = if settings.mode == Mode::Test { Sink::Discard } else { Sink::Stdout };
+    if settings.mode == Mode::Compress {
+        return match compress_to(ctx, &input, &mut sink, settings.level, stored, mtime).await {
+            Ok(text) => Ok(Some(text)),
+            Err(Failure::Read(error)) => {
+                say(ctx, &format!("gzip: {shown}: {error}\n")).await;
+                status.error();
+                Ok(None)
             }
-            ctx.write_out(&packed).await.map_err(write_failure_status)
+            Err(Failure::Sink(SinkError::Stdout(error))) => Err(write_failure_status(error)),
+            Err(Failure::Sink(SinkError::File(_))) => Ok(None),
+        };
+    }
+    let prefix = match read_prefix(&input, 2).await {
+        Ok(prefix) => prefix,
+        Err(error) => {
+            say(ctx, &format!("gzip: {shown}: {error}\n")).await;
+            status.error();
+            return Ok(None);
         }
-        _ => {
-            let output = expand(ctx, settings, &data, "stdin", status).await;
-            match (settings.mode, output) {
-                (Mode::Decompress, Some(bytes)) => ctx.write_out(&bytes).await.map_err(write_failure_status),
-                (Mode::Test, Some(_)) if settings.verbose => {
-                    say(ctx, "stdin:\t OK\n").await;
-                    Ok(())
-                }
-                _ => Ok(()),
-            }
+    };
+    if settings.force && settings.to_stdout && settings.mode == Mode::Decompress && !is_gzip(&prefix) {
+        ctx.write_out(&prefix).await.map_err(write_failure_status)?;
+        copy_to_stdout(ctx, &input).await?;
+        return Ok(Some(ratio(0, 0)));
+    }
+    let mut expander = Expander::new(input, &prefix);
+    let first = match expander.next().await {
+        Ok(first) => first,
+        Err(error) => {
+            report_gzip_error(ctx, shown, error, &expander).await;
+            status.error();
+            return Ok(None);
         }
+    };
+    match pump(ctx, &mut expander, first, &mut sink).await {
+        Ok(Ok(expanded)) => Ok(Some(finish_expansion(ctx, settings, &expander, expanded, shown, status).await)),
+        Ok(Err(error)) => {
+            report_gzip_error(ctx, shown, error, &expander).await;
+            status.error();
+            Ok(None)
+        }
+        Err(SinkError::Stdout(error)) => Err(write_failure_status(error)),
+        Err(SinkError::File(_)) => Ok(None),
     }
 }
 
-/// Expands `data`, reporting errors as gzip does. `None` after an error
-/// (its partial output is written first when going to standard output).
-async fn expand(ctx: &Invocation<'_>, settings: &Settings, data: &[u8], shown: &str, status: &mut Status) -> Option<Vec<u8>> {
-    if settings.force && settings.to_stdout && !is_gzip(data) && settings.mode == Mode::Decompress {
-        return Some(data.to_vec());
-    }
-    match decompress(data, decompressed_limit(ctx.fs.as_ref())) {
-        Ok(result) => {
-            if result.trailing_garbage && !settings.quiet {
-                say(ctx, &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n")).await;
-            }
-            if result.trailing_garbage {
-                status.warning();
-            }
-            Some(result.data)
+/// Why compressing a stream stopped.
+enum Failure {
+    Read(crate::io::IoError),
+    Sink(SinkError),
+}
+
+/// Compresses `input` into one member written to `sink`; returns the ratio text.
+async fn compress_to(
+    ctx: &Invocation<'_>,
+    input: &Fd,
+    sink: &mut Sink,
+    level: u32,
+    stored: Option<&str>,
+    mtime: u32,
+) -> Result<String, Failure> {
+    let mut out = member_header(level, stored, mtime);
+    let header = out.len() as i64;
+    let mut encoder = Encoder::new(level);
+    let (mut read, mut written) = (0u64, 0u64);
+    loop {
+        let chunk = input.read(READ_CHUNK).await.map_err(Failure::Read)?;
+        if chunk.is_empty() {
+            break;
         }
-        Err((partial, error)) => {
-            if settings.to_stdout && settings.mode == Mode::Decompress && !matches!(error, GzipError::TooLarge(_)) {
-                let _ = ctx.write_out(&partial).await;
-            }
-            say(ctx, &format!("\ngzip: {shown}: {error}\n")).await;
-            if error == GzipError::Crc {
-                // GNU checks the length after the CRC and reports both.
-                if u32::try_from(partial.len()).ok() != trailer_size(data) {
-                    say(ctx, &format!("\ngzip: {shown}: {}\n", GzipError::Length)).await;
-                }
-            }
-            status.error();
-            None
+        read += chunk.len() as u64;
+        encoder.write(&chunk, &mut out);
+        if out.len() >= OUTPUT_CHUNK {
+            written += out.len() as u64;
+            sink.put(ctx, &out).await.map_err(Failure::Sink)?;
+            out.clear();
         }
     }
+    encoder.finish(&mut out);
+    written += out.len() as u64;
+    sink.put(ctx, &out).await.map_err(Failure::Sink)?;
+    Ok(ratio(read, written as i64 - header - 8))
+}
+
+/// Writes expanded chunks to `sink`, the first already in hand, until the
+/// end: `Ok(Ok(bytes))`, or `Ok(Err(error))` on bad gzip data.
+async fn pump(
+    ctx: &Invocation<'_>,
+    expander: &mut Expander,
+    first: Option<Vec<u8>>,
+    sink: &mut Sink,
+) -> Result<Result<u64, GzipError>, SinkError> {
+    let mut total = 0u64;
+    let mut chunk = first;
+    while let Some(data) = chunk {
+        total += data.len() as u64;
+        sink.put(ctx, &data).await?;
+        chunk = match expander.next().await {
+            Ok(next) => next,
+            Err(error) => return Ok(Err(error)),
+        };
+    }
+    Ok(Ok(total))
+}
+
+/// Reports bad gzip data as GNU does (a CRC error with a wrong length too
+/// gives both messages).
+async fn report_gzip_error(ctx: &Invocation<'_>, shown: &str, error: GzipError, expander: &Expander) {
+    say(ctx, &format!("\ngzip: {shown}: {error}\n")).await;
+    if error == GzipError::Crc && expander.decoder().length_also_wrong() {
+        say(ctx, &format!("\ngzip: {shown}: {}\n", GzipError::Length)).await;
+    }
+}
+
+/// After a good expansion: the trailing-garbage warning, and the ratio text.
+async fn finish_expansion(
+    ctx: &Invocation<'_>,
+    settings: &Settings,
+    expander: &Expander,
+    expanded: u64,
+    shown: &str,
+    status: &mut Status,
+) -> String {
+    if expander.trailing_garbage() {
+        if !settings.quiet {
+            say(ctx, &format!("\ngzip: {shown}: decompression OK, trailing garbage ignored\n")).await;
+        }
+        status.warning();
+    }
+    let header = expander.decoder().header().map_or(10, |h| h.len) as i64;
+    ratio(expanded, expander.compressed_bytes() as i64 - header - 8)
 }
 
 fn trailer_size(data: &[u8]) -> Option<u32> {
@@ -308,75 +407,119 @@ async fn file_one(ctx: &Invocation<'_>, settings: &Settings, operand: &str, stat
             }
         },
     };
-    let data = match ctx.fs.read_file(&path).await {
-        Ok(data) => data,
+    let input = match open_read(ctx, &path).await {
+        Ok(input) => input,
         Err(error) => {
             say(ctx, &format!("gzip: {name}: {error}\n")).await;
             status.error();
             return Ok(());
         }
     };
-    let (output, ratio_text) = if settings.mode == Mode::Compress {
-        let base = name.rsplit('/').next().unwrap_or(&name);
-        let stored = settings.save_name.then_some(base);
-        let mtime = if settings.save_name { (metadata.mtime / 1000.0).floor().max(0.0) as u32 } else { 0 };
-        let packed = compress(&data, settings.level, stored, mtime);
-        let header = 10 + stored.map_or(0, |s| s.len() + 1);
-        let text = ratio(data.len() as u64, packed.len() as i64 - header as i64 - 8);
-        (packed, text)
-    } else {
-        let Some(expanded) = expand(ctx, settings, &data, &name, status).await else {
+    let base = name.rsplit('/').next().unwrap_or(&name).to_string();
+    let stored = (settings.mode == Mode::Compress && settings.save_name).then_some(base.as_str());
+    let mtime = if settings.save_name { (metadata.mtime / 1000.0).floor().max(0.0) as u32 } else { 0 };
+    if !in_place {
+        let Some(ratio_text) = pipe_through(ctx, settings, input, &name, stored, mtime, status).await? else {
             return Ok(());
         };
-        let header = parse_header(&data).map(|h| h.len).unwrap_or(10);
-        let text = ratio(expanded.len() as u64, data.len() as i64 - header as i64 - 8);
-        (expanded, text)
-    };
-    if settings.mode == Mode::Test {
         if settings.verbose {
-            say(ctx, &format!("{name}:\t OK\n")).await;
+            let text = if settings.mode == Mode::Test { format!("{name}:\t OK\n") } else { format!("{name}:\t{ratio_text} -- replaced with stdout\n") };
+            say(ctx, &text).await;
         }
         return Ok(());
     }
-    if !in_place {
-        if settings.verbose {
-            say(ctx, &format!("{name}:\t{} -- replaced with stdout\n", ratio_text)).await;
+    let (target, ratio_text, stored_mtime) = if settings.mode == Mode::Compress {
+        let target_path = ctx.resolve(&target);
+        if !settings.force && ctx.fs.symlink_metadata(&target_path).await.is_ok() {
+            say(ctx, &format!("gzip: {target} already exists;\tnot overwritten\n")).await;
+            status.warning();
+            return Ok(());
         }
-        return ctx.write_out(&output).await.map_err(write_failure_status);
-    }
-    let target = if settings.restore_name && settings.mode == Mode::Decompress {
-        match parse_header(&data).ok().and_then(|h| h.name) {
-            Some(stored) if !stored.contains('/') && !stored.is_empty() => {
+        let mut sink = match Sink::create(ctx, &target_path, metadata.mode).await {
+            Ok(sink) => sink,
+            Err(error) => {
+                say(ctx, &format!("gzip: {target}: {error}\n")).await;
+                status.error();
+                return Ok(());
+            }
+        };
+        match compress_to(ctx, &input, &mut sink, settings.level, stored, mtime).await {
+            Ok(text) => (target, text, None),
+            Err(failure) => {
+                let error = match failure {
+                    Failure::Read(error) => format!("{name}: {error}"),
+                    Failure::Sink(SinkError::File(error)) => format!("{target}: {error}"),
+                    Failure::Sink(SinkError::Stdout(error)) => format!("{target}: {error}"),
+                };
+                say(ctx, &format!("gzip: {error}\n")).await;
+                let _ = ctx.fs.remove_file(&target_path).await;
+                status.error();
+                return Ok(());
+            }
+        }
+    } else {
+        let prefix = read_prefix(&input, 2).await.unwrap_or_default();
+        let mut expander = Expander::new(input, &prefix);
+        let first = match expander.next().await {
+            Ok(first) => first,
+            Err(error) => {
+                report_gzip_error(ctx, &name, error, &expander).await;
+                status.error();
+                return Ok(());
+            }
+        };
+        let header = expander.decoder().header().cloned().unwrap_or_default();
+        let target = match header.name.as_deref() {
+            Some(stored) if settings.restore_name && !stored.contains('/') && !stored.is_empty() => {
                 let dir = crate::commands::archive::files::parent_of(&path);
                 if name.contains('/') {
                     format!("{}/{stored}", dir.trim_end_matches('/'))
                 } else {
-                    stored
+                    stored.to_string()
                 }
             }
             _ => target,
+        };
+        let target_path = ctx.resolve(&target);
+        if !settings.force && ctx.fs.symlink_metadata(&target_path).await.is_ok() {
+            say(ctx, &format!("gzip: {target} already exists;\tnot overwritten\n")).await;
+            status.warning();
+            return Ok(());
         }
-    } else {
-        target
+        let mut sink = match Sink::create(ctx, &target_path, metadata.mode).await {
+            Ok(sink) => sink,
+            Err(error) => {
+                say(ctx, &format!("gzip: {target}: {error}\n")).await;
+                status.error();
+                return Ok(());
+            }
+        };
+        let expanded = match pump(ctx, &mut expander, first, &mut sink).await {
+            Ok(Ok(expanded)) => expanded,
+            Ok(Err(error)) => {
+                report_gzip_error(ctx, &name, error, &expander).await;
+                let _ = ctx.fs.remove_file(&target_path).await;
+                status.error();
+                return Ok(());
+            }
+            Err(error) => {
+                let error = match error {
+                    SinkError::File(error) => error.to_string(),
+                    SinkError::Stdout(error) => error.to_string(),
+                };
+                say(ctx, &format!("gzip: {target}: {error}\n")).await;
+                let _ = ctx.fs.remove_file(&target_path).await;
+                status.error();
+                return Ok(());
+            }
+        };
+        let text = finish_expansion(ctx, settings, &expander, expanded, &name, status).await;
+        let restored = (settings.restore_name && header.mtime != 0).then_some(header.mtime as f64 * 1000.0);
+        (target, text, restored)
     };
     let target_path = ctx.resolve(&target);
-    if !settings.force && ctx.fs.symlink_metadata(&target_path).await.is_ok() {
-        say(ctx, &format!("gzip: {target} already exists;\tnot overwritten\n")).await;
-        status.warning();
-        return Ok(());
-    }
-    if let Err(error) = write_whole(ctx, &target_path, &output, metadata.mode).await {
-        say(ctx, &format!("gzip: {target}: {error}\n")).await;
-        let _ = ctx.fs.remove_file(&target_path).await;
-        status.error();
-        return Ok(());
-    }
     let _ = ctx.fs.set_mode(&target_path, metadata.mode).await;
-    let mtime = match (settings.restore_name, settings.mode) {
-        (true, Mode::Decompress) => parse_header(&data).ok().filter(|h| h.mtime != 0).map(|h| h.mtime as f64 * 1000.0),
-        _ => None,
-    };
-    let _ = ctx.fs.set_times(&target_path, Some(metadata.atime), Some(mtime.unwrap_or(metadata.mtime))).await;
+    let _ = ctx.fs.set_times(&target_path, Some(metadata.atime), Some(stored_mtime.unwrap_or(metadata.mtime))).await;
     if settings.verbose {
         say(ctx, &format!("{name}:\t{} -- replaced with {target}\n", ratio_text)).await;
     }
@@ -397,8 +540,8 @@ async fn list_one(
     status: &mut Status,
     totals: &mut (u64, u64, usize, u64),
 ) -> Result<(), i32> {
-    let (name, data) = if operand == "-" {
-        ("stdout".to_string(), ctx.stdin.read_to_end().await.unwrap_or_default())
+    let (name, input) = if operand == "-" {
+        ("stdout".to_string(), ctx.stdin.clone())
     } else {
         let name = match locate(ctx, operand, &settings.suffix).await {
             Ok(name) => name,
@@ -408,8 +551,8 @@ async fn list_one(
                 return Ok(());
             }
         };
-        match ctx.fs.read_file(&ctx.resolve(&name)).await {
-            Ok(data) => (name, data),
+        match open_read(ctx, &ctx.resolve(&name)).await {
+            Ok(input) => (name, input),
             Err(error) => {
                 say(ctx, &format!("gzip: {name}: {error}\n")).await;
                 status.error();
@@ -417,7 +560,8 @@ async fn list_one(
             }
         }
     };
-    let header = match parse_header(&data) {
+    let (head, tail, size) = scan_ends(&input).await;
+    let header = match parse_header(&head) {
         Ok(header) => header,
         Err(error) => {
             say(ctx, &format!("\ngzip: {name}: {error}\n")).await;
@@ -425,7 +569,7 @@ async fn list_one(
             return Ok(());
         }
     };
-    let uncompressed = trailer_size(&data).unwrap_or(0) as u64;
+    let uncompressed = trailer_size(&tail).unwrap_or(0) as u64;
     let shown = if operand == "-" { String::new() } else { expanded_name(&name, &settings.suffix).unwrap_or_else(|| name.clone()) };
     let mut text = String::new();
     if totals.2 == 0 {
@@ -436,15 +580,36 @@ async fn list_one(
         });
     }
     if settings.verbose {
-        let crc = data.len().checked_sub(8).and_then(|at| data.get(at..at + 4)).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let crc = tail.len().checked_sub(8).and_then(|at| tail.get(at..at + 4)).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let when = civil::from_timestamp(header.mtime as i64, 0, 0);
         text.push_str(&format!("defla {crc:08x} {} {:>2} {:02}:{:02} ", civil::month_abbrev(when.month), when.day, when.hour, when.minute));
     }
-    text.push_str(&list_line(data.len() as u64, uncompressed, header.len as u64 + 8, &shown));
+    text.push_str(&list_line(size, uncompressed, header.len as u64 + 8, &shown));
     // GNU subtracts only the last file's header from the totals.
     totals.3 = header.len as u64 + 8;
-    totals.0 += data.len() as u64;
+    totals.0 += size;
     totals.1 += uncompressed;
     totals.2 += 1;
     ctx.write_out(text.as_bytes()).await.map_err(write_failure_status)
+}
+
+/// Reads a stream through, keeping its first bytes (enough for a member
+/// header) and its last eight (the trailer): `(head, tail, size)`.
+async fn scan_ends(input: &Fd) -> (Vec<u8>, Vec<u8>, u64) {
+    const HEAD: usize = 64 * 1024;
+    let (mut head, mut tail, mut size) = (Vec::new(), Vec::new(), 0u64);
+    loop {
+        let chunk = input.read(READ_CHUNK).await.unwrap_or_default();
+        if chunk.is_empty() {
+            return (head, tail, size);
+        }
+        size += chunk.len() as u64;
+        if head.len() < HEAD {
+            head.extend_from_slice(chunk.get(..HEAD - head.len()).unwrap_or(&chunk));
+        }
+        let keep = chunk.get(chunk.len().saturating_sub(8)..).unwrap_or(&[]);
+        tail.extend_from_slice(keep);
+        let excess = tail.len().saturating_sub(8);
+        tail.drain(..excess);
+    }
 }

@@ -1,7 +1,7 @@
-//! The gzip file format (RFC 1952) over flate2's pure-Rust deflate: writing
-//! one member, reading every member of a file with the checks and messages
-//! GNU gzip reports (`not in gzip format`, `unexpected end of file`, CRC and
-//! length errors, trailing garbage).
+//! The gzip file format (RFC 1952) over flate2's pure-Rust deflate: the
+//! member header, GNU gzip's error messages (`not in gzip format`,
+//! `unexpected end of file`, CRC and length errors), and whole-buffer raw
+//! deflate for zip. Streaming gzip itself is in [`super::gzip_stream`].
 
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
@@ -57,25 +57,12 @@ pub struct Header {
 
 /// Compresses `data` into one gzip member at `level` (1-9) with an optional
 /// stored name and modification time, as `gzip` writes it (OS = Unix).
+#[cfg(test)]
 pub fn compress(data: &[u8], level: u32, name: Option<&str>, mtime: u32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() / 2 + 64);
-    out.extend_from_slice(&MAGIC);
-    out.push(8);
-    out.push(if name.is_some() { FLAG_NAME } else { 0 });
-    out.extend_from_slice(&mtime.to_le_bytes());
-    out.push(match level {
-        9 => 2,
-        1 => 4,
-        _ => 0,
-    });
-    out.push(3);
-    if let Some(name) = name {
-        out.extend(name.bytes().filter(|&b| b != 0));
-        out.push(0);
-    }
-    out.extend_from_slice(&deflate(data, level));
-    out.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
-    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    let mut out = super::gzip_stream::member_header(level, name, mtime);
+    let mut encoder = super::gzip_stream::Encoder::new(level);
+    encoder.write(data, &mut out);
+    encoder.finish(&mut out);
     out
 }
 
@@ -174,56 +161,6 @@ pub fn parse_header(data: &[u8]) -> Result<Header, GzipError> {
     Ok(Header { name, mtime, len: position })
 }
 
-/// What decompressing a whole gzip file produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decompressed {
-    /// The data of every member, concatenated.
-    pub data: Vec<u8>,
-    /// True when non-gzip bytes (other than zero padding) followed the last member.
-    pub trailing_garbage: bool,
-}
-
-/// Decompresses every member of `data`, producing at most `limit` bytes. On
-/// an error, `Err` carries the data decoded before it (GNU writes that much)
-/// and the error.
-pub fn decompress(data: &[u8], limit: usize) -> Result<Decompressed, (Vec<u8>, GzipError)> {
-    let mut out = Vec::new();
-    let mut position = 0;
-    let mut first = true;
-    loop {
-        let rest = data.get(position..).unwrap_or(&[]);
-        if !first && (rest.is_empty() || rest.iter().all(|&b| b == 0)) {
-            return Ok(Decompressed { data: out, trailing_garbage: false });
-        }
-        let header = match parse_header(rest) {
-            Ok(header) => header,
-            Err(GzipError::NotGzip) if !first => return Ok(Decompressed { data: out, trailing_garbage: true }),
-            Err(error) => return Err((out, error)),
-        };
-        first = false;
-        let body = rest.get(header.len..).unwrap_or(&[]);
-        let (member, used) = match inflate(body, limit.saturating_sub(out.len())) {
-            Ok(result) => result,
-            Err(GzipError::TooLarge(_)) => return Err((out, GzipError::TooLarge(limit))),
-            Err(error) => return Err((out, error)),
-        };
-        out.extend_from_slice(&member);
-        let trailer_at = header.len + used;
-        let Some(trailer) = rest.get(trailer_at..trailer_at + 8) else {
-            return Err((out, GzipError::UnexpectedEnd));
-        };
-        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
-        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
-        if crc != crc32fast::hash(&member) {
-            return Err((out, GzipError::Crc));
-        }
-        if size != member.len() as u32 {
-            return Err((out, GzipError::Length));
-        }
-        position += trailer_at + 8;
-    }
-}
-
 /// True when `data` starts like a gzip member.
 pub fn is_gzip(data: &[u8]) -> bool {
     data.get(..2) == Some(&MAGIC[..])
@@ -234,47 +171,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn round_trips_and_matches_gnu_layout() {
+    fn writes_gnu_layout() {
         let packed = compress(b"hello\n", 6, Some("g.txt"), 0);
         assert_eq!(&packed[..4], &[0x1f, 0x8b, 8, 8]);
         assert_eq!(packed.len(), 32);
-        assert_eq!(decompress(&packed, MAX_DECOMPRESSED_BYTES).unwrap().data, b"hello\n");
         let header = parse_header(&packed).unwrap();
         assert_eq!(header.name.as_deref(), Some("g.txt"));
         assert_eq!(header.len, 16);
         let nameless = compress(b"hello\n", 9, None, 0);
         assert_eq!(&nameless[..10], &[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3]);
+        assert_eq!(parse_header(b"junk"), Err(GzipError::NotGzip));
+        assert_eq!(parse_header(&packed[..12]), Err(GzipError::UnexpectedEnd));
     }
 
     #[test]
-    fn reports_gnu_errors() {
-        assert_eq!(decompress(b"junk", MAX_DECOMPRESSED_BYTES).unwrap_err().1, GzipError::NotGzip);
-        let packed = compress(b"hello\n", 6, None, 0);
-        assert_eq!(decompress(&packed[..packed.len() - 3], MAX_DECOMPRESSED_BYTES).unwrap_err().1, GzipError::UnexpectedEnd);
-        let mut bad = packed.clone();
-        let crc_at = bad.len() - 8;
-        bad[crc_at] ^= 1;
-        assert_eq!(decompress(&bad, MAX_DECOMPRESSED_BYTES).unwrap_err(), (b"hello\n".to_vec(), GzipError::Crc));
-        let mut two = packed.clone();
-        two.extend_from_slice(&packed);
-        assert_eq!(decompress(&two, MAX_DECOMPRESSED_BYTES).unwrap().data, b"hello\nhello\n");
-        let mut garbage = packed.clone();
-        garbage.extend_from_slice(b"garbage");
-        assert!(decompress(&garbage, MAX_DECOMPRESSED_BYTES).unwrap().trailing_garbage);
-        let mut zeros = packed;
-        zeros.extend_from_slice(&[0, 0, 0]);
-        assert!(!decompress(&zeros, MAX_DECOMPRESSED_BYTES).unwrap().trailing_garbage);
-    }
-
-    #[test]
-    fn stops_a_bomb_at_the_limit() {
-        let bomb = compress(&vec![0u8; 1 << 20], 9, None, 0);
-        assert!(bomb.len() < 2048);
-        assert_eq!(decompress(&bomb, 100_000).unwrap_err().1, GzipError::TooLarge(100_000));
-        assert_eq!(decompress(&bomb, 1 << 20).unwrap().data.len(), 1 << 20);
-        let mut two = bomb.clone();
-        two.extend_from_slice(&bomb);
-        let (partial, error) = decompress(&two, 1 << 20).unwrap_err();
-        assert_eq!((partial.len(), error), (1 << 20, GzipError::TooLarge(1 << 20)));
+    fn raw_inflate_stops_a_bomb_at_the_limit() {
+        let zeros = vec![0u8; 1 << 20];
+        let raw = deflate(&zeros, 9);
+        assert!(raw.len() < 2048);
+        assert_eq!(inflate(&raw, 100_000).unwrap_err(), GzipError::TooLarge(100_000));
+        assert_eq!(inflate(&raw, 1 << 20).unwrap().0.len(), 1 << 20);
     }
 }

@@ -5,12 +5,15 @@
 pub mod files;
 pub mod gzip;
 pub mod gzip_format;
+pub mod gzip_stream;
 pub mod pattern;
 pub mod tar;
+pub mod tar_common;
 pub mod tar_create;
 pub mod tar_extract;
 pub mod tar_format;
 pub mod tar_list;
+pub mod tar_reader;
 pub mod unzip;
 pub mod zip;
 pub mod zip_format;

@@ -3,6 +3,7 @@
 //! with GNU tar's option forms (`tar czf`, `-czf`, `--create --file=`),
 //! messages and statuses (2 for failures, 64 for a bad option).
 
+use super::tar_common::TarOptions;
 use super::tar_create::create;
 use super::tar_extract::{extract_or_list, ExtractMode};
 use crate::commands::options::{parse, Long, Spec};
@@ -51,45 +52,6 @@ const LONGS: &[Long] = &[
 const SPEC: Spec = Spec::new("cxtzjJvf:C:kOpPmhab:T:X:", LONGS);
 /// Old-style letters that take the next word as their argument.
 const ARG_LETTERS: &str = "fCbTX";
-
-/// Everything one `tar` run was asked to do.
-#[derive(Debug, Clone, Default)]
-pub struct TarOptions {
-    /// The archive (`-` for standard input or output).
-    pub file: String,
-    /// Verbosity: 1 lists names, 2 lists details (`-vv`, or `-v` with `t`).
-    pub verbose: u32,
-    /// Compress or expect gzip.
-    pub gzip: bool,
-    /// Working-directory changes in effect, the last one wins.
-    pub directory: Option<String>,
-    /// Exclusion patterns.
-    pub excludes: Vec<String>,
-    /// Keep existing files on extraction (`-k`).
-    pub keep_old: bool,
-    /// Extract to standard output (`-O`).
-    pub to_stdout: bool,
-    /// Keep the archived permissions exactly (`-p`).
-    pub preserve: bool,
-    /// Keep leading `/` and `..` (`-P`).
-    pub absolute: bool,
-    /// Do not restore modification times (`-m`).
-    pub touch: bool,
-    /// Follow symlinks when creating (`-h`).
-    pub dereference: bool,
-    /// Leading path components to drop on extraction.
-    pub strip: usize,
-    /// Member operands are wildcards (`--wildcards`).
-    pub wildcards: bool,
-    /// Do not descend into directories when creating.
-    pub no_recursion: bool,
-    /// Choose compression from the archive's suffix (`-a`).
-    pub auto_compress: bool,
-    /// Remove files after adding them.
-    pub remove_files: bool,
-    /// The operands (files to add, or members to extract or list).
-    pub operands: Vec<String>,
-}
 
 /// Rewrites GNU tar's old-style first word (`czf a.tgz d`) into options.
 pub fn expand_old_style(args: &[String]) -> Result<Vec<String>, char> {

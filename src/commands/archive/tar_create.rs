@@ -1,19 +1,77 @@
-//! `tar c`: walks the named files into an archive in memory, then writes it
-//! (gzip-compressed with `z`) to the archive file or standard output.
+//! `tar c`: walks the named files into an archive written as it grows
+//! (gzip-compressed with `z`) to the archive file or standard output, a
+//! chunk at a time: memory does not grow with the tree's size.
 
 use super::pattern::excluded;
-use super::tar::TarOptions;
-use super::tar_format::{finish, write_entry, Entry, Kind};
+use super::tar_common::{strip_unsafe_prefix, TarOptions};
+use super::files::{Sink, SinkError};
+use super::gzip_stream::{member_header, Encoder, OUTPUT_CHUNK};
+use super::tar_format::{ending, padding, write_header, Entry, Kind};
 use super::tar_list::long_line;
 use crate::fs::{FileType, Metadata, OpenOptions};
+use crate::io::READ_CHUNK;
 use crate::utility::{write_failure_status, Invocation};
 use std::collections::HashMap;
+
+/// The archive's bytes on their way out: through gzip when asked, written
+/// whenever a chunk is ready.
+struct ArchiveOut {
+    buffer: Vec<u8>,
+    encoder: Option<Encoder>,
+    packed: Vec<u8>,
+    sink: Sink,
+    written: u64,
+}
+
+impl ArchiveOut {
+    fn new(sink: Sink, gzip: bool) -> ArchiveOut {
+        let (encoder, packed) = if gzip { (Some(Encoder::new(6)), member_header(6, None, 0)) } else { (None, Vec::new()) };
+        ArchiveOut { buffer: Vec::new(), encoder, packed, sink, written: 0 }
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.written += bytes.len() as u64;
+        self.buffer.extend_from_slice(bytes);
+    }
+
+    /// Writes what is buffered once a chunk is ready (everything with `all`).
+    async fn flush(&mut self, ctx: &Invocation<'_>, all: bool) -> Result<(), SinkError> {
+        if !all && self.buffer.len() < OUTPUT_CHUNK {
+            return Ok(());
+        }
+        let Some(encoder) = &mut self.encoder else {
+            let result = self.sink.put(ctx, &self.buffer).await;
+            self.buffer.clear();
+            return result;
+        };
+        encoder.write(&self.buffer, &mut self.packed);
+        self.buffer.clear();
+        if all || self.packed.len() >= OUTPUT_CHUNK {
+            let result = self.sink.put(ctx, &self.packed).await;
+            self.packed.clear();
+            return result;
+        }
+        Ok(())
+    }
+
+    /// Ends the archive (and the gzip member) and writes the rest.
+    async fn finish(&mut self, ctx: &Invocation<'_>) -> Result<(), SinkError> {
+        let end = ending(self.written);
+        self.push(&end);
+        if let Some(encoder) = &mut self.encoder {
+            encoder.write(&self.buffer, &mut self.packed);
+            self.buffer.clear();
+            encoder.finish(&mut self.packed);
+        }
+        self.flush(ctx, true).await
+    }
+}
 
 /// State of one archive being written.
 struct Writer<'o> {
     options: &'o TarOptions,
     base: String,
-    archive: Vec<u8>,
+    archive: ArchiveOut,
     archive_id: Option<(u64, u64)>,
     links: HashMap<(u64, u64), String>,
     failed: bool,
@@ -32,23 +90,6 @@ pub fn owner_name(id: u32) -> String {
     }
 }
 
-/// Splits off what GNU tar strips from member names: leading `/` and `../`.
-pub fn strip_unsafe_prefix(name: &str) -> (String, &str) {
-    let mut rest = name;
-    loop {
-        if let Some(after) = rest.strip_prefix('/') {
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix("../") {
-            rest = after;
-        } else if rest == ".." {
-            rest = "";
-        } else {
-            break;
-        }
-    }
-    (name.get(..name.len() - rest.len()).unwrap_or("").to_string(), rest)
-}
-
 async fn say(ctx: &Invocation<'_>, text: &str) {
     let _ = ctx.stderr.write(text.as_bytes()).await;
 }
@@ -62,10 +103,14 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
     let to_stdout = options.file == "-";
     let archive_path = ctx.resolve(&options.file);
     let mut archive_id = None;
+    let mut sink = Sink::Stdout;
     if !to_stdout {
         let mode = 0o666 & !ctx.shell.umask();
         match ctx.fs.open(&archive_path, OpenOptions::write_truncate(mode)).await {
-            Ok(handle) => archive_id = handle.metadata().await.ok().map(|m| (m.dev, m.ino)),
+            Ok(handle) => {
+                archive_id = handle.metadata().await.ok().map(|m| (m.dev, m.ino));
+                sink = Sink::File(handle, 0);
+            }
             Err(error) => {
                 say(ctx, &format!("tar: {}: Cannot open: {error}\ntar: Error is not recoverable: exiting now\n", options.file)).await;
                 return 2;
@@ -83,10 +128,11 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
             return 2;
         }
     }
+    let compress = options.gzip || (options.auto_compress && (options.file.ends_with(".tgz") || options.file.ends_with(".tar.gz")));
     let mut writer = Writer {
         options,
         base,
-        archive: Vec::new(),
+        archive: ArchiveOut::new(sink, compress),
         archive_id,
         links: HashMap::new(),
         failed: false,
@@ -116,19 +162,9 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
             return code;
         }
     }
-    let mut bytes = std::mem::take(&mut writer.archive);
-    finish(&mut bytes);
-    let compress = options.gzip || (options.auto_compress && (options.file.ends_with(".tgz") || options.file.ends_with(".tar.gz")));
-    if compress {
-        bytes = super::gzip_format::compress(&bytes, 6, None, 0);
-    }
-    if to_stdout {
-        if let Err(error) = ctx.write_out(&bytes).await {
-            return write_failure_status(error);
-        }
-    } else if let Err(error) = super::files::write_whole(ctx, &archive_path, &bytes, 0o666).await {
-        say(ctx, &format!("tar: {}: Cannot write: {error}\ntar: Error is not recoverable: exiting now\n", options.file)).await;
-        return 2;
+    let finished = writer.archive.finish(ctx).await;
+    if let Err(status) = write_status(ctx, options, finished).await {
+        return status;
     }
     if options.remove_files && !writer.failed {
         for (path, is_dir) in writer.added.iter().rev() {
@@ -140,6 +176,48 @@ pub async fn create(ctx: &Invocation<'_>, options: &TarOptions) -> i32 {
         return 2;
     }
     0
+}
+
+/// The status to stop with after a failed archive write (reported), if any.
+async fn write_status(ctx: &Invocation<'_>, options: &TarOptions, result: Result<(), SinkError>) -> Result<(), i32> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(SinkError::Stdout(error)) => Err(write_failure_status(error)),
+        Err(SinkError::File(error)) => {
+            say(ctx, &format!("tar: {}: Cannot write: {error}\ntar: Error is not recoverable: exiting now\n", options.file)).await;
+            Err(2)
+        }
+    }
+}
+
+/// Appends a file's contents (`size` bytes, as its header says) and the
+/// padding after them, a chunk at a time. A file that shrank is padded with
+/// zeros, as GNU tar does.
+async fn add_contents(ctx: &Invocation<'_>, writer: &mut Writer<'_>, handle: &dyn crate::fs::FileHandle, size: u64, shown: &str) -> Result<(), i32> {
+    let mut offset = 0u64;
+    while offset < size {
+        let want = usize::try_from(size - offset).unwrap_or(READ_CHUNK).min(READ_CHUNK);
+        let chunk = handle.read_at(offset, want).await.unwrap_or_default();
+        if chunk.is_empty() {
+            say(ctx, &format!("tar: {shown}: File shrank by {} bytes; padding with zeros\n", size - offset)).await;
+            writer.failed = true;
+            break;
+        }
+        offset += chunk.len() as u64;
+        writer.archive.push(&chunk);
+        let flushed = writer.archive.flush(ctx, false).await;
+        write_status(ctx, writer.options, flushed).await?;
+    }
+    let zeros = vec![0u8; usize::try_from(size - offset).unwrap_or(0).min(READ_CHUNK)];
+    while offset < size {
+        let take = usize::try_from(size - offset).unwrap_or(zeros.len()).min(zeros.len());
+        writer.archive.push(zeros.get(..take).unwrap_or(&[]));
+        offset += take as u64;
+        let flushed = writer.archive.flush(ctx, false).await;
+        write_status(ctx, writer.options, flushed).await?;
+    }
+    writer.archive.push(&vec![0u8; padding(size)]);
+    Ok(())
 }
 
 /// Adds `path` as member `name` (and, for a directory, everything below).
@@ -163,6 +241,7 @@ async fn add_path(ctx: &Invocation<'_>, writer: &mut Writer<'_>, path: &str, nam
         return Ok(());
     }
     let mut entry = base_entry(member_name, &metadata);
+    let mut contents = None;
     match metadata.file_type {
         FileType::Directory => {
             entry.kind = Kind::Directory;
@@ -185,21 +264,29 @@ async fn add_path(ctx: &Invocation<'_>, writer: &mut Writer<'_>, path: &str, nam
             if let Some(first) = writer.links.get(&key).filter(|_| metadata.nlink > 1) {
                 entry.kind = Kind::HardLink(first.clone());
             } else {
-                match ctx.fs.read_file(path).await {
-                    Ok(data) => entry.data = data,
+                match ctx.fs.open(path, OpenOptions::read_only()).await {
+                    Ok(handle) => contents = Some(handle),
                     Err(error) => {
                         say(ctx, &format!("tar: {shown}: Cannot open: {error}\n")).await;
                         writer.failed = true;
                         return Ok(());
                     }
                 }
+                entry.size = metadata.size;
                 if metadata.nlink > 1 {
                     writer.links.insert(key, member_name.to_string());
                 }
             }
         }
     }
-    write_entry(&mut writer.archive, &entry);
+    let mut header = Vec::new();
+    write_header(&mut header, &entry);
+    writer.archive.push(&header);
+    if let Some(handle) = contents {
+        add_contents(ctx, writer, handle.as_ref(), entry.size, shown).await?;
+    }
+    let flushed = writer.archive.flush(ctx, false).await;
+    write_status(ctx, writer.options, flushed).await?;
     writer.added.push((path.to_string(), metadata.is_dir()));
     if writer.options.verbose > 0 {
         let line = if writer.options.verbose > 1 {
@@ -243,6 +330,6 @@ fn base_entry(name: &str, metadata: &Metadata) -> Entry {
         uname: owner_name(metadata.uid),
         gname: owner_name(metadata.gid),
         mtime: (metadata.mtime / 1000.0).floor() as i64,
-        data: Vec::new(),
+        size: 0,
     }
 }

@@ -1,15 +1,17 @@
-//! `tar x` and `tar t`: reads an archive (expanding gzip when present),
-//! selects members by operand and exclusion, and extracts or lists them as
-//! GNU tar does, restoring directory times after their contents.
+//! `tar x` and `tar t`: reads an archive as it streams in (expanding gzip
+//! when present), selects members by operand and exclusion, and extracts or
+//! lists them as GNU tar does, restoring directory times after their contents.
 
-use super::files::{create_dirs, parent_of, write_whole};
-use super::gzip_format::{decompress, decompressed_limit, is_gzip, GzipError};
+use super::files::{create_dirs, open_read, parent_of, Sink, SinkError};
+use super::gzip_format::is_gzip;
+use super::gzip_stream::{read_prefix, Expander};
 use super::pattern::{excluded, wildcard_match};
-use super::tar::TarOptions;
-use super::tar_create::strip_unsafe_prefix;
-use super::tar_format::{read_archive, Entry, Kind, TarError};
+use super::tar_common::{strip_unsafe_prefix, TarOptions};
+use super::tar_format::{Entry, Kind, TarError};
+use super::tar_reader::{ReadError, Source, TarReader};
 use super::tar_list::{local_offset, long_line};
 use crate::fs::FsError;
+use crate::io::READ_CHUNK;
 use crate::utility::{write_failure_status, Invocation};
 
 /// Whether members are extracted or listed.
@@ -27,19 +29,19 @@ async fn say(ctx: &Invocation<'_>, text: &str) {
 
 const FATAL: &str = "tar: Error is not recoverable: exiting now\n";
 
-/// Reads the archive bytes, expanding gzip. `Err(status)` after reporting.
-async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32> {
+/// Opens the archive, expanding gzip as it is read. `Err(status)` after reporting.
+async fn open_archive(ctx: &Invocation<'_>, options: &TarOptions) -> Result<TarReader, i32> {
     let from_stdin = options.file == "-";
-    let data = if from_stdin {
-        ctx.stdin.read_to_end().await.unwrap_or_default()
+    let input = if from_stdin {
+        ctx.stdin.clone()
     } else {
         let path = ctx.resolve(&options.file);
         let result = match ctx.fs.metadata(&path).await {
             Ok(metadata) if metadata.is_dir() => Err(FsError::IsADirectory),
-            _ => ctx.fs.read_file(&path).await,
+            _ => open_read(ctx, &path).await,
         };
         match result {
-            Ok(data) => data,
+            Ok(input) => input,
             Err(FsError::IsADirectory) => {
                 say(ctx, &format!("tar: {}: Cannot read: Is a directory\n{FATAL}", options.file)).await;
                 return Err(2);
@@ -50,26 +52,27 @@ async fn load(ctx: &Invocation<'_>, options: &TarOptions) -> Result<Vec<u8>, i32
             }
         }
     };
-    if is_gzip(&data) {
+    let prefix = read_prefix(&input, 2).await.unwrap_or_default();
+    if is_gzip(&prefix) {
         if from_stdin && !options.gzip {
             say(ctx, &format!("tar: Archive is compressed. Use -z option\n{FATAL}")).await;
             return Err(2);
         }
-        return match decompress(&data, decompressed_limit(ctx.fs.as_ref())) {
-            Ok(result) => Ok(result.data),
-            // A cut stream still yields the members before the cut, as with GNU's pipe.
-            Err((partial, GzipError::UnexpectedEnd)) => Ok(partial),
-            Err((_, error)) => {
-                say(ctx, &format!("\ngzip: stdin: {error}\ntar: Child returned status 1\n{FATAL}")).await;
-                Err(2)
-            }
-        };
+        return Ok(TarReader::new(Source::Gzip(Expander::new(input, &prefix)), Vec::new()));
     }
     if options.gzip {
         say(ctx, &format!("\ngzip: stdin: not in gzip format\ntar: Child returned status 1\n{FATAL}")).await;
         return Err(2);
     }
-    Ok(data)
+    Ok(TarReader::new(Source::Plain(input), prefix))
+}
+
+/// Why extracting one member stopped the whole run.
+enum Stop {
+    /// Standard output failed: exit with this status.
+    Status(i32),
+    /// The archive could not be read on.
+    Archive(ReadError),
 }
 
 /// True when member `name` is selected by operand `operand`.
@@ -106,8 +109,8 @@ fn strip_components(name: &str, count: usize) -> Option<String> {
 
 /// Runs `tar x` or `tar t`; returns the exit status.
 pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: ExtractMode) -> i32 {
-    let data = match load(ctx, options).await {
-        Ok(data) => data,
+    let mut reader = match open_archive(ctx, options).await {
+        Ok(reader) => reader,
         Err(status) => return status,
     };
     let base = match &options.directory {
@@ -122,18 +125,15 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         }
         None => ctx.cwd.clone(),
     };
-    let (entries, error) = match read_archive(&data) {
-        Ok(entries) => (entries, None),
-        Err((entries, error)) => (entries, Some(error)),
-    };
     let mut failed = false;
-    if error == Some(TarError::NotTar) {
-        say(ctx, "tar: This does not look like a tar archive\n").await;
-        failed = true;
-    }
     let mut matched = vec![false; options.operands.len()];
     let mut extractor = Extractor { base, width: 19, directories: Vec::new(), removed_prefixes: Vec::new(), failed: false };
-    for entry in &entries {
+    let error = loop {
+        let entry = match reader.next_entry().await {
+            Ok(Some(entry)) => entry,
+            Ok(None) => break None,
+            Err(error) => break Some(error),
+        };
         if excluded(&options.excludes, &entry.name) {
             continue;
         }
@@ -155,32 +155,49 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
         let result = match mode {
             ExtractMode::List => {
                 let line = if options.verbose > 0 {
-                    long_line(entry, &mut extractor.width, local_offset(ctx), false)
+                    long_line(&entry, &mut extractor.width, local_offset(ctx), false)
                 } else {
                     format!("{}\n", entry.name)
                 };
-                ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)
+                ctx.write_out(line.as_bytes()).await.map_err(|error| Stop::Status(write_failure_status(error)))
             }
-            ExtractMode::Extract => extractor.extract(ctx, options, entry, &name).await,
+            ExtractMode::Extract => extractor.extract(ctx, options, &entry, &name, &mut reader).await,
         };
-        if let Err(status) = result {
-            return status;
+        match result {
+            Ok(()) => {}
+            Err(Stop::Status(status)) => return status,
+            Err(Stop::Archive(error)) => break Some(error),
         }
-    }
+    };
     if mode == ExtractMode::Extract {
         extractor.restore_directories(ctx, options).await;
     }
     failed |= extractor.failed;
+    if reader.was_cut() {
+        say(ctx, "\ngzip: stdin: unexpected end of file\n").await;
+        if error.is_none() {
+            say(ctx, &format!("tar: Child returned status 1\n{FATAL}")).await;
+            return 2;
+        }
+    }
     match error {
-        Some(TarError::UnexpectedEof) => {
+        Some(ReadError::Tar(TarError::NotTar)) => {
+            say(ctx, "tar: This does not look like a tar archive\n").await;
+            failed = true;
+        }
+        Some(ReadError::Tar(TarError::UnexpectedEof)) => {
             say(ctx, &format!("tar: Unexpected EOF in archive\n{FATAL}")).await;
             return 2;
         }
-        Some(TarError::BadHeader) => {
+        Some(ReadError::Tar(TarError::BadHeader)) => {
             say(ctx, "tar: Skipping to next header\n").await;
             failed = true;
         }
-        _ => {}
+        Some(ReadError::Gzip(error)) => {
+            say(ctx, &format!("\ngzip: stdin: {error}\ntar: Child returned status 1\n{FATAL}")).await;
+            return 2;
+        }
+        None => {}
     }
     let patterns_unmatched =
         options.operands.iter().zip(&matched).any(|(op, seen)| !seen && !options.wildcards && op.contains(['*', '?', '[']));
@@ -200,6 +217,21 @@ pub async fn extract_or_list(ctx: &Invocation<'_>, options: &TarOptions, mode: E
     0
 }
 
+/// Copies the current member's data from `reader` to `sink`; after a
+/// write error the rest is skipped. `Err` when the archive failed.
+async fn copy_body(ctx: &Invocation<'_>, reader: &mut TarReader, sink: &mut Sink) -> Result<Result<(), SinkError>, ReadError> {
+    let mut outcome = Ok(());
+    loop {
+        let chunk = reader.read_body(READ_CHUNK).await?;
+        if chunk.is_empty() {
+            return Ok(outcome);
+        }
+        if outcome.is_ok() {
+            outcome = sink.put(ctx, &chunk).await;
+        }
+    }
+}
+
 /// State of one extraction.
 struct Extractor {
     base: String,
@@ -215,8 +247,15 @@ impl Extractor {
         self.failed = true;
     }
 
-    /// Extracts one member as `name`. `Err(status)` when standard output failed.
-    async fn extract(&mut self, ctx: &Invocation<'_>, options: &TarOptions, entry: &Entry, name: &str) -> Result<(), i32> {
+    /// Extracts one member as `name`, its data read from `reader`.
+    async fn extract(
+        &mut self,
+        ctx: &Invocation<'_>,
+        options: &TarOptions,
+        entry: &Entry,
+        name: &str,
+        reader: &mut TarReader,
+    ) -> Result<(), Stop> {
         let name = if options.absolute {
             name.to_string()
         } else {
@@ -237,11 +276,17 @@ impl Extractor {
         if options.verbose > 0 {
             let line =
                 if options.verbose > 1 { long_line(entry, &mut self.width, local_offset(ctx), false) } else { format!("{}\n", entry.name) };
-            ctx.write_out(line.as_bytes()).await.map_err(write_failure_status)?;
+            ctx.write_out(line.as_bytes()).await.map_err(|error| Stop::Status(write_failure_status(error)))?;
         }
         if options.to_stdout {
             if entry.kind == Kind::File {
-                ctx.write_out(&entry.data).await.map_err(write_failure_status)?;
+                let mut sink = Sink::Stdout;
+                match copy_body(ctx, reader, &mut sink).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(SinkError::Stdout(error))) => return Err(Stop::Status(write_failure_status(error))),
+                    Ok(Err(SinkError::File(_))) => {}
+                    Err(error) => return Err(Stop::Archive(error)),
+                }
             }
             return Ok(());
         }
@@ -289,14 +334,19 @@ impl Extractor {
             }
         }
         let result = match &entry.kind {
-            Kind::File => match write_whole(ctx, &path, &entry.data, mode).await {
-                Ok(()) => {
+            Kind::File => match Sink::create(ctx, &path, mode).await {
+                Ok(mut sink) => {
+                    let written = copy_body(ctx, reader, &mut sink).await.map_err(Stop::Archive)?;
                     let _ = ctx.fs.set_mode(&path, mode).await;
                     if !options.touch {
                         let millis = entry.mtime as f64 * 1000.0;
                         let _ = ctx.fs.set_times(&path, Some(millis), Some(millis)).await;
                     }
-                    Ok(())
+                    match written {
+                        Ok(()) => Ok(()),
+                        Err(SinkError::File(error)) => Err(format!("tar: {name}: Cannot write: {error}\n")),
+                        Err(SinkError::Stdout(error)) => Err(format!("tar: {name}: Cannot write: {error}\n")),
+                    }
                 }
                 Err(error) => Err(format!("tar: {name}: Cannot open: {error}\n")),
             },

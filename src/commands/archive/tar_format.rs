@@ -46,8 +46,8 @@ pub struct Entry {
     pub gname: String,
     /// Modification time, seconds since the epoch.
     pub mtime: i64,
-    /// The file's contents (empty for everything but files).
-    pub data: Vec<u8>,
+    /// The size of the data that follows the header (a file's contents).
+    pub size: u64,
 }
 
 impl Entry {
@@ -164,7 +164,7 @@ fn long_link(out: &mut Vec<u8>, flag: u8, text: &str) {
         uname: "root".into(),
         gname: "root".into(),
         mtime: 0,
-        data: Vec::new(),
+        size: 0,
     };
     out.extend_from_slice(&header_block("././@LongLink", &holder, flag, text.len() as u64 + 1, ""));
     out.extend_from_slice(text.as_bytes());
@@ -172,8 +172,9 @@ fn long_link(out: &mut Vec<u8>, flag: u8, text: &str) {
     pad_to_block(out);
 }
 
-/// Appends one member (headers, data, padding) to `out`.
-pub fn write_entry(out: &mut Vec<u8>, entry: &Entry) {
+/// Appends one member's headers to `out`; its data (for a file,
+/// `entry.size` bytes) and then [`padding`] zeros follow.
+pub fn write_header(out: &mut Vec<u8>, entry: &Entry) {
     let link = entry.link_target().unwrap_or("");
     if link.len() > 100 {
         long_link(out, b'K', link);
@@ -183,11 +184,17 @@ pub fn write_entry(out: &mut Vec<u8>, entry: &Entry) {
     }
     let name = truncate_field(&entry.name);
     let link = truncate_field(link);
-    let size = if entry.kind == Kind::File { entry.data.len() as u64 } else { 0 };
+    let size = if entry.kind == Kind::File { entry.size } else { 0 };
     out.extend_from_slice(&header_block(name, entry, entry.type_flag(), size, link));
-    if entry.kind == Kind::File {
-        out.extend_from_slice(&entry.data);
-        pad_to_block(out);
+}
+
+/// Zeros after `size` bytes of data, to the end of their last block.
+pub fn padding(size: u64) -> usize {
+    let rest = (size % BLOCK as u64) as usize;
+    if rest == 0 {
+        0
+    } else {
+        BLOCK - rest
     }
 }
 
@@ -199,13 +206,13 @@ fn truncate_field(text: &str) -> &str {
     text.get(..end).unwrap_or("")
 }
 
-/// Ends an archive: two zero blocks, then zeros to a whole record.
-pub fn finish(out: &mut Vec<u8>) {
-    out.resize(out.len() + 2 * BLOCK, 0);
-    let rest = out.len() % RECORD;
-    if rest != 0 {
-        out.resize(out.len() + RECORD - rest, 0);
-    }
+/// The zeros that end an archive of `written` bytes: two zero blocks, then
+/// zeros to a whole record.
+pub fn ending(written: u64) -> Vec<u8> {
+    let total = written + 2 * BLOCK as u64;
+    let rest = (total % RECORD as u64) as usize;
+    let pad = if rest == 0 { 0 } else { RECORD - rest };
+    vec![0u8; 2 * BLOCK + pad]
 }
 
 /// Reads an octal (or base-256) number field.
@@ -266,105 +273,111 @@ fn pax_records(data: &[u8]) -> Vec<(String, String)> {
     records
 }
 
-/// Reads every member of an uncompressed archive. On an error after some
-/// members, `Err` carries them too, so `tar t` lists what it could.
-pub fn read_archive(data: &[u8]) -> Result<Vec<Entry>, (Vec<Entry>, TarError)> {
-    let mut entries = Vec::new();
-    let mut position = 0;
-    let mut long_name: Option<String> = None;
-    let mut long_link_name: Option<String> = None;
-    let mut pax: Vec<(String, String)> = Vec::new();
-    loop {
-        let Some(block) = data.get(position..position + BLOCK) else {
-            // A short final block ends the archive, as GNU tar treats it.
-            if entries.is_empty() && position == 0 {
-                return Err((entries, TarError::NotTar));
-            }
-            return Ok(entries);
-        };
-        if block.iter().all(|&b| b == 0) {
-            return Ok(entries);
-        }
-        if !checksum_ok(block) {
-            let error = if position == 0 { TarError::NotTar } else { TarError::BadHeader };
-            return Err((entries, error));
-        }
-        let flag = block[156];
-        let size = get_number(&block[124..136]).unwrap_or(0).max(0) as usize;
-        let body_start = position + BLOCK;
-        let Some(body) = data.get(body_start..body_start + size) else {
-            return Err((entries, TarError::UnexpectedEof));
-        };
-        position = body_start + size.div_ceil(BLOCK) * BLOCK;
+/// Long names and pax records waiting for the member they describe.
+#[derive(Debug, Default)]
+pub struct Pending {
+    long_name: Option<String>,
+    long_link: Option<String>,
+    pax: Vec<(String, String)>,
+}
+
+/// What one header block is.
+#[derive(Debug)]
+pub enum Header {
+    /// A zero block: the end of the archive.
+    End,
+    /// The checksum is wrong.
+    Bad,
+    /// A record about the next member (`L`, `K`, `x`, `g`) whose `size`
+    /// bytes of data must be passed to [`Pending::take`].
+    Meta {
+        /// The type flag.
+        flag: u8,
+        /// The size of its data.
+        size: u64,
+    },
+    /// A member; `entry.size` bytes of data follow it.
+    Member(Entry),
+}
+
+impl Pending {
+    /// Takes the data of a [`Header::Meta`] record.
+    pub fn take(&mut self, flag: u8, body: &[u8]) {
         match flag {
-            b'L' => {
-                long_name = Some(get_text(body));
-                continue;
-            }
-            b'K' => {
-                long_link_name = Some(get_text(body));
-                continue;
-            }
-            b'x' => {
-                pax = pax_records(body);
-                continue;
-            }
-            b'g' => continue,
+            b'L' => self.long_name = Some(get_text(body)),
+            b'K' => self.long_link = Some(get_text(body)),
+            b'x' => self.pax = pax_records(body),
             _ => {}
         }
-        let mut name = get_text(&block[0..100]);
-        if &block[257..263] == b"ustar\0" {
-            let prefix = get_text(&block[345..500]);
-            if !prefix.is_empty() {
-                name = format!("{prefix}/{name}");
-            }
-        }
-        let mut link = get_text(&block[157..257]);
-        let mut mtime = get_number(&block[136..148]).unwrap_or(0);
-        if let Some(long) = long_name.take() {
-            name = long;
-        }
-        if let Some(long) = long_link_name.take() {
-            link = long;
-        }
-        for (key, value) in std::mem::take(&mut pax) {
-            match key.as_str() {
-                "path" => name = value,
-                "linkpath" => link = value,
-                "mtime" => mtime = value.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(mtime),
-                _ => {}
-            }
-        }
-        let kind = match flag {
-            b'0' | 0 | b'7' if name.ends_with('/') && flag == 0 => Kind::Directory,
-            b'0' | 0 | b'7' => Kind::File,
-            b'1' => Kind::HardLink(link),
-            b'2' => Kind::Symlink(link),
-            b'3' => Kind::CharDevice,
-            b'5' => Kind::Directory,
-            b'6' => Kind::Fifo,
-            other => Kind::Other(other),
-        };
-        let data = if kind == Kind::File { body.to_vec() } else { Vec::new() };
-        entries.push(Entry {
-            name,
-            kind,
-            mode: get_number(&block[100..108]).unwrap_or(0) as u32 & 0o7777,
-            uid: get_number(&block[108..116]).unwrap_or(0) as u32,
-            gid: get_number(&block[116..124]).unwrap_or(0) as u32,
-            uname: get_text(&block[265..297]),
-            gname: get_text(&block[297..329]),
-            mtime,
-            data,
-        });
     }
+}
+
+/// Decodes one 512-byte header block, using (and clearing) what `pending`
+/// holds for it.
+pub fn decode_header(block: &[u8], pending: &mut Pending) -> Header {
+    if block.iter().all(|&b| b == 0) {
+        return Header::End;
+    }
+    if block.len() < BLOCK || !checksum_ok(block) {
+        return Header::Bad;
+    }
+    let flag = block[156];
+    let size = get_number(&block[124..136]).unwrap_or(0).max(0) as u64;
+    if matches!(flag, b'L' | b'K' | b'x' | b'g') {
+        return Header::Meta { flag, size };
+    }
+    let mut name = get_text(&block[0..100]);
+    if &block[257..263] == b"ustar\0" {
+        let prefix = get_text(&block[345..500]);
+        if !prefix.is_empty() {
+            name = format!("{prefix}/{name}");
+        }
+    }
+    let mut link = get_text(&block[157..257]);
+    let mut mtime = get_number(&block[136..148]).unwrap_or(0);
+    if let Some(long) = pending.long_name.take() {
+        name = long;
+    }
+    if let Some(long) = pending.long_link.take() {
+        link = long;
+    }
+    for (key, value) in std::mem::take(&mut pending.pax) {
+        match key.as_str() {
+            "path" => name = value,
+            "linkpath" => link = value,
+            "mtime" => mtime = value.split('.').next().and_then(|s| s.parse().ok()).unwrap_or(mtime),
+            _ => {}
+        }
+    }
+    let kind = match flag {
+        b'0' | 0 | b'7' if name.ends_with('/') && flag == 0 => Kind::Directory,
+        b'0' | 0 | b'7' => Kind::File,
+        b'1' => Kind::HardLink(link),
+        b'2' => Kind::Symlink(link),
+        b'3' => Kind::CharDevice,
+        b'5' => Kind::Directory,
+        b'6' => Kind::Fifo,
+        other => Kind::Other(other),
+    };
+    Header::Member(Entry {
+        name,
+        kind,
+        mode: get_number(&block[100..108]).unwrap_or(0) as u32 & 0o7777,
+        uid: get_number(&block[108..116]).unwrap_or(0) as u32,
+        gid: get_number(&block[116..124]).unwrap_or(0) as u32,
+        uname: get_text(&block[265..297]),
+        gname: get_text(&block[297..329]),
+        mtime,
+        size,
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tar_reader::{read_all, ReadError};
     use super::*;
 
-    fn file(name: &str, data: &[u8]) -> Entry {
+    fn file(name: &str, size: u64) -> Entry {
         Entry {
             name: name.into(),
             kind: Kind::File,
@@ -374,45 +387,53 @@ mod tests {
             uname: "root".into(),
             gname: "root".into(),
             mtime: 1_704_067_200,
-            data: data.to_vec(),
+            size,
         }
+    }
+
+    /// A member with its data and padding.
+    fn member(out: &mut Vec<u8>, entry: &Entry, data: &[u8]) {
+        write_header(out, entry);
+        out.extend_from_slice(data);
+        out.resize(out.len() + padding(data.len() as u64), 0);
     }
 
     #[test]
     fn header_matches_gnu_bytes() {
         let mut out = Vec::new();
-        write_entry(&mut out, &file("d/f.txt", b"hello\n"));
+        member(&mut out, &file("d/f.txt", 6), b"hello\n");
         assert_eq!(&out[100..108], b"0000644\0");
         assert_eq!(&out[124..136], b"00000000006\0");
         assert_eq!(&out[136..148], b"14544400200\0");
         assert_eq!(&out[148..156], b"010752\0 ");
         assert_eq!(&out[257..265], b"ustar  \0");
         assert_eq!(out.len(), 1024);
-        finish(&mut out);
-        assert_eq!(out.len(), RECORD);
+        let end = ending(out.len() as u64);
+        assert_eq!(out.len() + end.len(), RECORD);
+        assert_eq!(ending(RECORD as u64 - 2 * BLOCK as u64).len(), 2 * BLOCK);
     }
 
     #[test]
     fn round_trips_long_names_and_links() {
         let long = format!("{}/file", "x".repeat(120));
         let mut out = Vec::new();
-        write_entry(&mut out, &file(&long, b"data"));
-        let mut link = file("l", b"");
+        member(&mut out, &file(&long, 4), b"data");
+        let mut link = file("l", 0);
         link.kind = Kind::Symlink("y".repeat(150));
-        write_entry(&mut out, &link);
-        finish(&mut out);
-        let entries = read_archive(&out).unwrap();
-        assert_eq!(entries[0].name, long);
-        assert_eq!(entries[0].data, b"data");
-        assert_eq!(entries[1].kind, Kind::Symlink("y".repeat(150)));
+        member(&mut out, &link, b"");
+        out.extend(ending(out.len() as u64));
+        let members = read_all(&out).unwrap();
+        assert_eq!(members[0].0.name, long);
+        assert_eq!(members[0].1, b"data");
+        assert_eq!(members[1].0.kind, Kind::Symlink("y".repeat(150)));
     }
 
     #[test]
     fn rejects_non_tar_and_truncation() {
-        assert_eq!(read_archive(&[7u8; 600]).unwrap_err().1, TarError::NotTar);
+        assert_eq!(read_all(&[7u8; 600]).unwrap_err(), ReadError::Tar(TarError::NotTar));
         let mut out = Vec::new();
-        write_entry(&mut out, &file("big", &[1u8; 2000]));
-        assert_eq!(read_archive(&out[..1024]).unwrap_err().1, TarError::UnexpectedEof);
+        member(&mut out, &file("big", 2000), &[1u8; 2000]);
+        assert_eq!(read_all(&out[..1024]).unwrap_err(), ReadError::Tar(TarError::UnexpectedEof));
         let mut base = [0u8; 2];
         put_number(&mut base, 0);
         assert_eq!(&base, b"0\0");

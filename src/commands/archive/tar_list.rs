@@ -38,7 +38,7 @@ pub fn long_line(entry: &Entry, width: &mut usize, offset: i64, numeric: bool) -
     let owner = if entry.uname.is_empty() || numeric { entry.uid.to_string() } else { entry.uname.clone() };
     let group = if entry.gname.is_empty() || numeric { entry.gid.to_string() } else { entry.gname.clone() };
     let size = match entry.kind {
-        Kind::File => entry.data.len().to_string(),
+        Kind::File => entry.size.to_string(),
         Kind::CharDevice => "0,0".to_string(),
         _ => "0".to_string(),
     };

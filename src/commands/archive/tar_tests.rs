@@ -1,7 +1,7 @@
 //! Unit tests of `tar`; messages recorded from GNU tar 1.34.
 
 use super::gzip_format::compress;
-use super::tar_format::read_archive;
+use super::tar_reader::read_all;
 use super::test_bytes::{fs_with, run_bytes};
 use crate::commands::test_support::run_utility;
 use crate::executor::block_on;
@@ -133,14 +133,13 @@ fn stdout_and_stdin_archives() {
     let fs = tree();
     let (archive, err, status) = run_bytes(&fs, &["tar", "cvf", "-", "d"], b"");
     assert_eq!((err.as_str(), status), ("d/\nd/f.txt\nd/link\nd/sub/\n", 0));
-    let entries = read_archive(&archive).unwrap();
+    let entries = read_all(&archive).unwrap();
     assert_eq!(entries.len(), 4);
     assert_eq!(run(&fs, &["tar", "t"], &archive).0, "d/\nd/f.txt\nd/link\nd/sub/\n");
     let (gz, _, _) = run_bytes(&fs, &["tar", "czf", "-", "d"], b"");
-    assert_eq!(super::gzip_format::decompress(&gz, usize::MAX).unwrap().data, archive);
     assert_eq!(gz, compress(&archive, 6, None, 0));
     let (plain, _, _) = run_bytes(&fs, &["tar", "cf", "-", "-C", "d", "f.txt"], b"");
-    assert_eq!(read_archive(&plain).unwrap()[0].name, "f.txt");
+    assert_eq!(read_all(&plain).unwrap()[0].0.name, "f.txt");
 }
 
 #[test]
@@ -214,10 +213,12 @@ fn refuses_dot_dot_members() {
         uname: "root".into(),
         gname: "root".into(),
         mtime: 0,
-        data: b"x".to_vec(),
+        size: 1,
     };
-    super::tar_format::write_entry(&mut archive, &entry);
-    super::tar_format::finish(&mut archive);
+    super::tar_format::write_header(&mut archive, &entry);
+    archive.push(b'x');
+    archive.resize(512 * 2, 0);
+    archive.extend(super::tar_format::ending(archive.len() as u64));
     let fs = fs_with(&[]);
     let (_, err, status) = run(&fs, &["tar", "xf", "-"], &archive);
     assert_eq!(err, "tar: ../evil: Member name contains '..'\ntar: Exiting with failure status due to previous errors\n");

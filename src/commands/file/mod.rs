@@ -32,6 +32,7 @@ pub mod rm;
 pub mod rmdir;
 pub mod split;
 pub mod stat;
+pub mod stat_format;
 pub mod statfs;
 pub mod touch;
 pub mod tree;

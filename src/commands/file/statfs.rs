@@ -2,7 +2,7 @@
 //! %l %t %T %s %S %b %f %a %c %d`) and the numbers `df` shows, both taken
 //! from the sandbox filesystem's quotas ([`crate::fs::Fs::space`]).
 
-use super::stat::{expand, unescape};
+use super::stat_format::{expand, unescape};
 use crate::commands::format::quote;
 use crate::commands::options::Parsed;
 use crate::fs::{Fs, SpaceInfo};

@@ -6,12 +6,14 @@ mod eval;
 mod parse;
 mod printf;
 mod regex;
+mod state;
 
 use crate::commands::users::Accounts;
 use crate::fs::path::join;
 use crate::host::LocalFuture;
 use crate::utility::Invocation;
-use eval::{eval, flush, run_batch, Node, State};
+use eval::{eval, flush, run_batch};
+use state::{Node, State};
 use parse::{Expr, ParseContext, Primary, WalkOptions};
 use std::collections::BTreeMap;
 

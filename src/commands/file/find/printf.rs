@@ -1,6 +1,6 @@
 //! `find -printf` directives and escapes, and the `-ls` line.
 
-use super::eval::{Node, State};
+use super::state::{Node, State};
 use crate::calendar::strftime;
 use crate::commands::format::{kib_blocks, mode_string};
 use crate::fs::{FileType, Metadata};
