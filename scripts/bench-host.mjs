@@ -5,14 +5,16 @@
 // a 100,000-file tree under the system temp directory and removes it.
 // Not a test.
 //
-// usage: node scripts/bench-host.mjs [FILES]
+// usage: node scripts/bench-host.mjs [FILES or "defense"]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bash, defineCommand, nodeDirectory } from "../dist/node.js";
 import { loadTree } from "../dist/cli/mount.js";
+import { acquireGuards, inSandbox, policyOf, releaseGuards, setEagerGuardsForBenchmark } from "../dist/defense.js";
 
 const FILES = Number(process.argv[2]) || 100_000;
+
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -35,23 +37,70 @@ async function perExec(bash, script, rounds) {
   return median(times);
 }
 
+/** Median ms per exec of each of `runs` ([label, bash, script]), their rounds interleaved. */
+async function interleaved(runs, rounds) {
+  const times = runs.map(() => []);
+  for (const [, bash, script] of runs) {
+    await bash.exec(script);
+  }
+  for (let i = 0; i < rounds; i++) {
+    for (const [index, [, bash, script]] of runs.entries()) {
+      times[index].push(await timed(() => bash.exec(script)));
+    }
+  }
+  return times.map(median);
+}
+
 async function defense() {
   const noop = defineCommand("noop", () => ({}));
   const on = new Bash({ customCommands: [noop] });
   const off = new Bash({ customCommands: [noop], defenseInDepth: false });
-  const execOn = await perExec(on, "true", 300);
-  const execOff = await perExec(off, "true", 300);
   const calls = 1000;
   const loop = `for ((i = 0; i < ${calls}; i++)); do noop; done`;
-  const loopOn = await perExec(on, loop, 5);
-  const loopOff = await perExec(off, loop, 5);
-  const bareOn = await perExec(on, `for ((i = 0; i < ${calls}; i++)); do :; done`, 5);
-  console.log("defense in depth");
-  console.log(`  exec "true": ${(execOn * 1000).toFixed(0)} us on, ${(execOff * 1000).toFixed(0)} us off: +${((execOn - execOff) * 1000).toFixed(0)} us per exec`);
-  console.log(
-    `  custom command call: ${(((loopOn - bareOn) / calls) * 1000).toFixed(1)} us on, ${(((loopOff - bareOn) / calls) * 1000).toFixed(1)} us off: ` +
-      `+${(((loopOn - loopOff) / calls) * 1000).toFixed(1)} us per call`,
-  );
+  const bare = `for ((i = 0; i < ${calls}; i++)); do :; done`;
+  const us = (ms) => `${(ms * 1000).toFixed(0)} us`;
+  console.log("defense in depth: before (every guard built afresh and installed at each exec) and now (cached, installed at the first callback)");
+  const results = {};
+  const policy = policyOf(true);
+  for (const [label, before] of [
+    ["before", true],
+    ["now", false],
+  ]) {
+    setEagerGuardsForBenchmark(before);
+    const [execOn, execOff] = await interleaved(
+      [
+        ["on", on, "true"],
+        ["off", off, "true"],
+      ],
+      300,
+    );
+    const [loopOn, loopOff, bareOn] = await interleaved(
+      [
+        ["on", on, loop],
+        ["off", off, loop],
+        ["bare", on, bare],
+      ],
+      7,
+    );
+    const guards = [];
+    for (let i = 0; i < 2000; i++) {
+      const started = performance.now();
+      acquireGuards();
+      inSandbox(policy, () => undefined);
+      releaseGuards();
+      guards.push(performance.now() - started);
+    }
+    results[label] = { execOn, execOff, loopOn, loopOff, bareOn, guards: median(guards) };
+  }
+  setEagerGuardsForBenchmark(false);
+  for (const [label, r] of Object.entries(results)) {
+    console.log(`  ${label}: exec "true" ${us(r.execOn)} on, ${us(r.execOff)} off: +${us(r.execOn - r.execOff)} per exec` +
+      ` (installing and removing the guards: ${us(r.guards)})`);
+    console.log(
+      `  ${label}: custom command call ${(((r.loopOn - r.bareOn) / calls) * 1000).toFixed(1)} us on, ` +
+        `${(((r.loopOff - r.bareOn) / calls) * 1000).toFixed(1)} us off: +${(((r.loopOn - r.loopOff) / calls) * 1000).toFixed(1)} us per call`,
+    );
+  }
 }
 
 async function mounts() {
@@ -134,7 +183,10 @@ async function snapshots() {
   }
 }
 
+// `node scripts/bench-host.mjs defense` runs only the defense part.
 await defense();
-await abort();
-await snapshots();
-await mounts();
+if (process.argv[2] !== "defense") {
+  await abort();
+  await snapshots();
+  await mounts();
+}
