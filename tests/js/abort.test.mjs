@@ -68,6 +68,10 @@ const CASES = [
   ["a pipeline with a busy loop in the middle", "echo x | while :; do :; done | cat"],
   ["a custom command that never settles", "hang"],
   ["a custom command in a pipeline", "echo x | hang | cat"],
+  // The command reads its whole input first; the producer never waits: the
+  // engine must still let the abort's timer run.
+  ["a custom command reading an endless fast producer", "cat /dev/zero | hang"],
+  ["a custom command reading yes", "yes | hang | cat"],
   ["a subshell", "(sleep 100); echo not reached"],
   ["a command substitution", 'x=$(sleep 100); echo "not reached $x"'],
   ["a loop of sleeps", "for i in 1 2 3; do sleep 100; done"],
