@@ -21,9 +21,10 @@ const SPEC: Spec = Spec::new(
     ],
 );
 
-/// True for a word like `-w` or `-rwx,g+s` that is a mode, not options.
+/// True for a word like `-w` or `-rwx,g+s` that is a mode, not options
+/// (`--` is the end of the options, never a mode).
 fn looks_like_mode(word: &str) -> bool {
-    word.len() > 1 && word.starts_with('-') && word[1..].chars().all(|c| "rwxXstugoa=+-,01234567".contains(c))
+    word.len() > 1 && word != "--" && word.starts_with('-') && word[1..].chars().all(|c| "rwxXstugoa=+-,01234567".contains(c))
 }
 
 struct Settings {
@@ -38,7 +39,8 @@ struct Settings {
 pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
     Box::pin(async move {
         let mut args: Vec<String> = ctx.args.get(1..).unwrap_or(&[]).to_vec();
-        let mode_word = args.iter().position(|a| looks_like_mode(a)).map(|index| args.remove(index));
+        let options_end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+        let mode_word = args[..options_end].iter().position(|a| looks_like_mode(a)).map(|index| args.remove(index));
         let name = ctx.name().to_string();
         let saved = std::mem::replace(&mut ctx.args, vec![name]);
         ctx.args.extend(args);
