@@ -153,7 +153,7 @@ async function abort() {
   const bash = new Bash({ customCommands: [hang] });
   await bash.exec("true");
   console.log("abort latency (signal aborted 20 ms into the exec; 20 rounds)");
-  for (const script of ["sleep 100", "while :; do :; done", "hang", "yes | hang | cat", "sleep 100 | cat"]) {
+  for (const script of ["sleep 100", "while :; do :; done", "hang", "yes | hang | cat", "cat /dev/zero | hang", "sleep 100 | cat"]) {
     const latencies = [];
     const statuses = new Set();
     for (let i = 0; i < 20; i++) {
