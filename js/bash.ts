@@ -57,6 +57,19 @@ interface RawResult {
   exitCode: number;
   exited: boolean;
   exitCalled: boolean;
+  /** Host time the session's runs have used, this one included (what `maxSessionDurationMs` counts). */
+  sessionMs?: number;
+}
+
+/**
+ * When the wrapper must wake a run that waits for its time limits to be
+ * seen: the nearer of `maxDurationMs` and what is left of
+ * `maxSessionDurationMs` after `sessionMs`; undefined for neither.
+ */
+function limitWake(limits: ExecutionLimits, sessionMs: number): number | undefined {
+  const left = [limits.maxDurationMs, limits.maxSessionDurationMs === undefined ? undefined : limits.maxSessionDurationMs - sessionMs];
+  const positive = left.filter((ms): ms is number => ms !== undefined && ms > 0 && Number.isFinite(ms));
+  return positive.length > 0 ? Math.min(...positive) : undefined;
 }
 
 function toBytes(content: FileContent, what: string): Uint8Array {
@@ -251,7 +264,7 @@ const LIMIT_MARGIN_MS = 20;
 
 /**
  * One signal that fires when `signal` does, when `timeoutMs` passes, or
- * when the run's time limit `limitMs` passes (the engine checks its limits
+ * when the run's time limits pass after `limitMs` (the engine checks them
  * only between steps; this wakes a run that waits, and the engine then
  * ends it for the limit, status 126).
  */
@@ -325,6 +338,8 @@ export class Bash {
   #resets = 0;
   #restores = 0;
   #resetPending = false;
+  /** The session time the engine last reported (see {@link limitWake}). */
+  #sessionMs = 0;
 
   /** A new sandbox. Nothing is loaded until the first operation. */
   constructor(options: BashOptions = {}) {
@@ -431,7 +446,7 @@ export class Bash {
       return Promise.reject(error);
     }
     return this.#enqueue(async ({ engine, sandbox }) => {
-      const interrupt = combineSignals(options.signal, options.timeoutMs, this.#createOptions.executionLimits.maxDurationMs);
+      const interrupt = combineSignals(options.signal, options.timeoutMs, limitWake(this.#createOptions.executionLimits, this.#sessionMs));
       this.#signal = interrupt.signal;
       const policy = this.#policy;
       const io = {
@@ -444,6 +459,9 @@ export class Bash {
       }
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input, io));
+        if (typeof raw.sessionMs === "number") {
+          this.#sessionMs = raw.sessionMs;
+        }
         let stderrBytes = raw.stderr;
         if (interrupt.timedOut()) {
           const note = encoder.encode(`wabash: timed out after ${options.timeoutMs} ms\n`);
@@ -628,6 +646,8 @@ export class Bash {
    */
   async #recover(crash: WabashError): Promise<WabashError> {
     this.#current = undefined;
+    // A new engine counts the session's time afresh; waking late is safe, early is not.
+    this.#sessionMs = 0;
     let recovery: Recovery = "reset";
     let lost = "";
     try {

@@ -341,6 +341,12 @@ impl Shell {
         std::mem::take(&mut self.exited)
     }
 
+    /// Host time the session's runs have used so far, as
+    /// `max_session_duration_ms` counts it.
+    pub fn session_elapsed_ms(&self) -> f64 {
+        self.budget.session_earlier_ms.get()
+    }
+
     /// True (once) when the last run ended by the `exit` builtin itself.
     pub fn take_exit_called(&mut self) -> bool {
         let called = std::mem::take(&mut self.exit_called);
