@@ -57,6 +57,19 @@ interface RawResult {
   exitCode: number;
   exited: boolean;
   exitCalled: boolean;
+  /** Host time the session's runs have used, this one included (what `maxSessionDurationMs` counts). */
+  sessionMs?: number;
+}
+
+/**
+ * When the wrapper must wake a run that waits for its time limits to be
+ * seen: the nearer of `maxDurationMs` and what is left of
+ * `maxSessionDurationMs` after `sessionMs`; undefined for neither.
+ */
+function limitWake(limits: ExecutionLimits, sessionMs: number): number | undefined {
+  const left = [limits.maxDurationMs, limits.maxSessionDurationMs === undefined ? undefined : limits.maxSessionDurationMs - sessionMs];
+  const positive = left.filter((ms): ms is number => ms !== undefined && ms > 0 && Number.isFinite(ms));
+  return positive.length > 0 ? Math.min(...positive) : undefined;
 }
 
 function toBytes(content: FileContent, what: string): Uint8Array {
@@ -166,15 +179,46 @@ function isInputStream(value: unknown): value is InputStream {
   return typeof (value as ReadableStream).getReader === "function" || typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
 }
 
-/** A `stdinNext()` for the engine: the next chunk of `stream` as bytes, `null` at its end. */
-function pullChunks(stream: InputStream): () => Promise<Uint8Array | null> {
+/**
+ * The next result of `iterator`, or `undefined` as soon as `signal` aborts
+ * (a stream that never yields must not hold an aborted script).
+ */
+function nextOrAbort<T>(iterator: AsyncIterator<T>, signal: AbortSignal | undefined): Promise<IteratorResult<T> | undefined> {
+  if (signal === undefined) {
+    return iterator.next();
+  }
+  if (signal.aborted) {
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    iterator.next().then(
+      (next) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(next);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A `stdinNext()` for the engine: the next chunk of `stream` as bytes,
+ * `null` at its end, and at once when `signal` aborts (the script then
+ * sees the end of its input and ends with 130).
+ */
+function pullChunks(stream: InputStream, signal: AbortSignal | undefined): () => Promise<Uint8Array | null> {
   const iterator: AsyncIterator<Uint8Array | string> =
     typeof (stream as ReadableStream).getReader === "function"
       ? readerIterator((stream as ReadableStream<Uint8Array | string>).getReader())
       : (stream as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   return async () => {
-    const next = await iterator.next();
-    if (next.done) {
+    const next = await nextOrAbort(iterator, signal);
+    if (next === undefined || next.done) {
       return null;
     }
     const chunk = next.value;
@@ -211,12 +255,26 @@ function textCallback(callback: (chunk: string, bytes: Uint8Array) => void, poli
   };
 }
 
-/** One signal that fires when `signal` does or `timeoutMs` passes. */
+/**
+ * How long after the time limit the wrapper wakes a run that waits (a
+ * `sleep`, a custom command, a request): the engine measures from a moment
+ * a little after the wrapper's timer starts, and must see the limit passed.
+ */
+const LIMIT_MARGIN_MS = 20;
+
+/**
+ * One signal that fires when `signal` does, when `timeoutMs` passes, or
+ * when the run's time limits pass after `limitMs` (the engine checks them
+ * only between steps; this wakes a run that waits, and the engine then
+ * ends it for the limit, status 126).
+ */
 function combineSignals(
   signal: AbortSignal | undefined,
   timeoutMs: number | undefined,
+  limitMs: number | undefined,
 ): { signal: AbortSignal | undefined; timedOut(): boolean; dispose(): void } {
-  if (timeoutMs === undefined) {
+  const limited = limitMs !== undefined && limitMs > 0;
+  if (timeoutMs === undefined && !limited) {
     return { signal, timedOut: () => false, dispose: () => undefined };
   }
   const controller = new AbortController();
@@ -226,15 +284,26 @@ function combineSignals(
     forward();
   }
   signal?.addEventListener("abort", forward, { once: true });
-  const timer = startTimer(() => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-  }, timeoutMs);
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : startTimer(() => {
+          timedOut = !controller.signal.aborted;
+          controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        }, timeoutMs);
+  const limitTimer = limited
+    ? startTimer(() => controller.abort(new Error(`time limit (${limitMs} ms) exceeded`)), limitMs + LIMIT_MARGIN_MS)
+    : undefined;
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose: () => {
-      stopTimer(timer);
+      if (timer !== undefined) {
+        stopTimer(timer);
+      }
+      if (limitTimer !== undefined) {
+        stopTimer(limitTimer);
+      }
       signal?.removeEventListener("abort", forward);
     },
   };
@@ -269,6 +338,8 @@ export class Bash {
   #resets = 0;
   #restores = 0;
   #resetPending = false;
+  /** The session time the engine last reported (see {@link limitWake}). */
+  #sessionMs = 0;
 
   /** A new sandbox. Nothing is loaded until the first operation. */
   constructor(options: BashOptions = {}) {
@@ -375,19 +446,22 @@ export class Bash {
       return Promise.reject(error);
     }
     return this.#enqueue(async ({ engine, sandbox }) => {
-      const interrupt = combineSignals(options.signal, options.timeoutMs);
+      const interrupt = combineSignals(options.signal, options.timeoutMs, limitWake(this.#createOptions.executionLimits, this.#sessionMs));
       this.#signal = interrupt.signal;
       const policy = this.#policy;
       const io = {
         ...(options.onStdout ? { stdout: textCallback(options.onStdout, policy) } : {}),
         ...(options.onStderr ? { stderr: textCallback(options.onStderr, policy) } : {}),
-        ...(stream ? { stdinNext: pullChunks(stream) } : {}),
+        ...(stream ? { stdinNext: pullChunks(stream, interrupt.signal) } : {}),
       };
       if (policy) {
         acquireGuards();
       }
       try {
         const raw = await engine.drive<RawResult>(() => sandbox.exec(script, input, io));
+        if (typeof raw.sessionMs === "number") {
+          this.#sessionMs = raw.sessionMs;
+        }
         let stderrBytes = raw.stderr;
         if (interrupt.timedOut()) {
           const note = encoder.encode(`wabash: timed out after ${options.timeoutMs} ms\n`);
@@ -572,6 +646,8 @@ export class Bash {
    */
   async #recover(crash: WabashError): Promise<WabashError> {
     this.#current = undefined;
+    // A new engine counts the session's time afresh; waking late is safe, early is not.
+    this.#sessionMs = 0;
     let recovery: Recovery = "reset";
     let lost = "";
     try {

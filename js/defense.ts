@@ -16,11 +16,14 @@
  * without node compatibility) a flag set while the callback's synchronous
  * part runs, so code after its first `await` is not covered there.
  *
- * The guards are installed when the first guarded exec starts and the
- * original globals put back exactly when the last one ends (a count, so
- * nested and concurrent execs on several Bash objects compose; an exec
- * that throws still ends). The wrapper's own timers and WebAssembly use
- * references captured before any patching (platform.ts).
+ * The guards are installed when code first runs for a sandbox during a
+ * guarded exec (an exec that calls nothing back leaves the globals alone)
+ * and the original globals put back exactly when the last guarded exec
+ * ends (a count, so nested and concurrent execs on several Bash objects
+ * compose; an exec that throws still ends). Each guard is built once and
+ * reused while the global it wraps stays the same; one the host replaced
+ * gets a guard over its new value. The wrapper's own timers and
+ * WebAssembly use references captured before any patching (platform.ts).
  *
  * Not covered: `import()` (syntax, cannot be replaced), code the host
  * itself evaluates in a sandbox context on purpose, and anything reached
@@ -198,10 +201,70 @@ function constructorOf(make: () => unknown): ((...args: unknown[]) => unknown) |
   }
 }
 
-/** Every patch to make, for the globals this runtime has. */
-function plannedPatches(): Patch[] {
+/**
+ * A guard built for one original descriptor, kept so that the next exec
+ * reuses it while the original is the same. `members` holds a guarded
+ * namespace's member values when built: a host that replaced one of them
+ * (`WebAssembly.validate = ...`) gets a new guard over the new member.
+ */
+interface CachedGuard {
+  original: PropertyDescriptor;
+  members: unknown[] | undefined;
+  guard: PropertyDescriptor;
+}
+
+/** The guards built so far, by target and key (see {@link CachedGuard}). */
+const guardCache = new WeakMap<object, Map<PropertyKey, CachedGuard>>();
+
+/** The same property: every field of the two descriptors is identical. */
+function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
+  return (
+    a.value === b.value &&
+    a.get === b.get &&
+    a.set === b.set &&
+    a.writable === b.writable &&
+    a.enumerable === b.enumerable &&
+    a.configurable === b.configurable
+  );
+}
+
+/** The member values of a namespace object, in key order. */
+function membersOf(namespace: unknown): unknown[] {
+  const object = namespace as Record<PropertyKey, unknown>;
+  return ownKeys(object).flatMap((key) => [key, object[key]]);
+}
+
+/** The same member values as `members` (from {@link membersOf}). */
+function sameMembers(namespace: unknown, members: unknown[]): boolean {
+  const object = namespace as Record<PropertyKey, unknown>;
+  const keys = ownKeys(object);
+  if (keys.length * 2 !== members.length) {
+    return false;
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as PropertyKey;
+    if (members[2 * i] !== key || members[2 * i + 1] !== object[key]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Every patch to make, for the globals this runtime has right now. A
+ * guard is built once per original and reused while the original (and, for
+ * a namespace, each of its members) stays the same; a global the host
+ * replaced between execs gets a guard over its new value.
+ */
+function plannedPatches(useCache: boolean): Patch[] {
   const patches: Patch[] = [];
-  const replace = (target: object | undefined, key: PropertyKey, guard: PropertyDescriptor): void => {
+  /** Queues the guard `build` makes from the current descriptor of `target[key]`. */
+  const replace = (
+    target: object | undefined,
+    key: PropertyKey,
+    build: (original: PropertyDescriptor) => PropertyDescriptor | undefined,
+    namespace = false,
+  ): void => {
     if (target === undefined || target === null) {
       return;
     }
@@ -209,17 +272,33 @@ function plannedPatches(): Patch[] {
     if (original === undefined || original.configurable === false) {
       return;
     }
+    let byKey = guardCache.get(target);
+    const cached = useCache ? byKey?.get(key) : undefined;
+    if (
+      cached !== undefined &&
+      sameDescriptor(cached.original, original) &&
+      (cached.members === undefined || sameMembers(original.value, cached.members))
+    ) {
+      patches.push({ target, key, original, guard: cached.guard });
+      return;
+    }
+    const guard = build(original);
+    if (guard === undefined) {
+      return;
+    }
+    if (byKey === undefined) {
+      byKey = new Map();
+      guardCache.set(target, byKey);
+    }
+    byKey.set(key, { original, members: namespace ? membersOf(original.value) : undefined, guard });
     patches.push({ target, key, original, guard });
   };
   const value = (target: object, key: PropertyKey, type: ViolationType, what: string): void => {
-    const current = (target as Record<PropertyKey, unknown>)[key];
-    if (typeof current === "function") {
-      replace(target, key, {
-        value: guardFunction(current as (...args: unknown[]) => unknown, type, what),
-        writable: true,
-        configurable: true,
-      });
-    }
+    replace(target, key, (original) =>
+      typeof original.value === "function"
+        ? { value: guardFunction(original.value as (...args: unknown[]) => unknown, type, what), writable: true, configurable: true }
+        : undefined,
+    );
   };
   const g = globalThis as Record<string, unknown>;
   value(g, "Function", "function_constructor", "Function");
@@ -237,97 +316,128 @@ function plannedPatches(): Patch[] {
     ["Atomics", "atomics"],
     ["WebAssembly", "webassembly"],
   ] as const) {
-    if (g[name] !== undefined) {
-      replace(g, name, { value: guardNamespace(g[name] as object, type, name), writable: true, configurable: true });
-    }
+    replace(
+      g,
+      name,
+      (original) =>
+        original.value === undefined || original.value === null
+          ? undefined
+          : { value: guardNamespace(original.value as object, type, name), writable: true, configurable: true },
+      true,
+    );
   }
   // The constructors reachable from any function: (function () {}).constructor...
-  const constructors: [(() => unknown) | undefined, ViolationType, string][] = [
-    [() => function () {}, "function_constructor", "Function"],
-    [() => async function () {}, "async_function_constructor", "AsyncFunction"],
-    [() => function* () {}, "generator_function_constructor", "GeneratorFunction"],
-    [() => async function* () {}, "generator_function_constructor", "AsyncGeneratorFunction"],
-  ];
-  for (const [make, type, what] of constructors) {
-    const ctor = make && constructorOf(make);
+  for (const [make, type, what] of CONSTRUCTORS) {
+    const ctor = constructorOf(make);
     if (ctor?.prototype) {
-      replace(ctor.prototype, "constructor", { value: guardFunction(ctor, type, what), writable: true, configurable: true });
+      replace(ctor.prototype as object, "constructor", (original) =>
+        typeof original.value === "function"
+          ? { value: guardFunction(original.value as (...args: unknown[]) => unknown, type, what), writable: true, configurable: true }
+          : undefined,
+      );
     }
   }
   const proc = g.process as Record<string, unknown> | undefined;
   if (proc) {
-    const env = proc.env;
-    replace(proc, "env", {
-      get() {
-        check("process_env", "process.env");
-        return env;
-      },
-      set() {
-        check("process_env", "process.env");
-      },
-      configurable: true,
+    replace(proc, "env", (original) => {
+      if (!("value" in original)) {
+        return undefined;
+      }
+      const env = original.value;
+      return {
+        get() {
+          check("process_env", "process.env");
+          return env;
+        },
+        set() {
+          check("process_env", "process.env");
+        },
+        configurable: true,
+      };
     });
     value(proc, "binding", "process_binding", "process.binding");
     value(proc, "_linkedBinding", "process_binding", "process._linkedBinding");
     value(proc, "dlopen", "process_dlopen", "process.dlopen");
     if (proc.mainModule !== undefined) {
-      const main = proc.mainModule;
-      replace(proc, "mainModule", {
-        get() {
-          check("module_loading", "process.mainModule");
-          return main;
-        },
-        configurable: true,
+      replace(proc, "mainModule", () => {
+        const main = proc.mainModule;
+        return {
+          get() {
+            check("module_loading", "process.mainModule");
+            return main;
+          },
+          configurable: true,
+        };
       });
     }
   }
   if (g.module !== undefined) {
-    const module = g.module;
-    replace(g, "module", {
-      get() {
-        check("module_loading", "module");
-        return module;
-      },
-      configurable: true,
+    replace(g, "module", () => {
+      const module = g.module;
+      return {
+        get() {
+          check("module_loading", "module");
+          return module;
+        },
+        configurable: true,
+      };
     });
   }
-  const proto = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
-  if (proto?.set && proto.get) {
+  replace(Object.prototype, "__proto__", (proto) => {
+    if (!proto.set || !proto.get) {
+      return undefined;
+    }
     const setter = proto.set;
-    replace(Object.prototype, "__proto__", {
+    return {
       get: proto.get,
       set(this: unknown, next: unknown) {
         check("proto_setter", "the __proto__ setter");
         setter.call(this, next);
       },
       configurable: true,
-    });
-  }
+    };
+  });
   return patches;
 }
 
-let active = 0;
-let applied: Patch[] = [];
+/** The kinds of function whose constructors are guarded. */
+const CONSTRUCTORS: [() => unknown, ViolationType, string][] = [
+  [() => function () {}, "function_constructor", "Function"],
+  [() => async function () {}, "async_function_constructor", "AsyncFunction"],
+  [() => function* () {}, "generator_function_constructor", "GeneratorFunction"],
+  [() => async function* () {}, "generator_function_constructor", "AsyncGeneratorFunction"],
+];
 
-/** Installs the guards (the first guarded exec) or counts one more user. */
-export function acquireGuards(): void {
-  active += 1;
-  if (active > 1) {
+/** Execs running with defense on (each holds the guards while it runs). */
+let active = 0;
+/** The patches in place, when the guards are installed. */
+let applied: Patch[] | undefined;
+/** Benchmarks only: build every guard afresh and install it when an exec starts. */
+let eager = false;
+
+/**
+ * Internal, for scripts/bench-host.mjs: `true` brings back the behaviour
+ * before the guards were cached and lazy (every guard built afresh and
+ * installed when an exec starts), to measure both in one run.
+ */
+export function setEagerGuardsForBenchmark(enabled: boolean): void {
+  eager = enabled;
+}
+
+/** Puts the guards in place (once, until {@link uninstall}). */
+function install(): void {
+  if (applied !== undefined) {
     return;
   }
-  applied = plannedPatches();
+  applied = plannedPatches(!eager);
   for (const patch of applied) {
     Object.defineProperty(patch.target, patch.key, patch.guard);
   }
 }
 
-/** Counts one user less; the last puts every original global back exactly. */
-export function releaseGuards(): void {
-  if (active === 0) {
-    return;
-  }
-  active -= 1;
-  if (active > 0) {
+/** Puts every original back exactly. */
+function uninstall(): void {
+  if (applied === undefined) {
     return;
   }
   for (const patch of applied.reverse()) {
@@ -335,17 +445,56 @@ export function releaseGuards(): void {
       Object.defineProperty(patch.target, patch.key, patch.original);
     }
   }
-  applied = [];
+  applied = undefined;
+}
+
+/**
+ * A guarded exec starts. The guards go in when code first runs for a
+ * sandbox during it ({@link inSandbox}: a custom command, a listener, a
+ * network callback), not before: only such code is guarded, and an exec
+ * that calls back nothing pays nothing. They stay until the last guarded
+ * exec ends.
+ */
+export function acquireGuards(): void {
+  active += 1;
+  if (eager) {
+    install();
+  }
+}
+
+/** A guarded exec ended; the last one puts every original global back exactly. */
+export function releaseGuards(): void {
+  if (active === 0) {
+    return;
+  }
+  active -= 1;
+  if (active === 0) {
+    uninstall();
+  }
 }
 
 /** True while guards are installed (tests). */
 export function guardsInstalled(): boolean {
-  return active > 0;
+  return applied !== undefined;
 }
 
-/** Runs `fn` on a sandbox's behalf under `policy` (no policy: as is). */
+/** Runs `fn` on a sandbox's behalf under `policy` (no policy: as is), the guards in place. */
 export function inSandbox<T>(policy: DefensePolicy | undefined, fn: () => T): T {
-  return policy ? tracker.run(policy, fn) : fn();
+  if (!policy) {
+    return fn();
+  }
+  if (active === 0) {
+    // Outside every exec (the wrapper makes no such call): its synchronous part is guarded.
+    acquireGuards();
+    install();
+    try {
+      return tracker.run(policy, fn);
+    } finally {
+      releaseGuards();
+    }
+  }
+  install();
+  return tracker.run(policy, fn);
 }
 
 /** Runs `fn` as the wrapper's own work, outside any sandbox context. */

@@ -6,9 +6,36 @@
  * a WabashError with code WABASH_TRAP, and the instance is marked dead.
  */
 import { outsideSandbox } from "./defense.js";
-import { Wasm } from "./platform.js";
+import { clock, nextMacrotask, Wasm } from "./platform.js";
 import { createBindings, type Bindings, type RunId } from "./bindings.js";
 import { WabashError, hasCode } from "./errors.js";
+
+/**
+ * How long the engines may keep the event loop busy with microtasks alone
+ * before a step waits for a macrotask. A pipeline whose stages only ever
+ * wake each other (a custom command reading a fast producer) would
+ * otherwise starve timers and I/O: the host's own, and the abort signal's.
+ */
+const SLICE_MS = 10;
+
+/** When the current unbroken run of microtask steps began; undefined when a macrotask ran since. */
+let sliceStart: number | undefined;
+
+/** Runs `step` on a microtask, or after the next macrotask once the current slice is used up. */
+function scheduleStep(step: () => void): void {
+  const now = clock();
+  if (sliceStart === undefined) {
+    sliceStart = now;
+    void nextMacrotask().then(() => {
+      sliceStart = undefined;
+    });
+  }
+  if (now - sliceStart < SLICE_MS) {
+    queueMicrotask(step);
+  } else {
+    void nextMacrotask().then(step);
+  }
+}
 
 /** A live instance of the engine. */
 export class Engine {
@@ -108,7 +135,7 @@ export class Engine {
       this.#wakers.set(id, () => {
         if (!scheduled && !done) {
           scheduled = true;
-          queueMicrotask(() => outsideSandbox(step));
+          scheduleStep(() => outsideSandbox(step));
         }
       });
       step();

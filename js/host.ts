@@ -2,30 +2,11 @@
  * The host object handed to each sandbox: timers, interruption and custom
  * commands, built only from what every target runtime has.
  */
-import { startImmediate, startTimer, stopTimer } from "./platform.js";
+import { nextMacrotask, startTimer, stopTimer } from "./platform.js";
 import type { HostObject } from "./bindings.js";
 import type { DefensePolicy } from "./defense.js";
 import { startCommand, type CommandCall, type CommandServices, type CustomCommand } from "./commands.js";
 import { noNetwork, type EngineRequest, type Fetcher } from "./network.js";
-
-/** Resolves on a later macrotask (not a microtask), so I/O and timers run. */
-function nextMacrotask(): Promise<void> {
-  const immediate = startImmediate;
-  if (typeof immediate === "function") {
-    return new Promise((resolve) => void immediate(resolve));
-  }
-  if (typeof MessageChannel === "function") {
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        channel.port1.close();
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
-  }
-  return new Promise((resolve) => startTimer(resolve, 0));
-}
 
 /** A failed command session: reports `message` as the command's error. */
 function failedSession(name: string, message: string): ReturnType<HostObject["startCommand"]> {

@@ -16,6 +16,29 @@ export const startImmediate: ((callback: () => void) => unknown) | undefined = (
   globalThis as { setImmediate?: (callback: () => void) => unknown }
 ).setImmediate?.bind(globalThis);
 
+/** A monotonic clock in milliseconds (`performance.now`, else `Date.now`). */
+export const clock: () => number =
+  typeof globalThis.performance?.now === "function" ? globalThis.performance.now.bind(globalThis.performance) : Date.now;
+
+/** Resolves on a later macrotask (not a microtask), so I/O and timers run first. */
+export function nextMacrotask(): Promise<void> {
+  const immediate = startImmediate;
+  if (typeof immediate === "function") {
+    return new Promise((resolve) => void immediate(resolve));
+  }
+  if (typeof MessageChannel === "function") {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
+  }
+  return new Promise((resolve) => startTimer(resolve, 0));
+}
+
 /** `fetch` as it was when the package loaded (the network policy's default; undefined where there is none). */
 export const hostFetch: typeof fetch | undefined = typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined;
 

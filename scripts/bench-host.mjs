@@ -5,14 +5,18 @@
 // a 100,000-file tree under the system temp directory and removes it.
 // Not a test.
 //
-// usage: node scripts/bench-host.mjs [FILES]
+// usage: node scripts/bench-host.mjs [FILES | defense | abort | snapshots | mounts]
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Bash, defineCommand, nodeDirectory } from "../dist/node.js";
 import { loadTree } from "../dist/cli/mount.js";
+import { acquireGuards, inSandbox, policyOf, releaseGuards, setEagerGuardsForBenchmark } from "../dist/defense.js";
 
 const FILES = Number(process.argv[2]) || 100_000;
+
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -35,23 +39,74 @@ async function perExec(bash, script, rounds) {
   return median(times);
 }
 
-async function defense() {
+/**
+ * One defense measurement in this process (a child of {@link defense}):
+ * `mode` is "off" (defense off), "before" (every guard built afresh and
+ * installed when each exec starts, as before the cache) or "now". Prints
+ * JSON: median µs of `exec("true")`, of one iteration of a loop calling a
+ * custom command and of one of an empty loop, and of installing the guards.
+ */
+async function defenseChild(mode) {
+  setEagerGuardsForBenchmark(mode === "before");
   const noop = defineCommand("noop", () => ({}));
-  const on = new Bash({ customCommands: [noop] });
-  const off = new Bash({ customCommands: [noop], defenseInDepth: false });
-  const execOn = await perExec(on, "true", 300);
-  const execOff = await perExec(off, "true", 300);
-  const calls = 1000;
+  const bash = new Bash({ customCommands: [noop], defenseInDepth: mode !== "off" });
+  const calls = 500;
   const loop = `for ((i = 0; i < ${calls}; i++)); do noop; done`;
-  const loopOn = await perExec(on, loop, 5);
-  const loopOff = await perExec(off, loop, 5);
-  const bareOn = await perExec(on, `for ((i = 0; i < ${calls}; i++)); do :; done`, 5);
-  console.log("defense in depth");
-  console.log(`  exec "true": ${(execOn * 1000).toFixed(0)} us on, ${(execOff * 1000).toFixed(0)} us off: +${((execOn - execOff) * 1000).toFixed(0)} us per exec`);
+  const bare = `for ((i = 0; i < ${calls}; i++)); do :; done`;
+  const exec = await perExec(bash, "true", 300);
+  const loops = [];
+  const bares = [];
+  for (let i = 0; i < 7; i++) {
+    loops.push(await timed(() => bash.exec(loop)));
+    bares.push(await timed(() => bash.exec(bare)));
+  }
+  const policy = policyOf(true);
+  const guards = [];
+  for (let i = 0; i < 1000 && mode !== "off"; i++) {
+    const started = performance.now();
+    acquireGuards();
+    inSandbox(policy, () => undefined);
+    releaseGuards();
+    guards.push(performance.now() - started);
+  }
   console.log(
-    `  custom command call: ${(((loopOn - bareOn) / calls) * 1000).toFixed(1)} us on, ${(((loopOff - bareOn) / calls) * 1000).toFixed(1)} us off: ` +
-      `+${(((loopOn - loopOff) / calls) * 1000).toFixed(1)} us per call`,
+    JSON.stringify({
+      exec: exec * 1000,
+      // One loop iteration calling the command, its share of the loop itself included: the
+      // guards slow the engine's own work too while they are in place.
+      call: (median(loops) / calls) * 1000,
+      bare: (median(bares) / calls) * 1000,
+      guards: mode === "off" ? 0 : median(guards) * 1000,
+    }),
   );
+}
+
+/**
+ * Defense in depth before and after the guards were cached and made lazy,
+ * side by side: each mode in its own process (patching Object.prototype
+ * slows later code in the same process, defense off included), the three
+ * alternated seven times; the median of each.
+ */
+async function defense() {
+  const modes = ["off", "before", "now"];
+  const runs = Object.fromEntries(modes.map((mode) => [mode, []]));
+  for (let round = 0; round < 7; round++) {
+    for (const mode of modes) {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--defense-child", mode], { encoding: "utf8" });
+      runs[mode].push(JSON.parse(child.stdout));
+    }
+  }
+  const at = (mode, key) => median(runs[mode].map((run) => run[key]));
+  console.log("defense in depth (each mode in its own process, 7 rounds alternated, medians)");
+  console.log(`  exec "true": off ${at("off", "exec").toFixed(0)} us`);
+  console.log(`  a loop iteration calling a custom command: off ${at("off", "call").toFixed(1)} us (an empty one: ${at("off", "bare").toFixed(1)} us)`);
+  for (const mode of ["before", "now"]) {
+    console.log(
+      `  ${mode}: exec "true" ${at(mode, "exec").toFixed(0)} us (+${(at(mode, "exec") - at("off", "exec")).toFixed(0)}),` +
+        ` a loop iteration calling a custom command ${at(mode, "call").toFixed(1)} us (+${(at(mode, "call") - at("off", "call")).toFixed(1)}),` +
+        ` installing and removing the guards ${at(mode, "guards").toFixed(0)} us`,
+    );
+  }
 }
 
 async function mounts() {
@@ -98,8 +153,9 @@ async function abort() {
   const bash = new Bash({ customCommands: [hang] });
   await bash.exec("true");
   console.log("abort latency (signal aborted 20 ms into the exec; 20 rounds)");
-  for (const script of ["sleep 100", "while :; do :; done", "hang", "yes | hang | cat"]) {
+  for (const script of ["sleep 100", "while :; do :; done", "hang", "yes | hang | cat", "cat /dev/zero | hang", "sleep 100 | cat"]) {
     const latencies = [];
+    const statuses = new Set();
     for (let i = 0; i < 20; i++) {
       const controller = new AbortController();
       let at = 0;
@@ -107,10 +163,10 @@ async function abort() {
         at = performance.now();
         controller.abort();
       }, 20);
-      await bash.exec(script, { signal: controller.signal });
+      statuses.add((await bash.exec(script, { signal: controller.signal })).exitCode);
       latencies.push(performance.now() - at);
     }
-    console.log(`  ${script}: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+    console.log(`  ${script}: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms, status ${[...statuses].join(", ")}`);
   }
 }
 
@@ -134,7 +190,14 @@ async function snapshots() {
   }
 }
 
-await defense();
-await abort();
-await snapshots();
-await mounts();
+// `node scripts/bench-host.mjs defense` (or abort, snapshots, mounts) runs that part only.
+const PARTS = { defense, abort, snapshots, mounts };
+if (process.argv[2] === "--defense-child") {
+  await defenseChild(process.argv[3]);
+} else {
+  for (const [name, part] of Object.entries(PARTS)) {
+    if (!(process.argv[2] in PARTS) || process.argv[2] === name) {
+      await part();
+    }
+  }
+}

@@ -68,6 +68,10 @@ pub struct ExecResult {
     /// True when the script ran `exit` (or a fatal error ended it) rather
     /// than reaching its end; an interactive host stops then.
     pub exited: bool,
+    /// Host time the session's runs have used, this one included (what
+    /// `max_session_duration_ms` counts), whole milliseconds rounded down:
+    /// the host wakes a waiting run when the rest is spent.
+    pub session_ms: u64,
     /// True when the `exit` builtin ended the script (not a fatal error):
     /// what makes an interactive shell leave.
     pub exit_called: bool,
@@ -203,7 +207,9 @@ impl Sandbox {
             }
             exit_code = 126;
         }
-        ExecResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, exited, exit_called }
+        // Rounded down: a host that wakes the run from it wakes it late, never early.
+        let session_ms = self.shell.session_elapsed_ms().max(0.0) as u64;
+        ExecResult { stdout: stdout.take(), stderr: stderr_bytes, exit_code, exited, exit_called, session_ms }
     }
 
     /// The sandbox filesystem, for the host to read and write files directly.

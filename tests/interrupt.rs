@@ -67,3 +67,32 @@ fn a_loop_in_a_pipeline_stage_ends_too() {
     let script = "trap 'echo int' INT; sleep 1; while :; do :; done | while :; do :; done";
     assert_eq!(exec(script).1, 130);
 }
+
+#[test]
+fn an_aborted_pipeline_ends_with_130_whatever_its_last_stage_said() {
+    assert_eq!(exec("sleep 1 | cat; echo never"), (String::new(), 130));
+    assert_eq!(exec("set -o pipefail; sleep 1 | true; echo never"), (String::new(), 130));
+    assert_eq!(exec("shopt -s lastpipe; sleep 1 | cat; echo never"), (String::new(), 130));
+}
+
+#[test]
+fn the_shell_running_the_pipeline_runs_its_int_trap_once() {
+    let script = "trap 'echo int' INT; trap 'echo exit' EXIT; sleep 1 | cat | cat; echo never";
+    assert_eq!(exec(script), ("int\nexit\n".to_string(), 130));
+}
+
+#[test]
+fn a_subshell_with_its_own_int_trap_runs_it_and_so_does_its_parent() {
+    let script = "trap 'echo parent' INT; (trap 'echo child' INT; sleep 1; echo never); echo never";
+    assert_eq!(exec(script), ("child\nparent\n".to_string(), 130));
+}
+
+#[test]
+fn a_command_substitution_ends_its_shell_too() {
+    assert_eq!(exec("trap 'echo int' INT; x=$(sleep 1; echo never); echo never $x"), ("int\n".to_string(), 130));
+}
+
+#[test]
+fn an_abort_during_the_last_command_still_answers() {
+    assert_eq!(exec("trap 'echo int' INT; trap 'echo exit' EXIT; sleep 1"), ("int\nexit\n".to_string(), 130));
+}

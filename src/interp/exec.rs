@@ -209,6 +209,7 @@ impl Shell {
         if self.budget.exceeded.get() {
             return Err(Flow::Exit(status));
         }
+        self.answer_interrupt().await?;
         Ok(status)
     }
 
@@ -264,6 +265,7 @@ impl Shell {
         if self.budget.exceeded.get() {
             return Err(Flow::Exit(status));
         }
+        self.answer_interrupt().await?;
         Ok(status)
     }
 

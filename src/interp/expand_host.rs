@@ -1,7 +1,7 @@
 //! The shell as the expander sees it: variables, options, command
 //! substitution and directory listings.
 
-use super::Shell;
+use super::{Flow, Shell};
 use crate::expand::{ElementKey, ExpandError, ExpandHost, ExpandOptions, VarShape};
 use crate::io::{Capture, Stream};
 use crate::syntax::ast::List;
@@ -145,6 +145,8 @@ impl ExpandHost for Shell {
             },
             None => sub.run_subshell_body(body).await,
         };
+        drop(sub);
+        self.substitution_interrupted().await?;
         self.finish_substitution(status, capture)
     }
 
@@ -154,6 +156,8 @@ impl ExpandHost for Shell {
         let line = self.current_line;
         let outcome = sub.run_text_flow(text, line).await;
         let status = sub.finish_subshell(outcome).await;
+        drop(sub);
+        self.substitution_interrupted().await?;
         self.finish_substitution(status, capture)
     }
 
@@ -242,6 +246,14 @@ impl Shell {
         }
         sub.fds.set(1, Rc::new(Stream::Capture(capture.clone())));
         Ok((sub, capture))
+    }
+
+    /// After a command substitution: a host interrupt ends this shell too.
+    async fn substitution_interrupted(&mut self) -> Result<(), ExpandError> {
+        match self.answer_interrupt().await {
+            Err(Flow::Exit(status)) | Err(Flow::Abort(status)) | Err(Flow::Return(status)) => Err(ExpandError::Abort(status)),
+            _ => Ok(()),
+        }
     }
 
     /// Records a command substitution's status and hands back its output.

@@ -83,9 +83,6 @@ pub struct Budget {
     pub steps: [Cell<u64>; 4],
     /// Set once a limit has fired: the whole run unwinds.
     pub exceeded: Cell<bool>,
-    /// Set once the host's interrupt was seen (its INT/TERM trap then runs
-    /// without being interrupted again).
-    pub interrupt_seen: Cell<bool>,
 }
 
 impl Budget {

@@ -125,6 +125,17 @@ pub struct Frame {
     pub call_line: usize,
 }
 
+/// A shell's progress in answering the host's interrupt (an abort, like SIGINT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InterruptState {
+    /// Not seen in this run.
+    NotSeen,
+    /// Its INT trap (or the EXIT trap after it) is running: its commands run to their end.
+    InTrap,
+    /// Seen and answered: every further command ends the shell with 130.
+    Unwinding,
+}
+
 /// A shell session.
 #[derive(Clone)]
 pub struct Shell {
@@ -196,6 +207,9 @@ pub struct Shell {
     assignment_error_is_fatal: bool,
     /// True while an ERR or DEBUG trap runs (neither triggers inside it).
     in_trap: bool,
+    /// How far this shell (each subshell on its own, as each process of a
+    /// foreground job gets SIGINT) got in answering the host's interrupt.
+    interrupt: InterruptState,
     /// The first failed write of the running builtin (`echo hi >&-`), which
     /// turns its status into 1 with `NAME: write error: ...`.
     write_error: Option<String>,
@@ -284,6 +298,7 @@ impl Shell {
             command_string: true,
             last_argument: None,
             in_trap: false,
+            interrupt: InterruptState::NotSeen,
             write_error: None,
             assignment_error_is_fatal: false,
             exited: false,
@@ -324,6 +339,12 @@ impl Shell {
     /// True (once) when the last run ended by `exit` or a fatal error.
     pub fn take_exited(&mut self) -> bool {
         std::mem::take(&mut self.exited)
+    }
+
+    /// Host time the session's runs have used so far, as
+    /// `max_session_duration_ms` counts it.
+    pub fn session_elapsed_ms(&self) -> f64 {
+        self.budget.session_earlier_ms.get()
     }
 
     /// True (once) when the last run ended by the `exit` builtin itself.

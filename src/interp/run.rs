@@ -4,7 +4,7 @@
 use super::fds::FdTable;
 use super::jobs::WithJobs;
 use super::vars::Variable;
-use super::{Flow, Shell, SourceText, SyntaxStop};
+use super::{Flow, InterruptState, Shell, SourceText, SyntaxStop};
 use crate::io::Fd;
 use crate::syntax::{ParseErrorKind, ParseOptions, Parser};
 
@@ -30,6 +30,7 @@ impl Shell {
         cwd: Option<String>,
     ) -> i32 {
         self.budget = self.budget.next_run(self.host.now_millis());
+        self.interrupt = InterruptState::NotSeen;
         self.fds = FdTable::new(stdin, stdout, stderr);
         let mut restore_vars: Vec<(String, Option<Variable>)> = Vec::new();
         for (name, value) in env {
@@ -210,8 +211,21 @@ impl Shell {
         }
     }
 
-    /// Runs the EXIT trap once; an `exit` inside it sets the final status.
+    /// At the end of a shell: answers a host interrupt this shell has not
+    /// seen yet (its last command ended on it: the INT trap runs and the
+    /// status is 130), then runs the EXIT trap once; an `exit` inside it
+    /// sets the final status.
     pub(super) async fn run_exit_trap(&mut self) {
+        if self.interrupt == InterruptState::NotSeen && self.host.interrupted() && !self.host.deadline_passed() {
+            let flow = match self.budget.check_time(&self.limits, self.host.now_millis()) {
+                Err(message) => self.limit_exceeded(message).await,
+                Ok(()) => self.interrupt().await,
+            };
+            if let Flow::Exit(status) = flow {
+                self.last_status = status;
+                self.exited = true;
+            }
+        }
         let Some(action) = self.traps.remove("EXIT") else { return };
         if action.is_empty() {
             return;
@@ -219,8 +233,8 @@ impl Shell {
         let saved_status = self.last_status;
         // After a host interrupt the EXIT trap still runs to its end, as
         // bash's does after SIGINT; the command and time limits bound it.
-        if self.budget.interrupt_seen.get() {
-            self.budget.exceeded.set(false);
+        if self.interrupt == InterruptState::Unwinding {
+            self.interrupt = InterruptState::InTrap;
         }
         match self.run_trap_action("EXIT", &action).await {
             Err(Flow::Exit(status)) => self.last_status = status,

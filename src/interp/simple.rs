@@ -3,7 +3,7 @@
 //! tracing, redirections, and the run budget.
 
 use super::builtins::{self, Arg, DeclAssignment, DeclValue};
-use super::{Flow, Frame, Function, Outcome, Shell};
+use super::{Flow, Frame, Function, InterruptState, Outcome, Shell};
 use crate::expand::{declared_element_key, element_key, expand_assignment_value, expand_words, quote_for_reuse, ExpandError};
 use crate::host::LocalFuture;
 use crate::interp::vars::Variable;
@@ -52,13 +52,18 @@ impl Shell {
                 // Only the command under `timeout` ends, not the whole run.
                 return Err(Flow::Exit(124));
             }
-            if !self.budget.interrupt_seen.get() {
-                self.budget.interrupt_seen.set(true);
-                return Err(self.interrupt().await);
+            // The wrapper also interrupts when the run's time limit passes
+            // (a wait the engine cannot see into): that is the limit, 126.
+            if self.interrupt != InterruptState::InTrap {
+                if let Err(message) = self.budget.check_time(&self.limits, self.host.now_millis()) {
+                    return Err(self.limit_exceeded(message).await);
+                }
             }
-            // Commands of the INT trap itself run until it ends.
-            if self.budget.exceeded.get() {
-                return Err(Flow::Exit(130));
+            match self.interrupt {
+                InterruptState::NotSeen => return Err(self.interrupt().await),
+                // Commands of the INT (or EXIT) trap itself run until it ends.
+                InterruptState::InTrap => {}
+                InterruptState::Unwinding => return Err(Flow::Exit(130)),
             }
         }
         if let Err(message) = self.budget.check_time(&self.limits, self.host.now_millis()) {
@@ -67,9 +72,23 @@ impl Shell {
         Ok(())
     }
 
+    /// After a child ended (a pipeline's stages, a subshell, a command
+    /// substitution): when the host interrupted the run, this shell answers
+    /// too, as bash does when a child it waited for died of SIGINT, so an
+    /// aborted pipeline ends the run with 130 whatever its last stage said.
+    pub(super) async fn answer_interrupt(&mut self) -> Result<(), Flow> {
+        if self.interrupt != InterruptState::InTrap && self.host.interrupted() && !self.host.deadline_passed() {
+            return self.check_time_and_interrupt().await;
+        }
+        Ok(())
+    }
+
     /// The host asked the run to stop, as SIGINT would: the INT trap (else
-    /// the TERM trap) runs, then the run ends with 130 unless the trap exits.
-    async fn interrupt(&mut self) -> Flow {
+    /// the TERM trap) runs, then this shell ends with 130 unless the trap
+    /// exits. Each shell answers once (a subshell's traps are reset, so its
+    /// parent's trap runs in the parent when the subshell has ended).
+    pub(super) async fn interrupt(&mut self) -> Flow {
+        self.interrupt = InterruptState::InTrap;
         let trap = ["SIGINT", "SIGTERM"].into_iter().find(|name| self.traps.get(*name).is_some_and(|action| !action.is_empty()));
         let mut flow = Flow::Exit(130);
         if let Some(name) = trap {
@@ -80,7 +99,7 @@ impl Shell {
             }
             self.last_status = saved_status;
         }
-        self.budget.exceeded.set(true);
+        self.interrupt = InterruptState::Unwinding;
         flow
     }
 

@@ -128,7 +128,7 @@ impl ExecInput {
     }
 }
 
-/// `WasmSandbox.exec` result: `{ stdout, stderr, exitCode }`, output as bytes.
+/// `WasmSandbox.exec` result: `{ stdout, stderr, exitCode, exited, exitCalled, sessionMs }`, output as bytes.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ExecOutput {
@@ -137,6 +137,7 @@ struct ExecOutput {
     exit_code: i32,
     exited: bool,
     exit_called: bool,
+    session_ms: u64,
 }
 
 /// Reads an options object; `undefined` and `null` mean all defaults.
@@ -155,6 +156,7 @@ pub fn result_to_js(result: ExecResult) -> Result<JsValue, JsValue> {
         exit_code: result.exit_code,
         exited: result.exited,
         exit_called: result.exit_called,
+        session_ms: result.session_ms,
     };
     serde_wasm_bindgen::to_value(&output).map_err(|error| js_error(INTERNAL, &error.to_string()))
 }

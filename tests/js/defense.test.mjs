@@ -182,3 +182,63 @@ test("output listeners run in the sandbox context too", async () => {
   assert.deepEqual(seen, ["blocked"]);
   assertRestored();
 });
+
+test("a global the host replaced between execs is guarded in its new form and comes back as the host set it", async () => {
+  const slow = defineCommand("slow", async (_args, ctx) => {
+    await ctx.exec("sleep 0.05");
+    return {};
+  });
+  const bash = new Bash({ customCommands: [probe("timer", ATTEMPTS.timer), probe("wasm", ATTEMPTS.wasm), slow] });
+  // The first execs build the guards (and keep them for the next ones).
+  assert.match((await bash.exec("timer; wasm")).stdout, /^blocked .*\nblocked .*\n$/);
+  const originalTimeout = globalThis.setTimeout;
+  const originalValidate = WebAssembly.validate;
+  let hostCalls = 0;
+  const replacedTimeout = function setTimeout(...args) {
+    hostCalls += 1;
+    return originalTimeout(...args);
+  };
+  const replacedValidate = function validate(bytes) {
+    hostCalls += 1;
+    return originalValidate(bytes);
+  };
+  globalThis.setTimeout = replacedTimeout;
+  WebAssembly.validate = replacedValidate;
+  try {
+    // Host code that runs during the exec reaches the host's replacements.
+    const hostDuring = new Promise((resolve) =>
+      originalTimeout(() => {
+        globalThis.setTimeout(resolve, 0);
+        assert.equal(WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), true);
+      }, 20),
+    );
+    const result = await bash.exec("timer; wasm; slow");
+    await hostDuring;
+    assert.match(result.stdout, /^blocked .*setTimeout.*\nblocked .*WebAssembly\.validate.*\n$/);
+    assert.ok(hostCalls >= 2, "the host's own calls during the exec went to its replacements");
+    // The sandbox's attempts never reached them.
+    assert.equal(globalThis.setTimeout, replacedTimeout);
+    assert.equal(WebAssembly.validate, replacedValidate);
+    assert.equal(guardsInstalled(), false);
+  } finally {
+    globalThis.setTimeout = originalTimeout;
+    WebAssembly.validate = originalValidate;
+  }
+  assertRestored();
+});
+
+test("the guards are in place only once code runs for the sandbox, and until the exec ends", async () => {
+  let during;
+  const look = defineCommand("look", () => {
+    during = guardsInstalled();
+    return {};
+  });
+  const bash = new Bash({ customCommands: [look] });
+  const plain = bash.exec("sleep 0.05");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(guardsInstalled(), false, "an exec that calls nothing back leaves the globals alone");
+  await plain;
+  await bash.exec("look; sleep 0.01");
+  assert.equal(during, true);
+  assertRestored();
+});

@@ -36,11 +36,13 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             if let Err(error) = ctx.write_out(chunk.as_bytes()).await {
                 return write_failure_status(error);
             }
+            // An interrupt is seen after every chunk: a reader that takes
+            // each chunk slowly (a custom command) must not delay it.
+            if ctx.host.interrupted() {
+                return 130;
+            }
             rounds = rounds.wrapping_add(1);
             if rounds % 64 == 0 {
-                if ctx.host.interrupted() {
-                    return 130;
-                }
                 ctx.host.yield_now().await;
                 yield_once().await;
             }
