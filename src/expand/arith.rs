@@ -400,7 +400,7 @@ impl Evaluator<'_> {
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
         }
-        super::arith_eval::eval_text_at(trimmed, &mut *self.env, self.depth + 1)
+        super::arith_eval::eval_text_at(&value, &mut *self.env, self.depth + 1)
     }
 
     fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {

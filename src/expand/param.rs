@@ -302,13 +302,14 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
 
 /// [`element_key`] for a subscript a declaration builtin received as an
 /// argument (`declare a['1']=5`): quote removal has already happened
-/// there, so single quotes are quotes.
-pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<ElementKey, ExpandError> {
+/// there, so single quotes are quotes. Also returns the expanded text,
+/// which the builtin's errors name (`declare a[$n]=v`: `a[-7]`).
+pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<(ElementKey, String), ExpandError> {
     let text = expand_string(host, word).await?;
     if host.shape(name) == VarShape::Assoc {
-        return Ok(ElementKey::Key(text));
+        return Ok((ElementKey::Key(text.clone()), text));
     }
-    index_value(host, &text)
+    Ok((index_value(host, &text)?, text))
 }
 
 /// An indexed array's subscript text evaluated as arithmetic; an error

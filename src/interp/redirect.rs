@@ -185,6 +185,11 @@ impl Shell {
         if let Some(number) = name.strip_prefix("/dev/fd/").and_then(|n| n.parse::<usize>().ok()) {
             return self.dup_or_fail(number, name).await;
         }
+        // An empty name (`> "$unset"`) names no file, not the directory.
+        if name.is_empty() {
+            self.report_error(": No such file or directory").await;
+            return Err(Ok(1));
+        }
         let path = crate::fs::path::join(&self.cwd, name);
         if check_clobber && self.options.noclobber {
             if let Ok(metadata) = self.fs.metadata(&path).await {

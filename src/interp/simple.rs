@@ -87,7 +87,7 @@ impl Shell {
     /// With an ERR or DEBUG trap set: BASH_COMMAND names the command about
     /// to run, and the DEBUG trap runs before it (in functions only under
     /// `set -T`).
-    async fn before_command_traps(&mut self, command: &SimpleCommand) {
+    async fn before_command_traps(&mut self, command: &SimpleCommand) -> Result<(), Flow> {
         let span = command.span;
         let text = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("").trim();
         let mut var = Variable::scalar(text);
@@ -96,9 +96,11 @@ impl Shell {
         let inherited = self.call_stack.is_empty() || self.options.functrace;
         if inherited && self.traps.get("DEBUG").is_some_and(|action| !action.is_empty()) {
             self.in_trap = true;
-            self.run_trap("DEBUG").await;
+            let ran = self.run_trap("DEBUG").await;
             self.in_trap = false;
+            ran?;
         }
+        Ok(())
     }
 
     /// Reports a limit once and marks the run as over.
@@ -169,7 +171,7 @@ impl Shell {
         self.command_end = command.span.end;
         self.charge_command().await?;
         if !self.traps.is_empty() && !self.in_trap {
-            self.before_command_traps(command).await;
+            self.before_command_traps(command).await?;
         }
         self.last_substitution_status = None;
         let mut args: Vec<Arg> = Vec::new();
@@ -294,12 +296,19 @@ impl Shell {
         assignment: &Assignment,
         builtin_argument: bool,
     ) -> Result<DeclAssignment, ExpandError> {
-        let index = match &assignment.index {
+        // Errors name the subscript as the command saw it: as written in a
+        // bare assignment, expanded in a declaration builtin's argument.
+        let (index, written_index) = match &assignment.index {
             Some(word) => {
                 let name = self.resolve_nameref(&assignment.name);
-                Some(if builtin_argument { declared_element_key(self, &name, word).await? } else { element_key(self, &name, word).await? })
+                if builtin_argument {
+                    let (key, text) = declared_element_key(self, &name, word).await?;
+                    (Some(key), Some(text))
+                } else {
+                    (Some(element_key(self, &name, word).await?), Some(crate::syntax::printer::print_word(word)))
+                }
             }
-            None => None,
+            None => (None, None),
         };
         let value = match &assignment.value {
             AssignValue::Scalar(word) => DeclValue::Scalar(expand_assignment_value(self, word).await?),
@@ -321,7 +330,7 @@ impl Shell {
                 DeclValue::Array(items)
             }
         };
-        Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
+        Ok(DeclAssignment { name: assignment.name.clone(), index, written_index, append: assignment.append, value })
     }
 
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
@@ -594,7 +603,7 @@ impl Shell {
         if let Ok(status) = result {
             self.last_status = status;
             if self.options.functrace || return_trap_set_here {
-                self.run_trap("RETURN").await;
+                self.run_trap("RETURN").await?;
             }
         }
         result

@@ -230,7 +230,7 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
                     match array_literal(shell, &word, array_target).await {
                         Some(Ok(decl)) => Some(decl),
                         Some(Err(outcome)) => return outcome,
-                        None => Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) }),
+                        None => Some(DeclAssignment { name, index: None, written_index: None, append, value: DeclValue::Scalar(value.to_string()) }),
                     }
                 } else {
                     if !is_valid_name(&word) {
