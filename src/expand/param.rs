@@ -513,8 +513,8 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 };
                 return Err(ExpandError::BadSubstitution(format!("${{{}{subscript}:}}", display_name(&pe.param))));
             }
-            // Bash skips the arithmetic of an unset or empty string.
-            if matches!(&value, Value::Unset) || matches!(&value, Value::One(text) if text.is_empty()) {
+            // Bash skips the arithmetic of an unset value.
+            if matches!(&value, Value::Unset) {
                 return Ok(value);
             }
             // Its errors name the parameter: `x: 2:3: syntax error ...`.
@@ -531,6 +531,10 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
             };
             let offset_text = expand_string(host, offset).await?;
             let offset = arith::eval_text(&offset_text, &mut HostArith(host)).map_err(named)?;
+            // An offset past the end gives nothing, the length unread.
+            if let Some(empty) = substring_past_end(host, pe, &value, offset) {
+                return Ok(empty);
+            }
             let length = match length {
                 Some(word) => {
                     let text = expand_string(host, word).await?;
@@ -763,6 +767,40 @@ fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> 
     }
 }
 
+/// The empty result of `${x:offset...}` when `offset` lies past a string's
+/// end or past an array's last element (bash then does not evaluate the
+/// length, nor complain of a negative one); `None` otherwise.
+fn substring_past_end(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: &Value, offset: i64) -> Option<Value> {
+    match value {
+        Value::One(s) => {
+            let len = s.chars().count() as i64;
+            let start = if offset < 0 { len + offset } else { offset };
+            (start < 0 || start > len).then(|| Value::One(String::new()))
+        }
+        Value::Many(values, star) => {
+            let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&pe.param, &pe.index) else { return None };
+            let name = host.resolve_name(name).into_owned();
+            let past = match host.shape(&name) {
+                VarShape::Indexed => {
+                    let indices: Vec<i64> = host.keys(&name).iter().filter_map(|k| k.parse().ok()).collect();
+                    let end = indices.last().map_or(0, |last| last + 1);
+                    let start = if offset < 0 { end + offset } else { offset };
+                    start < 0 || !indices.iter().any(|i| *i >= start)
+                }
+                VarShape::Assoc => {
+                    let len = values.len() as i64 + 1;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    start < 0 || start.max(1) > values.len() as i64
+                }
+                VarShape::Unset => true,
+                _ => false,
+            };
+            past.then(|| Value::Many(Vec::new(), *star))
+        }
+        Value::Unset => None,
+    }
+}
+
 fn substring_error(text: &str) -> ExpandError {
     // The text is shown as written, leading spaces included.
     ExpandError::Assign(format!("{text}: substring expression < 0"))
@@ -812,7 +850,24 @@ fn substring(
                 }
                 _ => None,
             };
+            let assoc_array = match (&pe.param, &pe.index) {
+                (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) => {
+                    let name = host.resolve_name(name);
+                    host.shape(&name) == VarShape::Assoc
+                }
+                _ => false,
+            };
             let selected: Vec<String> = match indexed_array {
+                // An associative array's values count from 1, as positional
+                // parameters do without a `$0`; a length of 0 still gives one.
+                None if assoc_array => {
+                    let len = values.len() as i64 + 1;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    if start < 0 || start > len {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    values.into_iter().skip(start.max(1) as usize - 1).take(count.max(1)).collect()
+                }
                 Some(keys) => {
                     let indices: Vec<i64> = keys.iter().filter_map(|k| k.parse().ok()).collect();
                     let end = indices.last().map_or(0, |last| last + 1);

@@ -61,7 +61,8 @@ impl Shell {
                                     // Bash names `[[` in expression errors, not in variable ones.
                                     let prefix = if e.is_variable_error() { "" } else { "[[: " };
                                     self.report_error(&format!("{prefix}{e}")).await;
-                                    Err(Ok(1))
+                                    // The comparison is then false (`!` makes it true).
+                                    Ok(false)
                                 }
                             }
                         }

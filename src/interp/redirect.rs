@@ -81,8 +81,15 @@ impl Shell {
                 } else {
                     match expand_heredoc(self, &doc.body).await {
                         Ok(text) => text,
-                        // In a here-document body these fail the command
-                        // only, and the script goes on.
+                        // A compound command's here-document is expanded
+                        // after bash read its body: the error names the
+                        // body's last line and ends the shell.
+                        Err(error @ (ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. })) if self.in_compound_redirects => {
+                            self.current_line = self.source.line_of(doc.body.span.end);
+                            return Err(self.redirect_expansion_failed(error).await);
+                        }
+                        // In a simple command's here-document body these
+                        // fail the command only, and the script goes on.
                         Err(error @ (ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. })) => {
                             self.report_error(&error.to_string()).await;
                             return Err(Ok(127));

@@ -144,6 +144,8 @@ impl Shell {
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(fatal)),
             ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(fatal)),
             ExpandError::Subscript(_) => Err(Flow::Exit(1)),
+            // Under `set -e` an invalid indirection ends the shell.
+            ExpandError::Indirect(_) if self.options.errexit => Err(Flow::Exit(1)),
             _ => Err(Flow::Abort(1)),
         }
     }

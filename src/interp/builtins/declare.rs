@@ -307,9 +307,16 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             if let Some(name) = message.strip_suffix(": unbound variable") {
                 return shell.expansion_failed(crate::expand::ExpandError::Unbound(name.to_string())).await;
             }
-            // Bash reports a bad subscript without the builtin's name.
-            if message.ends_with("]: bad array subscript") {
+            // Bash reports a bad subscript without the builtin's name, and a
+            // read-only variable without it for `readonly`, `export` and
+            // list values (which then end the shell).
+            let readonly = message.ends_with(": readonly variable");
+            let list = matches!(decl.value, DeclValue::Array(_));
+            if message.ends_with("]: bad array subscript") || readonly && (matches!(builtin, "readonly" | "export") || list) {
                 shell.report_error(&message).await;
+                if readonly && list {
+                    return Err(crate::interp::Flow::Exit(1));
+                }
             } else {
                 shell.builtin_error(builtin, &message).await;
             }
