@@ -32,7 +32,7 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t', '\n']), self.message)
+        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t']), self.message)
     }
 }
 

@@ -91,8 +91,8 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         let value = lookup(host, &pe.param, &pe.index, pe).await?;
         return apply_length_and_op(host, pe, value, quoted).await;
     }
-    let mut param = pe.param.clone();
-    let mut index = pe.index.clone();
+    let param = pe.param.clone();
+    let index = pe.index.clone();
     if pe.indirect {
         // `${!a[@]}` lists the keys; with an operator it is an indirection
         // through the joined values.
@@ -132,8 +132,13 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         };
         let (new_param, new_index) =
             parse_indirect_target(&target).ok_or_else(|| ExpandError::Indirect(format!("{target}: invalid variable name")))?;
-        param = new_param;
-        index = new_index;
+        // Under `set -u` an unset target is named as written: `!ref`.
+        let written = format!("!{}", unbound_name(pe));
+        let value = lookup(host, &new_param, &new_index, pe).await?;
+        return match apply_length_and_op(host, &ParamExpansion { param: new_param, index: new_index, ..pe.clone() }, value, quoted).await {
+            Err(ExpandError::Unbound(_)) => Err(ExpandError::Unbound(written)),
+            other => other,
+        };
     }
     let value = lookup(host, &param, &index, pe).await?;
     apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value, quoted).await
@@ -364,6 +369,15 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         return Ok(Expansion::Value(Value::One(match value {
             Value::Unset => {
                 if host.options().nounset && !is_star_or_at {
+                    // `${#a[i]}`: an unset element of an array counts 0; an
+                    // array without a value is an error that ends the line only.
+                    if let (Parameter::Named(name), Some(Subscript::Expr(_))) = (&pe.param, &pe.index) {
+                        return match host.shape(&host.resolve_name(name)) {
+                            VarShape::Unset => Err(ExpandError::UnboundArray(name.to_string())),
+                            VarShape::Scalar => Err(ExpandError::Unbound(name.to_string())),
+                            VarShape::Indexed | VarShape::Assoc => Ok(Expansion::Value(Value::One("0".into()))),
+                        };
+                    }
                     return Err(ExpandError::Unbound(display_name(&pe.param)));
                 }
                 "0".into()
@@ -570,6 +584,16 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                         value => value.map(|_| letters.clone()),
                     }
                 }
+                // Positional and special parameters are no variables: `$@`
+                // becomes a `set --` command, the others nothing.
+                'A' if !matches!(pe.param, Parameter::Named(_)) => match (&pe.param, value) {
+                    (Parameter::Special('@' | '*'), Value::Many(values, _)) if !values.is_empty() => {
+                        let quoted: Vec<String> = values.iter().map(|v| quote_for_reuse(v)).collect();
+                        Value::One(format!("set -- {}", quoted.join(" ")))
+                    }
+                    (_, Value::Unset) => Value::Unset,
+                    _ => Value::One(String::new()),
+                },
                 'A' | 'K' | 'k' => {
                     let whole_array = matches!(value, Value::Many(..)) && matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc);
                     if whole_array {

@@ -94,7 +94,46 @@ impl Shell {
                             self.report_error(&error.to_string()).await;
                             return Err(Ok(127));
                         }
-                        Err(error) => return Err(self.redirect_expansion_failed(error).await),
+                        Err(error) => {
+                            if self.in_compound_redirects {
+                                self.current_line = self.source.line_of(doc.body.span.end);
+                            }
+                            // Bash names the whole body (tabs stripped for
+                            // `<<-`) as the bad substitution's text.
+                            let error = match error {
+                                ExpandError::BadSubstitution(_) => {
+                                    let span = doc.body.span;
+                                    // A body cut by the end of the text has no length: all the rest.
+                                    let length = match span.end.saturating_sub(span.start) as usize {
+                                        0 => usize::MAX,
+                                        length => length,
+                                    };
+                                    let text = match redirect.op {
+                                        // The span measures the body without its tabs.
+                                        RedirectOp::HereDocStrip => {
+                                            let rest = self.source.text.get(span.start as usize..).unwrap_or("");
+                                            let mut text = String::new();
+                                            for line in rest.split_inclusive('\n') {
+                                                if text.len() >= length {
+                                                    break;
+                                                }
+                                                text.push_str(line.trim_start_matches('\t'));
+                                            }
+                                            text
+                                        }
+                                        _ => {
+                                            let end = (span.start as usize).saturating_add(length).min(self.source.text.len());
+                                            self.source.text.get(span.start as usize..end).unwrap_or("").to_string()
+                                        }
+                                    };
+                                    // A body cut by the end of the text still ends a line.
+                                    let text = if text.ends_with('\n') { text } else { text + "\n" };
+                                    ExpandError::BadSubstitution(text)
+                                }
+                                other => other,
+                            };
+                            return Err(self.redirect_expansion_failed(error).await);
+                        }
                     }
                 };
                 self.fds.set(target_fd, Stream::input(body.into_bytes()));

@@ -144,8 +144,10 @@ impl Shell {
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(fatal)),
             ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(fatal)),
             ExpandError::Subscript(_) => Err(Flow::Exit(1)),
-            // Under `set -e` an invalid indirection ends the shell.
-            ExpandError::Indirect(_) if self.options.errexit => Err(Flow::Exit(1)),
+            // Under `set -e` these end the shell (an arithmetic error does not).
+            ExpandError::Indirect(_) | ExpandError::UnboundArray(_) | ExpandError::BadSubstitution(_) if self.options.errexit => {
+                Err(Flow::Exit(1))
+            }
             _ => Err(Flow::Abort(1)),
         }
     }
@@ -257,6 +259,10 @@ impl Shell {
         let result = self.assign_declaration(&decl);
         self.report_warnings().await;
         if let Err(mut message) = result {
+            // `set -u` and an unset name in an integer variable's value.
+            if let Some(name) = message.strip_suffix(": unbound variable") {
+                return self.expansion_failed(ExpandError::Unbound(name.to_string())).await.map(|_| false);
+            }
             self.assignment_error_is_fatal = message.contains("error token is");
             // A bare assignment names an empty key as written: `m[$x]`.
             if let (Some(index), Some(rest)) = (&assignment.index, message.strip_prefix(&format!("{}[]", decl.name))) {

@@ -10,7 +10,7 @@ use crate::interp::{Outcome, Shell};
 use std::collections::BTreeMap;
 
 /// The attribute changes and modes one declaration command asks for.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, PartialEq)]
 struct Flags {
     indexed: bool,
     assoc: bool,
@@ -212,6 +212,12 @@ pub fn readonly(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Vec<Arg>, local: bool) -> Outcome {
     if flags.functions || flags.function_names {
         return print_functions(shell, flags.function_names, &rest).await;
+    }
+    // Without names or options, `declare` lists as `set` does, then the functions.
+    if rest.is_empty() && !flags.print && flags == Flags::default() && matches!(builtin, "declare" | "typeset") {
+        let listing = super::set::variable_listing(shell);
+        shell.out(listing.as_bytes()).await?;
+        return print_functions(shell, false, &rest).await;
     }
     if flags.print || (rest.is_empty() && builtin != "local") {
         return print_variables(shell, builtin, &rest, flags).await;
@@ -571,11 +577,18 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             if let Some(open) = name.find('[').filter(|_| name.ends_with(']')) {
                 let base = shell.resolve_nameref(&name[..open]);
                 let subscript = &name[open + 1..name.len() - 1];
+                // An element of an unset variable: nothing to do, the
+                // subscript not even evaluated.
+                if shell.vars.get(&base).is_none() {
+                    continue;
+                }
                 let key = if subscript == "@" || subscript == "*" {
                     None
                 } else {
                     match crate::expand::subscript_key(shell, &base, subscript).await {
                         Ok(key) => Some(key),
+                        // `set -u` and an unset name in the subscript: fatal.
+                        Err(e) if e.to_string().ends_with(": unbound variable") => return shell.expansion_failed(e).await,
                         Err(e) => {
                             shell.builtin_error("unset", &e.to_string()).await;
                             status = 1;
