@@ -62,7 +62,7 @@ def check(index, seed, do_minimize):
     if timed_out(bash):
         return index, "skipped"
     ours = run_wabash(script)
-    streams = differences(bash, ours)
+    streams = differences(bash, ours, script)
     if not streams:
         return index, None
     # A script whose result in bash itself varies from run to run (a race

@@ -15,7 +15,7 @@ def _signature(statements):
     if timed_out(bash):
         # Not comparable: a shrink that makes bash loop is no smaller case.
         return ("bash-timeout",)
-    return differences(bash, run_wabash(script))
+    return differences(bash, run_wabash(script), script)
 
 
 def _ddmin(items, keeps, budget):

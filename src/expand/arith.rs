@@ -52,6 +52,12 @@ pub trait ArithEnv {
     fn nounset(&self) -> bool {
         false
     }
+    /// Whether `name` is an array with a value: its missing elements are
+    /// 0 even under `set -u`.
+    fn is_set_array(&mut self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
 }
 
 /// Deepest recursion through variable values (`a=b; b=a; $((a))`).
@@ -382,7 +388,7 @@ impl Evaluator<'_> {
     fn variable(&mut self, name: &str, index: Option<&ElementKey>) -> Result<i64, ArithError> {
         let value = self.env.get_var(name, index).map_err(|m| self.fail(m))?;
         let Some(value) = value else {
-            if self.env.nounset() {
+            if self.env.nounset() && !self.env.is_set_array(name) {
                 return Err(ArithError { expression: name.to_string(), message: "unbound variable".into() });
             }
             return Ok(0);

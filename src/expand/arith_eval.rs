@@ -335,7 +335,7 @@ impl OnePass<'_> {
         }
         let value = self.env.get_var(name, key).map_err(|message| ArithError { expression: self.text.to_string(), message })?;
         let Some(value) = value else {
-            if self.env.nounset() {
+            if self.env.nounset() && !self.env.is_set_array(name) {
                 return Err(ArithError { expression: name.to_string(), message: "unbound variable".into() });
             }
             return Ok(0);

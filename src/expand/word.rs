@@ -48,6 +48,11 @@ impl ArithEnv for HostArith<'_> {
     fn nounset(&self) -> bool {
         self.0.options().nounset
     }
+
+    fn is_set_array(&mut self, name: &str) -> bool {
+        let name = self.0.resolve_name(name);
+        self.0.array_has_value(&name)
+    }
 }
 
 /// Expands command words into fields: brace expansion, the other
