@@ -148,6 +148,9 @@ impl Shell {
             ExpandError::Indirect(_) | ExpandError::UnboundArray(_) | ExpandError::BadSubstitution(_) if self.options.errexit => {
                 Err(Flow::Exit(1))
             }
+            ExpandError::Assign(message) if self.options.errexit && message.ends_with("cannot assign in this way") => {
+                Err(Flow::Exit(1))
+            }
             _ => Err(Flow::Abort(1)),
         }
     }
@@ -460,7 +463,9 @@ impl Shell {
         match self.find_command_path(&name).await {
             Some(path) => self.run_path(&path, argv).await,
             None => {
-                self.report_error(&format!("{name}: command not found")).await;
+                // A name with control characters is quoted as `$'a\tb'`.
+                let shown = if name.chars().any(char::is_control) { crate::expand::quote_for_reuse(&name) } else { name.to_string() };
+                self.report_error(&format!("{shown}: command not found")).await;
                 Ok(127)
             }
         }
