@@ -169,10 +169,11 @@ class Grammar:
             (12, "assign"), (6, "array"), (3, "assoc"), (4, "declare"), (14, "echo"), (7, "printf"),
             (8, "arith"), (8, "test"), (7, "pipeline"), (5, "redirect"), (4, "heredoc"), (4, "read"),
             (2, "getopts"), (3, "ifs"), (3, "glob"), (3, "option"), (2, "trap"), (3, "subshell"),
-            (4, "function"), (5, "control"), (3, "case"), (3, "error"), (2, "nameref"),
+            (4, "function"), (5, "control"), (3, "case"), (3, "error"), (2, "nameref"), (4, "errexit"),
+            (2, "fdredirect"), (2, "splitread"),
         ]
         if self.depth >= 1:
-            kinds = [k for k in kinds if k[1] not in ("function", "control", "case", "trap", "getopts")]
+            kinds = [k for k in kinds if k[1] not in ("function", "control", "case", "trap", "getopts", "errexit")]
         total = sum(w for w, _ in kinds)
         r = self.rng.random() * total
         for weight, kind in kinds:
@@ -252,11 +253,19 @@ class Grammar:
         ])
 
     def gen_heredoc(self):
-        lines = [self.pick(["$x", "${arr[@]}", "plain text", "$((1+2))", "\\$x", "$(echo sub)", "'q' \"dq\"", "${unset_var-d}"])
+        lines = [self.pick(["$x", "${arr[@]}", "plain text", "$((1+2))", "\\$x", "$(echo sub)", "'q' \"dq\"", "${unset_var-d}",
+                            "\ttabbed", "back\\\\slash", "`echo bq`", "${s:-dflt} ${#arr[@]}", "trailing \\", "$", "a\\\nb"])
                  for _ in range(self.rng.randint(1, 3))]
-        form = self.pick(["EOF", "'EOF'", "\"EOF\""])
-        cmd = self.pick(["cat", "cat -n", "wc -l", "sort", "while read -r a; do echo \"r:$a\"; done"])
-        return "%s <<%s\n%s\nEOF" % (cmd, form, "\n".join(lines))
+        form = self.pick(["EOF", "'EOF'", "\"EOF\"", "E\\OF", "-EOF", "-'EOF'"])
+        cmd = self.pick(["cat", "cat -n", "wc -l", "sort", "while read -r a; do echo \"r:$a\"; done", "read -r first; echo \"[$first]\"",
+                         "f() { cat; }; f", "x=$(cat); echo \"[$x]\"", "tr a-z A-Z", "cat > f1; cat f1"])
+        body = "\n".join(lines)
+        if form.startswith("-"):
+            body = "\n".join("\t" + line for line in lines) + "\n\tEOF"
+            return "%s <<%s\n%s" % (cmd, form, body)
+        if self.chance(0.15):
+            return "cat <<A; cat <<B\n%s\nA\nsecond $x\nB" % body
+        return "%s <<%s\n%s\nEOF" % (cmd, form, body)
 
     def gen_read(self):
         return self.pick([
@@ -269,8 +278,19 @@ class Grammar:
         ])
 
     def gen_getopts(self):
-        args = " ".join(self.pick(["-a", "-b val", "-c", "-ab", "-bX", "--", "file", "-z", "-b"]) for _ in range(self.rng.randint(1, 4)))
-        return ('set -- %s; OPTIND=1; while getopts "ab:c" o; do echo "$o=${OPTARG-}"; done; shift $((OPTIND-1)); echo "rest:$*"' % args)
+        args = " ".join(self.pick(["-a", "-b val", "-c", "-ab", "-bX", "--", "file", "-z", "-b", "-cb", "-", "'-a b'"])
+                        for _ in range(self.rng.randint(1, 4)))
+        spec = self.pick(["ab:c", ":ab:c", "a:b:", ":a", "abc", "b:"])
+        body = self.pick([
+            'echo "$o=${OPTARG-}"',
+            'case $o in a) echo A;; b) echo "B=$OPTARG";; :) echo "missing $OPTARG";; \\?) echo "bad ${OPTARG-}";; *) echo "o=$o";; esac',
+            'echo "$o $OPTIND ${OPTARG-unset}"',
+        ])
+        if self.chance(0.25):
+            return ('p() { local OPTIND=1 o; while getopts "%s" o "$@"; do %s; done; shift $((OPTIND-1)); echo "rest:$#:$*"; }; p %s'
+                    % (spec, body, args))
+        return ('set -- %s; OPTIND=1; while getopts "%s" o; do %s; done; echo "st=$? ind=$OPTIND"; shift $((OPTIND-1)); echo "rest:$*"'
+                % (args, spec, body))
 
     def gen_ifs(self):
         return self.pick([
@@ -286,6 +306,12 @@ class Grammar:
             "touch ab ac bd; shopt -s extglob; echo !(a*)", "touch x1 x2; echo x[12] x?", "echo [ab]*",
             "shopt -s failglob; echo zz*; echo after", "mkdir -p d/e; touch d/e/f; echo d/*/*", "touch .hid v; echo *",
             "for f in *.txt; do echo \"file $f\"; done", "shopt -s dotglob; echo .h*; shopt -u dotglob",
+            "touch Ab b1 _c; echo [[:upper:]]* [[:digit:]]* [![:alpha:]]*", "touch a.TXT; shopt -s nocaseglob; echo *.txt; shopt -u nocaseglob",
+            "mkdir -p g/h; touch g/h/i.txt g/j.txt; shopt -s globstar; echo **/*.txt; shopt -u globstar",
+            "touch a1 a2 b1; GLOBIGNORE='a1'; echo a* b*; unset GLOBIGNORE", "v='*'; echo $v \"$v\" '*'",
+            "touch 'sp ace' x.y; for f in *; do echo \"<$f>\"; done", "echo \\* a\\?b", "x=*; echo \"$x\"",
+            "touch q1 q2; arr=(q*); echo ${#arr[@]}", "shopt -s extglob\ntouch m.c n.h; echo *.@(c|h) !(*.c)",
+            "echo /[u]sr", "touch f; echo f/* f*/", "set -f; echo *; set +f",
         ])
 
     def gen_option(self):
@@ -293,8 +319,74 @@ class Grammar:
                           "set -o noglob", "set +o noglob", "set -f", "set -C; echo a > f1; echo $?"])
 
     def gen_trap(self):
-        return self.pick(["trap 'echo exit-trap $?' EXIT", "trap 'echo err-trap' ERR", "trap 'echo ret' RETURN",
-                          "trap - EXIT", "trap -p EXIT"])
+        return self.pick([
+            "trap 'echo exit-trap $?' EXIT", "trap 'echo err-trap' ERR", "trap 'echo ret' RETURN",
+            "trap - EXIT", "trap -p EXIT", "trap 'echo err $LINENO' ERR; false; echo after; trap - ERR",
+            "f() { trap 'echo in-f-ret' RETURN; echo body; }; f; trap - RETURN",
+            "trap 'echo usr1' USR1; kill -USR1 $$; echo after", "trap 'echo a' EXIT; trap 'echo b' EXIT",
+            "trap '' INT; trap -p INT; trap - INT", "( trap 'echo sub-exit' EXIT; echo in; exit 3 ); echo \"st=$?\"",
+            "trap 'echo caught $?' EXIT; (exit 4)", "trap 'echo t1' TERM USR2; trap -p TERM USR2",
+            "trap 'echo bad' NOSIG; echo $?", "trap -p | wc -l", "trap 'echo x' 0; trap -p EXIT",
+            "set -e; trap 'echo on-exit $?' EXIT; false; echo not-reached",
+            "trap 'echo dbg' DEBUG; :; trap - DEBUG", "trap 'echo in-err; exit 7' ERR; false; echo not",
+        ])
+
+    def gen_errexit(self):
+        """`set -e`, `set -u` and `pipefail` in the contexts that exempt them;
+        half of the time in a subshell so the script goes on."""
+        body = self.pick([
+            "set -e; f() { false; echo in-f; }; f || echo caught", "set -e; false && true; echo after",
+            "set -e; ! true; echo after", "set -e; (false); echo not", "set -e; x=$(false); echo not",
+            "set -e; local_fn() { return 1; }; local_fn; echo not", "set -e; declare x=$(false); echo declared",
+            "set -e; if false; then :; fi; echo ok", "set -e; while false; do :; done; echo ok",
+            "set -e; false || false; echo not", "set -e; { false; echo in-group; } || echo rescued",
+            "set -e; x=$(false; echo still); echo \"[$x]\"", "set -e; shopt -s inherit_errexit; x=$(false; echo still); echo \"[$x]\"",
+            "set -e; for i in 1 2; do false; done; echo not", "set -e; case a in a) false;; esac; echo not",
+            "set -e; f() { false; echo in-f; }; if f; then echo then; fi", "set -eo pipefail; false | true; echo not",
+            "set -o pipefail; false | true; echo $?", "set -e; true | false; echo not", "set -e; echo $((0)); let 0; echo not",
+            "set -u; echo ${arr[@]}; echo ok", "set -u; e=(); echo ${#e[@]} \"${e[@]}\" ok", "set -u; echo \"$1\"",
+            "set -u; echo ${unset_var:-d} ${unset_var-d}; echo ${unset_var}", "set -u; f() { echo \"$1\"; }; f",
+            "set -u; echo $#; echo \"$@\" ok", "set -u; declare -A h; echo ${h[k]}", "set -u; (( unset_var + 1 )); echo not",
+            "set -u; echo ${#unset_var}", "set -u; unset_var+=x; echo $unset_var", "set -eu; echo ${unset_var:?need it}",
+            "set -e; trap 'echo err-trap' ERR; false; echo not", "set -E; trap 'echo err-in' ERR; f() { false; }; f; echo after",
+            "set -e; (( 0 )); echo not", "set -e; [[ a == b ]]; echo not", "set -e; test -n ''; echo not",
+        ])
+        if self.chance(0.5):
+            return "( %s ); echo \"sub=$?\"" % body
+        return body
+
+    def gen_fdredirect(self):
+        """Descriptor juggling and the redirection operators beyond > and <."""
+        return self.pick([
+            "echo out &> f1; cat f1", "echo more &>> f1; echo again &>> f1; cat f1", "set -C; echo a > f1; echo b >| f1; cat f1; set +C",
+            "{ echo so; echo se >&2; } 2>&1 | sort", "{ echo so; echo se >&2; } > f1 2>&1; cat f1", "{ echo so; echo se >&2; } 2>&1 > f1; cat f1",
+            "exec {fd}>f2; echo via-fd >&$fd; exec {fd}>&-; cat f2", "echo abc > f1; exec 4<f1; read -r l <&4; echo \"$l\"; exec 4<&-",
+            "echo hi > f1; cat <> f1", "for i in 1 2; do echo $i; done > f1; cat f1", "if true; then echo in-if; fi 2>&1 > f1; cat f1",
+            "echo a > \"$unset_var\"; echo $?", "echo a > /nonexistent/x; echo $?", "cat < missing_file; echo $?", "mkdir -p dd; echo a > dd; echo $?",
+            "echo x 3>&1 1>&2 2>&3 | cat", "exec 3>&1; echo to3 >&3; exec 3>&-", "echo a >&5; echo $?", "cat <&5; echo $?",
+            "f() { echo f-out; echo f-err >&2; }; f 2>/dev/null; f 2>&1 >/dev/null", "echo one 1>f1 2>f2; cat f1 f2",
+            "echo $(echo inner >&2) 2>/dev/null", "x=$( { echo a; echo b >&2; } 2>&1 ); echo \"[$x]\"",
+            "while read -r l; do echo \"<$l>\"; done < <(printf 'p\\nq\\n')", "cat <(echo proc) <(echo sub)",
+            "tee f1 <<< tee-me > /dev/null; cat f1", "echo a >> f1 >> f2; cat f1 f2", "printf 'x' > f1; wc -c < f1",
+        ])
+
+    def gen_splitread(self):
+        """IFS splitting, `read` and `mapfile` with their options."""
+        v = self.value()
+        return self.pick([
+            "IFS=', ' read -r a b c <<< 'x, y,,z'; echo \"[$a][$b][$c]\"", "IFS=, read -r a b <<< 'one,two,three'; echo \"[$a][$b]\"",
+            "IFS=: read -r a b <<< ':lead:'; echo \"[$a][$b]\"", "read -r a <<< '  pad  '; echo \"[$a]\"", "IFS= read -r a <<< '  pad  '; echo \"[$a]\"",
+            "read a <<< 'back\\slash cont'; echo \"[$a]\"", "read -r a <<< 'back\\slash'; echo \"[$a]\"", "read -N 3 a <<< abcdef; echo \"[$a]\"",
+            "read -n 0 a <<< abc; echo \"[$a] $?\"", "read -d '' a < <(printf 'x\\ny'); echo \"[$a] $?\"", "printf 'no-nl' | { read -r a; echo \"[$a] $?\"; }",
+            "mapfile -n 2 l < <(seq 5); echo \"${l[@]}\"", "mapfile -s 2 -t l < <(seq 5); echo \"${l[@]}\"", "l=(x y); mapfile -O 1 -t l < <(seq 2); echo \"${l[@]}\"",
+            "mapfile l <<< $'a\\nb'; printf '[%s]' \"${l[@]}\"; echo", "readarray -t l <<< %s; echo ${#l[@]}" % v,
+            "while IFS=, read -r a b; do echo \"$b/$a\"; done <<< $'1,2\\n3,4'", "while read -r a; do echo \"<$a>\"; done <<< ''",
+            "IFS=$'\\n'; set -- $(printf 'a b\\nc d'); echo $#; unset IFS", "IFS=:; v=%s; set -- $v; echo $# \"$*\"; unset IFS" % v,
+            "set -- a 'b c' d; IFS=-; echo \"$*\"; IFS=; echo \"$*\"; unset IFS; echo \"$*\"", "v=%s; IFS=' a'; w=($v); echo ${#w[@]}; unset IFS" % v,
+            "v=' x  y '; w=($v); echo ${#w[@]} \"${w[0]}\"", "IFS=x; v=axbxxc; echo $v; w=($v); echo ${#w[@]}; unset IFS",
+            "read -r -a w <<< %s; echo ${#w[@]} \"${w[-1]-}\"" % v, "read -p 'prompt: ' a <<< in; echo \"[$a]\"", "read -t 0 a <<< x; echo $?",
+            "read; echo \"[$REPLY]\"", "echo a b | (read -r x; echo \"[$x]\")", "read a b <<< 'only'; echo \"[$a][${b-unset}]\"",
+        ])
 
     def gen_subshell(self):
         return self.pick([
@@ -319,7 +411,8 @@ class Grammar:
             items = " ".join(self.word() for _ in range(self.rng.randint(1, 3)))
             return "for i in %s; do %s; done" % (items, self.body())
         if r < 0.7:
-            return "for ((i=0; i<%d; i++)); do %s; done" % (self.rng.randint(0, 3), self.body())
+            # `j`, which no other statement assigns: the loop stays bounded.
+            return "for ((j=0; j<%d; j++)); do %s; done" % (self.rng.randint(0, 3), self.body())
         if r < 0.85:
             return "c=0; while (( c < %d )); do c=$((c+1)); %s; done; echo \"c=$c\"" % (self.rng.randint(0, 3), self.body())
         return "for i in 1 2 3; do %s; [[ $i == 2 ]] && %s; echo \"i=$i\"; done" % (self.body(), self.pick(["break", "continue", "break 1"]))

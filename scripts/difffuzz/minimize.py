@@ -6,12 +6,16 @@ differing streams; a shrink that makes the script agree, or differ in other
 streams, is undone.
 """
 
-from .runner import differences, run_bash, run_wabash
+from .runner import differences, run_bash, run_wabash, timed_out
 
 
 def _signature(statements):
     script = "\n".join(text for _, text in statements)
-    return differences(run_bash(script), run_wabash(script))
+    bash = run_bash(script)
+    if timed_out(bash):
+        # Not comparable: a shrink that makes bash loop is no smaller case.
+        return ("bash-timeout",)
+    return differences(bash, run_wabash(script), script)
 
 
 def _ddmin(items, keeps, budget):

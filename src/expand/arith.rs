@@ -32,7 +32,7 @@ impl ArithError {
 
 impl std::fmt::Display for ArithError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t', '\n']), self.message)
+        write!(f, "{}: {}", self.expression.trim_start_matches([' ', '\t']), self.message)
     }
 }
 
@@ -50,6 +50,12 @@ pub trait ArithEnv {
     }
     /// Whether `set -u` makes unset variables an error.
     fn nounset(&self) -> bool {
+        false
+    }
+    /// Whether `name` is an array with a value: its missing elements are
+    /// 0 even under `set -u`.
+    fn is_set_array(&mut self, name: &str) -> bool {
+        let _ = name;
         false
     }
 }
@@ -382,7 +388,7 @@ impl Evaluator<'_> {
     fn variable(&mut self, name: &str, index: Option<&ElementKey>) -> Result<i64, ArithError> {
         let value = self.env.get_var(name, index).map_err(|m| self.fail(m))?;
         let Some(value) = value else {
-            if self.env.nounset() {
+            if self.env.nounset() && !self.env.is_set_array(name) {
                 return Err(ArithError { expression: name.to_string(), message: "unbound variable".into() });
             }
             return Ok(0);
@@ -400,7 +406,7 @@ impl Evaluator<'_> {
         if self.depth >= MAX_RECURSION {
             return Err(self.fail(format!("expression recursion level exceeded (error token is \"{trimmed}\")")));
         }
-        super::arith_eval::eval_text_at(trimmed, &mut *self.env, self.depth + 1)
+        super::arith_eval::eval_text_at(&value, &mut *self.env, self.depth + 1)
     }
 
     fn apply(&self, op: BinaryArithOp, left: i64, right: i64, right_expr: &ArithExpr) -> Result<i64, ArithError> {

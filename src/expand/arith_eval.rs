@@ -77,8 +77,13 @@ impl OnePass<'_> {
     /// Bash's error token: the text from the current token on, or from the
     /// last token at the end of the expression.
     fn error_token(&self) -> &str {
-        match self.tokens.get(self.position).or(self.tokens.last()) {
-            Some(token) => &self.text[token.start..],
+        let mut index = self.position.min(self.tokens.len().saturating_sub(1));
+        // `a[1]` is one token to bash: its subscript names the variable's start.
+        if index > 0 && matches!(self.tokens.get(index).map(|token| &token.kind), Some(Kind::Subscript(_))) {
+            index -= 1;
+        }
+        match self.tokens.get(index) {
+            Some(token) => self.text.get(token.start..).unwrap_or(""),
             None => "",
         }
     }
@@ -330,13 +335,15 @@ impl OnePass<'_> {
         }
         let value = self.env.get_var(name, key).map_err(|message| ArithError { expression: self.text.to_string(), message })?;
         let Some(value) = value else {
-            if self.env.nounset() {
+            if self.env.nounset() && !self.env.is_set_array(name) {
                 return Err(ArithError { expression: name.to_string(), message: "unbound variable".into() });
             }
             return Ok(0);
         };
         // A value naming another variable is followed in a loop, not by
         // recursion, counting each step against bash's recursion limit.
+        // Errors quote the value with its trailing blanks, as bash reads it.
+        let mut raw = value.clone();
         let mut current = value.trim_matches([' ', '\t', '\n']).to_string();
         let mut depth = self.depth;
         // The text being read when the limit is hit: this expression at
@@ -368,7 +375,10 @@ impl OnePass<'_> {
             context = Some(current.clone());
             let next = self.env.get_var(&current, None).map_err(|message| ArithError { expression: current.clone(), message })?;
             current = match next {
-                Some(next) => next.trim_matches([' ', '\t', '\n']).to_string(),
+                Some(next) => {
+                    raw = next.clone();
+                    next.trim_matches([' ', '\t', '\n']).to_string()
+                }
                 None if self.env.nounset() => {
                     return Err(ArithError { expression: current, message: "unbound variable".into() });
                 }
@@ -378,7 +388,7 @@ impl OnePass<'_> {
         if depth >= MAX_RECURSION {
             return Err(too_deep(&context));
         }
-        eval_text_at(&current, &mut *self.env, depth + 1)
+        eval_text_at(&raw, &mut *self.env, depth + 1)
     }
 
     /// Evaluates text inside this expression (a variable's value, a

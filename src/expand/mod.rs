@@ -86,6 +86,12 @@ pub trait ExpandHost {
     fn resolve_name<'a>(&self, name: &'a str) -> std::borrow::Cow<'a, str>;
     /// The shape of variable `name`.
     fn shape(&self, name: &str) -> VarShape;
+    /// Whether `name` is an array holding a value (`a=()` does; `declare -a
+    /// a` does not), which `set -u` arithmetic reads as 0.
+    fn array_has_value(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
     /// `$name`: the scalar value (element 0 of an array).
     fn scalar(&self, name: &str) -> Option<String>;
     /// `$IFS`, or its default (space, tab, newline) when unset.

@@ -91,8 +91,8 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         let value = lookup(host, &pe.param, &pe.index, pe).await?;
         return apply_length_and_op(host, pe, value, quoted).await;
     }
-    let mut param = pe.param.clone();
-    let mut index = pe.index.clone();
+    let param = pe.param.clone();
+    let index = pe.index.clone();
     if pe.indirect {
         // `${!a[@]}` lists the keys; with an operator it is an indirection
         // through the joined values.
@@ -132,8 +132,13 @@ pub async fn expand_param(host: &mut dyn ExpandHost, pe: &ParamExpansion, quoted
         };
         let (new_param, new_index) =
             parse_indirect_target(&target).ok_or_else(|| ExpandError::Indirect(format!("{target}: invalid variable name")))?;
-        param = new_param;
-        index = new_index;
+        // Under `set -u` an unset target is named as written: `!ref`.
+        let written = format!("!{}", unbound_name(pe));
+        let value = lookup(host, &new_param, &new_index, pe).await?;
+        return match apply_length_and_op(host, &ParamExpansion { param: new_param, index: new_index, ..pe.clone() }, value, quoted).await {
+            Err(ExpandError::Unbound(_)) => Err(ExpandError::Unbound(written)),
+            other => other,
+        };
     }
     let value = lookup(host, &param, &index, pe).await?;
     apply_length_and_op(host, &ParamExpansion { param, index, ..pe.clone() }, value, quoted).await
@@ -302,13 +307,14 @@ pub async fn element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> 
 
 /// [`element_key`] for a subscript a declaration builtin received as an
 /// argument (`declare a['1']=5`): quote removal has already happened
-/// there, so single quotes are quotes.
-pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<ElementKey, ExpandError> {
+/// there, so single quotes are quotes. Also returns the expanded text,
+/// which the builtin's errors name (`declare a[$n]=v`: `a[-7]`).
+pub async fn declared_element_key(host: &mut dyn ExpandHost, name: &str, word: &Word) -> Result<(ElementKey, String), ExpandError> {
     let text = expand_string(host, word).await?;
     if host.shape(name) == VarShape::Assoc {
-        return Ok(ElementKey::Key(text));
+        return Ok((ElementKey::Key(text.clone()), text));
     }
-    index_value(host, &text)
+    Ok((index_value(host, &text)?, text))
 }
 
 /// An indexed array's subscript text evaluated as arithmetic; an error
@@ -363,6 +369,15 @@ async fn apply_length_and_op(host: &mut dyn ExpandHost, pe: &ParamExpansion, val
         return Ok(Expansion::Value(Value::One(match value {
             Value::Unset => {
                 if host.options().nounset && !is_star_or_at {
+                    // `${#a[i]}`: an unset element of an array counts 0; an
+                    // array without a value is an error that ends the line only.
+                    if let (Parameter::Named(name), Some(Subscript::Expr(_))) = (&pe.param, &pe.index) {
+                        return match host.shape(&host.resolve_name(name)) {
+                            VarShape::Unset => Err(ExpandError::UnboundArray(name.to_string())),
+                            VarShape::Scalar => Err(ExpandError::Unbound(name.to_string())),
+                            VarShape::Indexed | VarShape::Assoc => Ok(Expansion::Value(Value::One("0".into()))),
+                        };
+                    }
                     return Err(ExpandError::Unbound(display_name(&pe.param)));
                 }
                 "0".into()
@@ -512,8 +527,8 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                 };
                 return Err(ExpandError::BadSubstitution(format!("${{{}{subscript}:}}", display_name(&pe.param))));
             }
-            // Bash skips the arithmetic of an unset or empty string.
-            if matches!(&value, Value::Unset) || matches!(&value, Value::One(text) if text.is_empty()) {
+            // Bash skips the arithmetic of an unset value.
+            if matches!(&value, Value::Unset) {
                 return Ok(value);
             }
             // Its errors name the parameter: `x: 2:3: syntax error ...`.
@@ -530,6 +545,10 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
             };
             let offset_text = expand_string(host, offset).await?;
             let offset = arith::eval_text(&offset_text, &mut HostArith(host)).map_err(named)?;
+            // An offset past the end gives nothing, the length unread.
+            if let Some(empty) = substring_past_end(host, pe, &value, offset) {
+                return Ok(empty);
+            }
             let length = match length {
                 Some(word) => {
                     let text = expand_string(host, word).await?;
@@ -565,6 +584,16 @@ async fn transform(host: &mut dyn ExpandHost, pe: &ParamExpansion, op: &ParamOp,
                         value => value.map(|_| letters.clone()),
                     }
                 }
+                // Positional and special parameters are no variables: `$@`
+                // becomes a `set --` command, the others nothing.
+                'A' if !matches!(pe.param, Parameter::Named(_)) => match (&pe.param, value) {
+                    (Parameter::Special('@' | '*'), Value::Many(values, _)) if !values.is_empty() => {
+                        let quoted: Vec<String> = values.iter().map(|v| quote_for_reuse(v)).collect();
+                        Value::One(format!("set -- {}", quoted.join(" ")))
+                    }
+                    (_, Value::Unset) => Value::Unset,
+                    _ => Value::One(String::new()),
+                },
                 'A' | 'K' | 'k' => {
                     let whole_array = matches!(value, Value::Many(..)) && matches!(host.shape(&name), VarShape::Indexed | VarShape::Assoc);
                     if whole_array {
@@ -762,6 +791,40 @@ fn replace(s: &str, pattern: &Pattern, replacement: &str, mode: ReplaceMode) -> 
     }
 }
 
+/// The empty result of `${x:offset...}` when `offset` lies past a string's
+/// end or past an array's last element (bash then does not evaluate the
+/// length, nor complain of a negative one); `None` otherwise.
+fn substring_past_end(host: &mut dyn ExpandHost, pe: &ParamExpansion, value: &Value, offset: i64) -> Option<Value> {
+    match value {
+        Value::One(s) => {
+            let len = s.chars().count() as i64;
+            let start = if offset < 0 { len + offset } else { offset };
+            (start < 0 || start > len).then(|| Value::One(String::new()))
+        }
+        Value::Many(values, star) => {
+            let (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) = (&pe.param, &pe.index) else { return None };
+            let name = host.resolve_name(name).into_owned();
+            let past = match host.shape(&name) {
+                VarShape::Indexed => {
+                    let indices: Vec<i64> = host.keys(&name).iter().filter_map(|k| k.parse().ok()).collect();
+                    let end = indices.last().map_or(0, |last| last + 1);
+                    let start = if offset < 0 { end + offset } else { offset };
+                    start < 0 || !indices.iter().any(|i| *i >= start)
+                }
+                VarShape::Assoc => {
+                    let len = values.len() as i64 + 1;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    start < 0 || start.max(1) > values.len() as i64
+                }
+                VarShape::Unset => true,
+                _ => false,
+            };
+            past.then(|| Value::Many(Vec::new(), *star))
+        }
+        Value::Unset => None,
+    }
+}
+
 fn substring_error(text: &str) -> ExpandError {
     // The text is shown as written, leading spaces included.
     ExpandError::Assign(format!("{text}: substring expression < 0"))
@@ -811,7 +874,24 @@ fn substring(
                 }
                 _ => None,
             };
+            let assoc_array = match (&pe.param, &pe.index) {
+                (Parameter::Named(name), Some(Subscript::At | Subscript::Star)) => {
+                    let name = host.resolve_name(name);
+                    host.shape(&name) == VarShape::Assoc
+                }
+                _ => false,
+            };
             let selected: Vec<String> = match indexed_array {
+                // An associative array's values count from 1, as positional
+                // parameters do without a `$0`; a length of 0 still gives one.
+                None if assoc_array => {
+                    let len = values.len() as i64 + 1;
+                    let start = if offset < 0 { len + offset } else { offset };
+                    if start < 0 || start > len {
+                        return Ok(Value::Many(Vec::new(), star));
+                    }
+                    values.into_iter().skip(start.max(1) as usize - 1).take(count.max(1)).collect()
+                }
                 Some(keys) => {
                     let indices: Vec<i64> = keys.iter().filter_map(|k| k.parse().ok()).collect();
                     let end = indices.last().map_or(0, |last| last + 1);

@@ -48,6 +48,11 @@ impl ArithEnv for HostArith<'_> {
     fn nounset(&self) -> bool {
         self.0.options().nounset
     }
+
+    fn is_set_array(&mut self, name: &str) -> bool {
+        let name = self.0.resolve_name(name);
+        self.0.array_has_value(&name)
+    }
 }
 
 /// Expands command words into fields: brace expansion, the other
@@ -97,7 +102,15 @@ async fn push_globbed(host: &mut dyn ExpandHost, field: Field, out: &mut Vec<Str
         out.push(field.text);
         return Ok(());
     }
-    let matches = glob(host, &pattern, options).await;
+    // A non-empty GLOBIGNORE turns on dotglob and removes the names its
+    // patterns match, `.` and `..` always.
+    let ignore = host.scalar("GLOBIGNORE").filter(|value| !value.is_empty());
+    let mut glob_options = options;
+    glob_options.dotglob |= ignore.is_some();
+    let mut matches = glob(host, &pattern, glob_options).await;
+    if let Some(ignore) = ignore {
+        matches.retain(|path| !glob_ignored(&ignore, path, options));
+    }
     if matches.is_empty() {
         if options.failglob {
             return Err(ExpandError::NoMatch(field.text));
@@ -110,6 +123,25 @@ async fn push_globbed(host: &mut dyn ExpandHost, field: Field, out: &mut Vec<Str
     host.check_length(matches.iter().map(String::len).sum())?;
     out.extend(matches);
     Ok(())
+}
+
+/// Whether GLOBIGNORE's colon-separated patterns remove `path`: a pattern
+/// matches component by component (`*` never crosses a `/`).
+fn glob_ignored(ignore: &str, path: &str, options: super::ExpandOptions) -> bool {
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+    if last == "." || last == ".." {
+        return true;
+    }
+    let pattern_options = super::pattern::PatternOptions { extglob: options.extglob, nocase: false };
+    let components: Vec<&str> = path.split('/').collect();
+    ignore.split(':').filter(|pattern| !pattern.is_empty()).any(|pattern| {
+        let parts: Vec<&str> = pattern.split('/').collect();
+        parts.len() == components.len()
+            && parts
+                .iter()
+                .zip(&components)
+                .all(|(part, component)| super::pattern::Pattern::new(part, pattern_options).matches(component, false))
+    })
 }
 
 /// An unmatched pattern stays as written, minus quoting.

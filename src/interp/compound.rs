@@ -22,7 +22,10 @@ impl Shell {
         }
         let saved = self.fds.clone();
         let procsub_mark = self.process_substitution_fds.len();
-        let result = match self.apply_redirects(redirects).await {
+        self.in_compound_redirects = true;
+        let applied = self.apply_redirects(redirects).await;
+        self.in_compound_redirects = false;
+        let result = match applied {
             Ok(()) => self.run_compound(compound).await,
             Err(flow) => {
                 self.compound_redirect_failed = true;

@@ -14,6 +14,9 @@ use std::collections::BTreeMap;
 pub enum CondError {
     /// A usage error with bash's message; status 2.
     Usage(String),
+    /// An expansion error (`set -u` and `-v a[k]` with `k` unset), which
+    /// the caller handles as in any command.
+    Expand(ExpandError),
 }
 
 /// Unary operators that test files.
@@ -33,7 +36,10 @@ impl Shell {
                 CondExpr::Word(word) => Ok(!self.cond_string(word).await?.is_empty()),
                 CondExpr::Unary(op, word) => {
                     let operand = self.cond_string(word).await?;
-                    self.unary_test(op, &operand).await.map_err(|e| self.cond_failure(e))
+                    match self.unary_test(op, &operand).await {
+                        Ok(result) => Ok(result),
+                        Err(error) => Err(self.cond_failure(error).await),
+                    }
                 }
                 CondExpr::Binary(op, left, right) => {
                     let left_text = self.cond_string(left).await?;
@@ -61,14 +67,17 @@ impl Shell {
                                     // Bash names `[[` in expression errors, not in variable ones.
                                     let prefix = if e.is_variable_error() { "" } else { "[[: " };
                                     self.report_error(&format!("{prefix}{e}")).await;
-                                    Err(Ok(1))
+                                    // The comparison is then false (`!` makes it true).
+                                    Ok(false)
                                 }
                             }
                         }
                         _ => {
                             let right_text = self.cond_string(right).await?;
-                            let result = self.binary_test(op, &left_text, &right_text, false).await;
-                            result.map_err(|e| self.cond_failure(e))
+                            match self.binary_test(op, &left_text, &right_text, false).await {
+                                Ok(result) => Ok(result),
+                                Err(error) => Err(self.cond_failure(error).await),
+                            }
                         }
                     }
                 }
@@ -84,9 +93,10 @@ impl Shell {
         })
     }
 
-    fn cond_failure(&mut self, error: CondError) -> Outcome {
+    async fn cond_failure(&mut self, error: CondError) -> Outcome {
         match error {
             CondError::Usage(_) => Ok(2),
+            CondError::Expand(error) => self.expansion_failed(error).await,
         }
     }
 
@@ -165,6 +175,7 @@ impl Shell {
                     Some("@") | Some("*") => !self.array_values(&name).is_empty(),
                     Some(index) => match crate::expand::subscript_key(self, &name, index).await {
                         Ok(key) => self.element_value(&name, &key).is_some(),
+                        Err(error) if error.to_string().ends_with(": unbound variable") => return Err(CondError::Expand(error)),
                         Err(_) => false,
                     },
                 });

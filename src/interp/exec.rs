@@ -128,8 +128,9 @@ impl Shell {
         let inherited = self.call_stack.is_empty() || self.options.errtrace;
         if inherited && self.traps.contains_key("ERR") && !self.in_trap {
             self.in_trap = true;
-            self.run_trap("ERR").await;
+            let ran = self.run_trap("ERR").await;
             self.in_trap = false;
+            ran?;
         }
         if self.options.errexit {
             return Err(Flow::Exit(status));

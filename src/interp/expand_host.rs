@@ -34,6 +34,10 @@ impl ExpandHost for Shell {
         self.var_shape(name)
     }
 
+    fn array_has_value(&self, name: &str) -> bool {
+        matches!(self.vars.get(name).and_then(|v| v.value.as_ref()), Some(crate::interp::vars::Value::Indexed(_) | crate::interp::vars::Value::Assoc(_)))
+    }
+
     fn scalar(&self, name: &str) -> Option<String> {
         match name {
             "RANDOM" | "LINENO" | "SECONDS" | "EPOCHSECONDS" | "EPOCHREALTIME" | "BASHPID" | "BASH_SUBSHELL"

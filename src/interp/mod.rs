@@ -197,6 +197,9 @@ pub struct Shell {
     /// Set when a compound command's own redirection failed (`set -e` then
     /// applies to the compound command itself).
     compound_redirect_failed: bool,
+    /// True while a compound command's redirections are applied: an error
+    /// in a here-document body is then fatal, at the body's last line.
+    in_compound_redirects: bool,
     /// Set when a top-level run ended through `exit` or a fatal error.
     exited: bool,
     /// Set when the `exit` builtin ran (an interactive host leaves only
@@ -304,6 +307,7 @@ impl Shell {
             exited: false,
             exit_called: false,
             compound_redirect_failed: false,
+            in_compound_redirects: false,
             getopts_position: 0,
             getopts_last_optind: 1,
             process_substitution_fds: Vec::new(),

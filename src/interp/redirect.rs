@@ -81,13 +81,59 @@ impl Shell {
                 } else {
                     match expand_heredoc(self, &doc.body).await {
                         Ok(text) => text,
-                        // In a here-document body these fail the command
-                        // only, and the script goes on.
+                        // A compound command's here-document is expanded
+                        // after bash read its body: the error names the
+                        // body's last line and ends the shell.
+                        Err(error @ (ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. })) if self.in_compound_redirects => {
+                            self.current_line = self.source.line_of(doc.body.span.end);
+                            return Err(self.redirect_expansion_failed(error).await);
+                        }
+                        // In a simple command's here-document body these
+                        // fail the command only, and the script goes on.
                         Err(error @ (ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. })) => {
                             self.report_error(&error.to_string()).await;
                             return Err(Ok(127));
                         }
-                        Err(error) => return Err(self.redirect_expansion_failed(error).await),
+                        Err(error) => {
+                            if self.in_compound_redirects {
+                                self.current_line = self.source.line_of(doc.body.span.end);
+                            }
+                            // Bash names the whole body (tabs stripped for
+                            // `<<-`) as the bad substitution's text.
+                            let error = match error {
+                                ExpandError::BadSubstitution(_) => {
+                                    let span = doc.body.span;
+                                    // A body cut by the end of the text has no length: all the rest.
+                                    let length = match span.end.saturating_sub(span.start) as usize {
+                                        0 => usize::MAX,
+                                        length => length,
+                                    };
+                                    let text = match redirect.op {
+                                        // The span measures the body without its tabs.
+                                        RedirectOp::HereDocStrip => {
+                                            let rest = self.source.text.get(span.start as usize..).unwrap_or("");
+                                            let mut text = String::new();
+                                            for line in rest.split_inclusive('\n') {
+                                                if text.len() >= length {
+                                                    break;
+                                                }
+                                                text.push_str(line.trim_start_matches('\t'));
+                                            }
+                                            text
+                                        }
+                                        _ => {
+                                            let end = (span.start as usize).saturating_add(length).min(self.source.text.len());
+                                            self.source.text.get(span.start as usize..end).unwrap_or("").to_string()
+                                        }
+                                    };
+                                    // A body cut by the end of the text still ends a line.
+                                    let text = if text.ends_with('\n') { text } else { text + "\n" };
+                                    ExpandError::BadSubstitution(text)
+                                }
+                                other => other,
+                            };
+                            return Err(self.redirect_expansion_failed(error).await);
+                        }
                     }
                 };
                 self.fds.set(target_fd, Stream::input(body.into_bytes()));
@@ -184,6 +230,11 @@ impl Shell {
         }
         if let Some(number) = name.strip_prefix("/dev/fd/").and_then(|n| n.parse::<usize>().ok()) {
             return self.dup_or_fail(number, name).await;
+        }
+        // An empty name (`> "$unset"`) names no file, not the directory.
+        if name.is_empty() {
+            self.report_error(": No such file or directory").await;
+            return Err(Ok(1));
         }
         let path = crate::fs::path::join(&self.cwd, name);
         if check_clobber && self.options.noclobber {

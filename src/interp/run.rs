@@ -131,6 +131,16 @@ impl Shell {
                 }
                 Err(mut error) => {
                     error.shift_lines(first_line - 1);
+                    // Under `set -e` bash's parser ends the shell with status 2
+                    // as soon as it prints its first message (the offending
+                    // line is not echoed), wherever the text came from.
+                    if self.options.errexit && self.errexit_suppressed == 0 {
+                        let rendered = error.render_first(&self.syntax_prefix);
+                        let _ = self.stderr().write(rendered.as_bytes()).await;
+                        self.last_status = 2;
+                        self.syntax_error = None;
+                        break Err(Flow::Exit(2));
+                    }
                     let rendered = error.render(&self.syntax_prefix);
                     let _ = self.stderr().write(rendered.as_bytes()).await;
                     if parser.resume_after_error() {
@@ -174,17 +184,22 @@ impl Shell {
         result
     }
 
-    /// Runs the action of trap `name` (if set), keeping `$?`.
-    pub(super) async fn run_trap(&mut self, name: &str) {
-        let Some(action) = self.traps.get(name).cloned() else { return };
+    /// Runs the action of trap `name` (if set), keeping `$?`. An `exit` in
+    /// the action ends the shell: its flow is returned.
+    pub(super) async fn run_trap(&mut self, name: &str) -> Result<(), Flow> {
+        let Some(action) = self.traps.get(name).cloned() else { return Ok(()) };
         if action.is_empty() {
-            return;
+            return Ok(());
         }
         let saved_status = self.last_status;
         let saved_line = self.current_line;
-        let _ = self.run_trap_action(name, &action).await;
+        let result = self.run_trap_action(name, &action).await;
         self.current_line = saved_line;
+        if let Err(flow @ Flow::Exit(_)) = result {
+            return Err(flow);
+        }
         self.last_status = saved_status;
+        Ok(())
     }
 
     /// Runs a trap's action text. A syntax error in it is reported under the

@@ -106,7 +106,7 @@ impl Shell {
     /// With an ERR or DEBUG trap set: BASH_COMMAND names the command about
     /// to run, and the DEBUG trap runs before it (in functions only under
     /// `set -T`).
-    async fn before_command_traps(&mut self, command: &SimpleCommand) {
+    async fn before_command_traps(&mut self, command: &SimpleCommand) -> Result<(), Flow> {
         let span = command.span;
         let text = self.source.text.get(span.start as usize..span.end as usize).unwrap_or("").trim();
         let mut var = Variable::scalar(text);
@@ -115,9 +115,11 @@ impl Shell {
         let inherited = self.call_stack.is_empty() || self.options.functrace;
         if inherited && self.traps.get("DEBUG").is_some_and(|action| !action.is_empty()) {
             self.in_trap = true;
-            self.run_trap("DEBUG").await;
+            let ran = self.run_trap("DEBUG").await;
             self.in_trap = false;
+            ran?;
         }
+        Ok(())
     }
 
     /// Reports a limit once and marks the run as over.
@@ -161,6 +163,13 @@ impl Shell {
             ExpandError::Unbound(_) | ExpandError::NullOrUnset { .. } => Err(Flow::Exit(fatal)),
             ExpandError::Arith(arith) if arith.message == "unbound variable" => Err(Flow::Exit(fatal)),
             ExpandError::Subscript(_) => Err(Flow::Exit(1)),
+            // Under `set -e` these end the shell (an arithmetic error does not).
+            ExpandError::Indirect(_) | ExpandError::UnboundArray(_) | ExpandError::BadSubstitution(_) if self.options.errexit => {
+                Err(Flow::Exit(1))
+            }
+            ExpandError::Assign(message) if self.options.errexit && message.ends_with("cannot assign in this way") => {
+                Err(Flow::Exit(1))
+            }
             _ => Err(Flow::Abort(1)),
         }
     }
@@ -188,7 +197,7 @@ impl Shell {
         self.command_end = command.span.end;
         self.charge_command().await?;
         if !self.traps.is_empty() && !self.in_trap {
-            self.before_command_traps(command).await;
+            self.before_command_traps(command).await?;
         }
         self.last_substitution_status = None;
         let mut args: Vec<Arg> = Vec::new();
@@ -272,6 +281,10 @@ impl Shell {
         let result = self.assign_declaration(&decl);
         self.report_warnings().await;
         if let Err(mut message) = result {
+            // `set -u` and an unset name in an integer variable's value.
+            if let Some(name) = message.strip_suffix(": unbound variable") {
+                return self.expansion_failed(ExpandError::Unbound(name.to_string())).await.map(|_| false);
+            }
             self.assignment_error_is_fatal = message.contains("error token is");
             // A bare assignment names an empty key as written: `m[$x]`.
             if let (Some(index), Some(rest)) = (&assignment.index, message.strip_prefix(&format!("{}[]", decl.name))) {
@@ -313,12 +326,19 @@ impl Shell {
         assignment: &Assignment,
         builtin_argument: bool,
     ) -> Result<DeclAssignment, ExpandError> {
-        let index = match &assignment.index {
+        // Errors name the subscript as the command saw it: as written in a
+        // bare assignment, expanded in a declaration builtin's argument.
+        let (index, written_index) = match &assignment.index {
             Some(word) => {
                 let name = self.resolve_nameref(&assignment.name);
-                Some(if builtin_argument { declared_element_key(self, &name, word).await? } else { element_key(self, &name, word).await? })
+                if builtin_argument {
+                    let (key, text) = declared_element_key(self, &name, word).await?;
+                    (Some(key), Some(text))
+                } else {
+                    (Some(element_key(self, &name, word).await?), Some(crate::syntax::printer::print_word(word)))
+                }
             }
-            None => None,
+            None => (None, None),
         };
         let value = match &assignment.value {
             AssignValue::Scalar(word) => DeclValue::Scalar(expand_assignment_value(self, word).await?),
@@ -340,7 +360,7 @@ impl Shell {
                 DeclValue::Array(items)
             }
         };
-        Ok(DeclAssignment { name: assignment.name.clone(), index, append: assignment.append, value })
+        Ok(DeclAssignment { name: assignment.name.clone(), index, written_index, append: assignment.append, value })
     }
 
     async fn run_with_args(&mut self, command: &SimpleCommand, args: Vec<Arg>) -> Outcome {
@@ -462,7 +482,9 @@ impl Shell {
         match self.find_command_path(&name).await {
             Some(path) => self.run_path(&path, argv).await,
             None => {
-                self.report_error(&format!("{name}: command not found")).await;
+                // A name with control characters is quoted as `$'a\tb'`.
+                let shown = if name.chars().any(char::is_control) { crate::expand::quote_for_reuse(&name) } else { name.to_string() };
+                self.report_error(&format!("{shown}: command not found")).await;
                 Ok(127)
             }
         }
@@ -613,7 +635,7 @@ impl Shell {
         if let Ok(status) = result {
             self.last_status = status;
             if self.options.functrace || return_trap_set_here {
-                self.run_trap("RETURN").await;
+                self.run_trap("RETURN").await?;
             }
         }
         result

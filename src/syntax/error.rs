@@ -91,6 +91,17 @@ impl fmt::Display for ParseError {
 }
 
 impl ParseError {
+    /// Only the first message line, as bash prints it when `set -e` makes
+    /// its parser exit at once.
+    pub fn render_first(&self, prefix: &str) -> String {
+        match &self.kind {
+            ParseErrorKind::Conditional(error) => {
+                error.messages.first().map(|(line, text)| format!("{prefix}: line {line}: {text}\n")).unwrap_or_default()
+            }
+            _ => format!("{prefix}: line {}: {self}\n", self.line),
+        }
+    }
+
     /// The lines bash prints to stderr for this error, with `prefix` being
     /// `bash: -c` or `bash: script.sh`: the message line, then (when bash
     /// shows it) the offending source line.

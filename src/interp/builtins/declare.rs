@@ -10,7 +10,7 @@ use crate::interp::{Outcome, Shell};
 use std::collections::BTreeMap;
 
 /// The attribute changes and modes one declaration command asks for.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, PartialEq)]
 struct Flags {
     indexed: bool,
     assoc: bool,
@@ -213,6 +213,12 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
     if flags.functions || flags.function_names {
         return print_functions(shell, flags.function_names, &rest).await;
     }
+    // Without names or options, `declare` lists as `set` does, then the functions.
+    if rest.is_empty() && !flags.print && flags == Flags::default() && matches!(builtin, "declare" | "typeset") {
+        let listing = super::set::variable_listing(shell);
+        shell.out(listing.as_bytes()).await?;
+        return print_functions(shell, false, &rest).await;
+    }
     if flags.print || (rest.is_empty() && builtin != "local") {
         return print_variables(shell, builtin, &rest, flags).await;
     }
@@ -230,7 +236,7 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
                     match array_literal(shell, &word, array_target).await {
                         Some(Ok(decl)) => Some(decl),
                         Some(Err(outcome)) => return outcome,
-                        None => Some(DeclAssignment { name, index: None, append, value: DeclValue::Scalar(value.to_string()) }),
+                        None => Some(DeclAssignment { name, index: None, written_index: None, append, value: DeclValue::Scalar(value.to_string()) }),
                     }
                 } else {
                     if !is_valid_name(&word) {
@@ -307,9 +313,16 @@ async fn declare_common(shell: &mut Shell, builtin: &str, flags: Flags, rest: Ve
             if let Some(name) = message.strip_suffix(": unbound variable") {
                 return shell.expansion_failed(crate::expand::ExpandError::Unbound(name.to_string())).await;
             }
-            // Bash reports a bad subscript without the builtin's name.
-            if message.ends_with("]: bad array subscript") {
+            // Bash reports a bad subscript without the builtin's name, and a
+            // read-only variable without it for `readonly`, `export` and
+            // list values (which then end the shell).
+            let readonly = message.ends_with(": readonly variable");
+            let list = matches!(decl.value, DeclValue::Array(_));
+            if message.ends_with("]: bad array subscript") || readonly && (matches!(builtin, "readonly" | "export") || list) {
                 shell.report_error(&message).await;
+                if readonly && list {
+                    return Err(crate::interp::Flow::Exit(1));
+                }
             } else {
                 shell.builtin_error(builtin, &message).await;
             }
@@ -564,11 +577,18 @@ pub fn unset(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
             if let Some(open) = name.find('[').filter(|_| name.ends_with(']')) {
                 let base = shell.resolve_nameref(&name[..open]);
                 let subscript = &name[open + 1..name.len() - 1];
+                // An element of an unset variable: nothing to do, the
+                // subscript not even evaluated.
+                if shell.vars.get(&base).is_none() {
+                    continue;
+                }
                 let key = if subscript == "@" || subscript == "*" {
                     None
                 } else {
                     match crate::expand::subscript_key(shell, &base, subscript).await {
                         Ok(key) => Some(key),
+                        // `set -u` and an unset name in the subscript: fatal.
+                        Err(e) if e.to_string().ends_with(": unbound variable") => return shell.expansion_failed(e).await,
                         Err(e) => {
                             shell.builtin_error("unset", &e.to_string()).await;
                             status = 1;

@@ -302,8 +302,7 @@ impl Shell {
         match self.traps.get(&name).cloned() {
             Some(action) if action.is_empty() => Ok(()),
             Some(_) => {
-                self.run_trap(&name).await;
-                Ok(())
+                self.run_trap(&name).await
             }
             // SIGCHLD, SIGURG and SIGWINCH are ignored by default.
             None if matches!(signal, 17 | 23 | 28) => Ok(()),

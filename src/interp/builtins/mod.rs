@@ -66,6 +66,8 @@ pub struct DeclAssignment {
     pub name: String,
     /// The evaluated `[subscript]`, if any.
     pub index: Option<ElementKey>,
+    /// The subscript as written (`n` in `a[n]=v`), which errors name.
+    pub written_index: Option<String>,
     /// `+=`.
     pub append: bool,
     /// The value.
@@ -277,16 +279,23 @@ impl Shell {
 
     /// Performs an expanded assignment (as a bare assignment or via `declare`).
     pub(super) fn assign_declaration(&mut self, decl: &DeclAssignment) -> Result<(), String> {
+        // Errors about the element name its subscript as written: `a[n]`.
+        let element = |key: &ElementKey| match (&decl.written_index, key) {
+            (Some(written), _) => format!("{}[{written}]", decl.name),
+            (None, ElementKey::Index(i)) => format!("{}[{i}]", decl.name),
+            (None, ElementKey::Key(k)) => format!("{}[{k}]", decl.name),
+        };
         match (&decl.value, &decl.index) {
             (DeclValue::Scalar(value), None) => self.assign_scalar(&decl.name, value.clone(), decl.append),
-            (DeclValue::Scalar(value), Some(key)) => self.assign_element(&decl.name, key.clone(), value.clone(), decl.append),
-            (DeclValue::Array(_), Some(key)) => {
-                let subscript = match key {
-                    ElementKey::Index(i) => i.to_string(),
-                    ElementKey::Key(k) => k.clone(),
-                };
-                Err(format!("{}[{subscript}]: cannot assign list to array member", decl.name))
+            (DeclValue::Scalar(value), Some(key)) => {
+                self.assign_element(&decl.name, key.clone(), value.clone(), decl.append).map_err(|message| {
+                    match message.strip_suffix("]: bad array subscript").and_then(|m| m.strip_prefix(&format!("{}[", decl.name))) {
+                        Some(_) => format!("{}: bad array subscript", element(key)),
+                        None => message,
+                    }
+                })
             }
+            (DeclValue::Array(_), Some(key)) => Err(format!("{}: cannot assign list to array member", element(key))),
             (DeclValue::Array(items), None) => self.assign_array(&decl.name, items, decl.append, false),
         }
     }

@@ -336,7 +336,8 @@ impl Formatter<'_> {
         };
         let valid: Vec<u32> = body.chars().map_while(|c| c.to_digit(radix)).collect();
         let magnitude = valid.iter().fold(0u128, |acc, &d| acc.saturating_mul(radix as u128).saturating_add(d as u128));
-        if trimmed.is_empty() {
+        // Only an empty argument is 0 without complaint; blanks alone are not.
+        if text.is_empty() {
             return (false, 0);
         }
         if valid.len() != body.chars().count() || (body.is_empty() && radix == 10) {

@@ -20,27 +20,7 @@ pub fn set(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 async fn set_options(shell: &mut Shell, args: Vec<Arg>) -> Outcome {
     let args = words(&args);
     if args.len() == 1 {
-        let mut out = String::new();
-        for (name, var) in shell.vars.visible() {
-            if var.value.is_none() {
-                continue;
-            }
-            let line = declare_line(&name, var);
-            // `set` shows `name=value` (arrays as `name=(...)`), without `declare`.
-            let assignment = line.splitn(3, ' ').nth(2).unwrap_or("").to_string();
-            let assignment = match &var.value {
-                Some(crate::interp::vars::Value::Scalar(s)) => format!("{name}={}", crate::expand::quote_for_reuse(s)),
-                _ => assignment,
-            };
-            let assignment = if matches!(&var.value, Some(crate::interp::vars::Value::Scalar(s)) if s.chars().all(|c| c.is_ascii_alphanumeric() || "/_.-:+,@%".contains(c)) && !s.is_empty())
-            {
-                format!("{name}={}", var.scalar_value().unwrap_or_default())
-            } else {
-                assignment
-            };
-            out.push_str(&assignment);
-            out.push('\n');
-        }
+        let out = variable_listing(shell);
         shell.out(out.as_bytes()).await?;
         return Ok(0);
     }
@@ -229,4 +209,28 @@ fn invalid_name(name: &str, set_o: bool) -> String {
     } else {
         format!("{name}: invalid shell option name")
     }
+}
+
+/// Every set variable as `name=value` (arrays as `name=(...)`), the listing
+/// of `set` and of `declare` without arguments.
+pub(super) fn variable_listing(shell: &Shell) -> String {
+    let mut out = String::new();
+    for (name, var) in shell.vars.visible() {
+        if var.value.is_none() {
+            continue;
+        }
+        let line = declare_line(&name, var);
+        let assignment = match &var.value {
+            Some(crate::interp::vars::Value::Scalar(s))
+                if s.chars().all(|c| c.is_ascii_alphanumeric() || "/_.-:+,@%".contains(c)) =>
+            {
+                format!("{name}={s}")
+            }
+            Some(crate::interp::vars::Value::Scalar(s)) => format!("{name}={}", crate::expand::quote_for_reuse(s)),
+            _ => line.splitn(3, ' ').nth(2).unwrap_or("").to_string(),
+        };
+        out.push_str(&assignment);
+        out.push('\n');
+    }
+    out
 }

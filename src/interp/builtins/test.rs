@@ -40,6 +40,7 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
             shell.builtin_error(name, &message).await;
             Ok(2)
         }
+        Err(CondError::Expand(error)) => shell.expansion_failed(error).await,
     }
 }
 

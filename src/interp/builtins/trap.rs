@@ -92,17 +92,30 @@ pub fn trap(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
         if rest.is_empty() || print {
             let mut listed = shell.inactive_traps.clone();
             listed.extend(shell.traps.iter().map(|(name, action)| (name.clone(), action.clone())));
-            let mut names: Vec<String> =
-                if rest.is_empty() { listed.keys().cloned().collect() } else { rest.iter().filter_map(|s| canonical_signal(s)).collect() };
-            names.sort_by_key(|n| if n == "EXIT" { 0 } else { signal_number(n).unwrap_or(100) });
-            let mut out = String::new();
-            for name in names {
-                if let Some(action) = listed.get(&name) {
-                    out.push_str(&format!("trap -- '{}' {name}\n", action.replace('\'', "'\\''")));
+            // All traps in signal order; named ones in the order given, each
+            // printed (or refused) in turn.
+            let line = |name: &str| listed.get(name).map(|action| format!("trap -- '{}' {name}\n", action.replace('\'', "'\\''")));
+            let mut status = 0;
+            if rest.is_empty() {
+                let mut names: Vec<&String> = listed.keys().collect();
+                names.sort_by_key(|n| if *n == "EXIT" { 0 } else { signal_number(n).unwrap_or(100) });
+                let out: String = names.into_iter().filter_map(|name| line(name)).collect();
+                shell.out(out.as_bytes()).await?;
+            }
+            for spec in rest {
+                match canonical_signal(spec) {
+                    Some(name) => {
+                        if let Some(text) = line(&name) {
+                            shell.out(text.as_bytes()).await?;
+                        }
+                    }
+                    None => {
+                        shell.builtin_error("trap", &format!("{spec}: invalid signal specification")).await;
+                        status = 1;
+                    }
                 }
             }
-            shell.out(out.as_bytes()).await?;
-            return Ok(0);
+            return Ok(status);
         }
         // A lone argument, or a first one that is an unsigned number, means
         // every argument is a signal to reset.
