@@ -435,8 +435,14 @@ impl<'a> Parser<'a> {
     /// Parses `name(params): body;` after `def`; returns the local
     /// definition when it is not global.
     fn def(&mut self) -> R<Option<Rc<Def>>> {
+        if let Tok::Ident(name) = self.peek().clone() {
+            if KEYWORDS.contains(&&*name) {
+                let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+                let message = format!("syntax error, unexpected {}, expecting IDENT (Unix shell quoting issues?)", describe(&Tok::Ident(name)));
+                return Err(self.located(&message, start));
+            }
+        }
         let name = match self.bump() {
-            Tok::Ident(name) if !KEYWORDS.contains(&&*name) => name,
             Tok::Ident(name) => name,
             _ => return self.unexpected(),
         };
