@@ -9,7 +9,7 @@
 // Medians of RUNS (default 3). Outputs are compared; ratios are ours / jq.
 // A benchmark, not a test.
 //
-// usage: node scripts/bench-jq.mjs [runs] [records] [filter]
+// usage: [BENCH_WASM=0] node scripts/bench-jq.mjs [runs] [records] [filter]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,7 +76,8 @@ writeFileSync(join(dir, "data.json"), data);
 
 const native = new URL("../target/release/wabash", import.meta.url).pathname;
 const hasNative = existsSync(native);
-const hasWasm = existsSync(new URL("../dist/node.js", import.meta.url).pathname);
+// BENCH_WASM=0 skips the wasm build (when dist/ is stale or not built).
+const hasWasm = process.env.BENCH_WASM !== "0" && existsSync(new URL("../dist/node.js", import.meta.url).pathname);
 const Bash = hasWasm ? (await import("../dist/node.js")).Bash : null;
 const files = { "/data/data.json": data };
 

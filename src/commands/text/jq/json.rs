@@ -575,7 +575,7 @@ impl<'a> Reader<'a> {
             _ => {}
         }
         match parse_number(word) {
-            Some(n) => Ok(Value::Num(n, Some(Rc::new(word.to_string())))),
+            Some(n) => Ok(Value::Num(n, Some(Rc::new(word.strip_prefix('+').unwrap_or(word).to_string())))),
             None if at_eof => {
                 // jq reports a word cut by the end of input as it goes.
                 Err(self.error_at_eof("Unfinished JSON term").replace("Unfinished JSON term at EOF", "Invalid numeric literal at EOF"))
@@ -676,7 +676,7 @@ impl<'a> Reader<'a> {
 
 /// Reads a JSON number (also jq's forms like `.5`, `1.`, `+1`? no), `None` when invalid.
 pub fn parse_number(word: &str) -> Option<f64> {
-    let body = word.strip_prefix('-').unwrap_or(word);
+    let body = word.strip_prefix('-').or_else(|| word.strip_prefix('+')).unwrap_or(word);
     let first = body.bytes().next()?;
     if !(first.is_ascii_digit() || first == b'.') {
         return None;

@@ -346,8 +346,18 @@ impl<'a> Parser<'a> {
             let mut is_data = false;
             if import {
                 self.expect_word("as")?;
+                if let Tok::Ident(name) = self.peek().clone() {
+                    if KEYWORDS.contains(&&*name) {
+                        let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+                        let message = format!(
+                            "syntax error, unexpected {}, expecting IDENT or BINDING (Unix shell quoting issues?)",
+                            describe(&Tok::Ident(name))
+                        );
+                        return Err(self.located(&message, start));
+                    }
+                }
                 match self.bump() {
-                    Tok::Ident(name) if !KEYWORDS.contains(&&*name) => alias = Some(name),
+                    Tok::Ident(name) => alias = Some(name),
                     Tok::Var(name) => {
                         alias = Some(name);
                         is_data = true;
@@ -417,7 +427,7 @@ impl<'a> Parser<'a> {
     /// Parses a whole main program (after its [`Header`]).
     pub fn parse_main(&mut self) -> R<Ast> {
         if self.is_word("import") || self.is_word("include") || self.is_word("module") {
-            return self.unexpected();
+            return self.unexpected_expecting_eof();
         }
         if *self.peek() == Tok::Eof {
             return Ok(Ast::Identity);
@@ -435,8 +445,14 @@ impl<'a> Parser<'a> {
     /// Parses `name(params): body;` after `def`; returns the local
     /// definition when it is not global.
     fn def(&mut self) -> R<Option<Rc<Def>>> {
+        if let Tok::Ident(name) = self.peek().clone() {
+            if KEYWORDS.contains(&&*name) {
+                let start = self.peeked.as_ref().map(|p| p.1).unwrap_or(self.lx.pos);
+                let message = format!("syntax error, unexpected {}, expecting IDENT (Unix shell quoting issues?)", describe(&Tok::Ident(name)));
+                return Err(self.located(&message, start));
+            }
+        }
         let name = match self.bump() {
-            Tok::Ident(name) if !KEYWORDS.contains(&&*name) => name,
             Tok::Ident(name) => name,
             _ => return self.unexpected(),
         };
