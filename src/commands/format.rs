@@ -67,9 +67,8 @@ pub fn quote(name: &str) -> String {
 /// A file name as GNU's `quotef` shows it in `NAME: error` messages: bare
 /// unless the shell, or the colon after it, would misread it.
 pub fn quotef(name: &str) -> String {
-    let special = name.is_empty()
-        || name.starts_with(['#', '~'])
-        || name.chars().any(|c| c.is_control() || " !\"$&'()*;<>?[\\]^`{|}:".contains(c));
+    let special =
+        name.is_empty() || name.starts_with(['#', '~']) || name.chars().any(|c| c.is_control() || " !\"$&'()*;<>?[\\]^`{|}:".contains(c));
     if special {
         quote(name)
     } else {
