@@ -64,6 +64,18 @@ pub fn quote(name: &str) -> String {
     out
 }
 
+/// A file name as GNU's `quotef` shows it in `NAME: error` messages: bare
+/// unless the shell, or the colon after it, would misread it.
+pub fn quotef(name: &str) -> String {
+    let special =
+        name.is_empty() || name.starts_with(['#', '~']) || name.chars().any(|c| c.is_control() || " !\"$&'()*;<>?[\\]^`{|}:".contains(c));
+    if special {
+        quote(name)
+    } else {
+        name.to_string()
+    }
+}
+
 /// The C escape of a control character (`\n`, `\t`, `\001`).
 fn control_escape(c: char) -> String {
     match c {

@@ -116,11 +116,9 @@ impl Settings {
                         x.cmp(&y)
                     }
                 }
-                _ => self.compare_key(
-                    &key.flags,
-                    a.get(a_key.start..a_key.end).unwrap_or(&[]),
-                    b.get(b_key.start..b_key.end).unwrap_or(&[]),
-                ),
+                _ => {
+                    self.compare_key(&key.flags, a.get(a_key.start..a_key.end).unwrap_or(&[]), b.get(b_key.start..b_key.end).unwrap_or(&[]))
+                }
             };
             if ordering != Ordering::Equal {
                 return ordering;

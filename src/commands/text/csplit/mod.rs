@@ -6,7 +6,7 @@
 
 mod pattern;
 
-use crate::commands::format::quote;
+use crate::commands::format::{quote, quotef};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::fs::{FileHandle, OpenOptions};
 use crate::host::LocalFuture;
@@ -128,7 +128,7 @@ impl Splitter<'_, '_> {
                 Ok(())
             }
             Err(error) => {
-                self.errors.push(format!("{name}: {error}"));
+                self.errors.push(format!("{}: {error}", quotef(&name)));
                 Err(Fatal)
             }
         }

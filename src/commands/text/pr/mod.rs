@@ -8,7 +8,7 @@
 mod engine;
 
 use crate::calendar::{parse_tz, strftime};
-use crate::commands::format::quote_locale;
+use crate::commands::format::{quote_locale, quotef};
 use crate::commands::options::{parse, report_usage, Long, Spec};
 use crate::host::LocalFuture;
 use crate::utility::Invocation;
@@ -281,18 +281,6 @@ fn settings(ctx: &Invocation<'_>) -> Result<(Options, Vec<String>, String, bool)
         }
     }
     Ok((o, files, date_format, ignore_failed))
-}
-
-/// A file name as GNU's `quotef` shows it: bare unless the shell or a
-/// colon-separated message would misread it.
-fn quotef(name: &str) -> String {
-    let special =
-        name.is_empty() || name.starts_with(['#', '~']) || name.chars().any(|c| c.is_control() || " !\"$&'()*;<>?[\\]^`{|}:".contains(c));
-    if special {
-        crate::commands::format::quote(name)
-    } else {
-        name.to_string()
-    }
 }
 
 /// Reads one named input; `Err` with the message to show.
