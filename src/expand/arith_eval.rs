@@ -12,7 +12,7 @@ use crate::syntax::ast::BinaryArithOp;
 /// Evaluates `text` against `env`; `depth` counts nested variable values.
 pub fn eval_text_at(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<i64, ArithError> {
     let (tokens, pending) = tokenize_prefix(text);
-    let mut pass = OnePass { env, text, tokens, pending, position: 0, noeval: 0, depth, last_key: None };
+    let mut pass = OnePass { env, text, tokens, pending, position: 0, noeval: 0, depth, last_key: None, read_noeval: 0 };
     if pass.tokens.is_empty() {
         return match pass.pending.take() {
             Some(error) => Err(error),
@@ -21,6 +21,13 @@ pub fn eval_text_at(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<
     }
     let value = pass.comma()?;
     if pass.position < pass.tokens.len() {
+        // A stray name was read, and so its value evaluated, before bash saw
+        // the syntax error: an error there comes first (`y='x y'; $((y))`
+        // recurses).
+        if let (Some(Kind::Name(name)), 0) = (pass.kind().cloned(), pass.read_noeval) {
+            let start = pass.tokens[pass.position].start;
+            pass.read_variable(&name, None, start)?;
+        }
         return Err(pass.error("syntax error in expression"));
     }
     Ok(value)
@@ -49,6 +56,9 @@ struct OnePass<'a> {
     /// The key of the last element read (`a[i++]`), kept so that an
     /// assignment to it does not evaluate the subscript again.
     last_key: Option<ElementKey>,
+    /// `noeval` when the current token was read: bash reads a name's value
+    /// as it reads the token, outside skipped operands.
+    read_noeval: u32,
 }
 
 impl OnePass<'_> {
@@ -66,6 +76,7 @@ impl OnePass<'_> {
     /// Moves to the next token (bash's `readtok`).
     fn advance(&mut self) -> Result<(), ArithError> {
         self.position += 1;
+        self.read_noeval = self.noeval;
         if self.position >= self.tokens.len() {
             if let Some(error) = self.pending.take() {
                 return Err(error);

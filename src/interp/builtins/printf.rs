@@ -341,7 +341,7 @@ impl Formatter<'_> {
             return (false, 0);
         }
         if valid.len() != body.chars().count() || (body.is_empty() && radix == 10) {
-            self.errors.push(format!("{text}: invalid number"));
+            self.errors.push(invalid_number(text));
         }
         (negative, magnitude)
     }
@@ -359,10 +359,22 @@ impl Formatter<'_> {
         }
         let (value, used) = strtod_prefix(trimmed);
         if used == 0 || used < trimmed.len() {
-            self.errors.push(format!("{text}: invalid number"));
+            self.errors.push(invalid_number(text));
         }
         value
     }
+}
+
+/// Bash's complaint about a numeric argument with junk: it names octal and
+/// hex by the argument's first two characters.
+fn invalid_number(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let kind = match (bytes.first(), bytes.get(1)) {
+        (Some(b'0'), Some(c)) if c.is_ascii_digit() => "invalid octal number",
+        (Some(b'0'), Some(b'x')) => "invalid hex number",
+        _ => "invalid number",
+    };
+    format!("{text}: {kind}")
 }
 
 /// The longest prefix of `text` that `strtod` reads, and its value.
