@@ -40,7 +40,8 @@ pub fn header(input: &Input, first: bool) -> Vec<u8> {
     format!("{}==> {name} <==\n", if first { "" } else { "\n" }).into_bytes()
 }
 
-/// Parses `-n`/`-c` options into the amount, reporting bad numbers.
+/// Parses `-n`/`-c` options into the amount, reporting bad numbers (as
+/// GNU, without the leading `-` of `-n -x`).
 pub async fn amount_of(ctx: &Invocation<'_>, options: &[(&'static str, Option<String>)]) -> Result<Amount, i32> {
     let mut amount = Amount::Lines(Count { value: 10, minus: false, plus: false });
     for (key, value) in options {
@@ -53,7 +54,8 @@ pub async fn amount_of(ctx: &Invocation<'_>, options: &[(&'static str, Option<St
         match parse_count(text) {
             Some(count) => amount = make(count),
             None => {
-                ctx.report(&format!("invalid number of {kind}: {}", quote_locale(ctx, text))).await;
+                let shown = text.strip_prefix('-').unwrap_or(text);
+                ctx.report(&format!("invalid number of {kind}: {}", quote_locale(ctx, shown))).await;
                 return Err(1);
             }
         }
