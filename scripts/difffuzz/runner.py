@@ -50,9 +50,9 @@ def _normalize(data, home):
 
 
 def _guard(script):
-    """A script starting with `-` would be read as an option: a leading blank
-    keeps its meaning and its line numbers."""
-    return " " + script if script.startswith("-") else script
+    """A script starting with `-` or `+` would be read as an option: a
+    leading blank keeps its meaning and its line numbers."""
+    return " " + script if script.startswith(("-", "+")) else script
 
 
 def run_bash(script):

@@ -24,9 +24,18 @@ pub fn eval_text_at(text: &str, env: &mut dyn ArithEnv, depth: usize) -> Result<
         // A stray name was read, and so its value evaluated, before bash saw
         // the syntax error: an error there comes first (`y='x y'; $((y))`
         // recurses).
-        if let (Some(Kind::Name(name)), 0) = (pass.kind().cloned(), pass.read_noeval) {
-            let start = pass.tokens[pass.position].start;
-            pass.read_variable(&name, None, start)?;
+        if let Some(Kind::Name(name)) = pass.kind().cloned() {
+            // A character bash cannot read right after a stray last name is
+            // the error (`a b.c`: invalid arithmetic operator), first.
+            if pass.position + 1 == pass.tokens.len() {
+                if let Some(error) = pass.pending.take() {
+                    return Err(error);
+                }
+            }
+            if pass.read_noeval == 0 {
+                let start = pass.tokens[pass.position].start;
+                pass.read_variable(&name, None, start)?;
+            }
         }
         return Err(pass.error("syntax error in expression"));
     }
