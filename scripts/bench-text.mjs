@@ -10,7 +10,8 @@
 //     run is paired with a run of `-c :` with the same mounts: the figure is
 //     the median of (command - baseline), the command's own time without
 //     start-up or the copy in;
-//   - in GNU bash: wall time of `bash -c CMD` minus that of `bash -c :`.
+//   - in GNU bash: wall time of `bash -c CMD` minus that of a `bash -c :`
+//     run just before it, the median of the differences.
 // Medians of RUNS (default 5). Outputs are compared; ratios are ours / GNU.
 // A benchmark, not a test.
 //
@@ -137,7 +138,6 @@ const files = {};
 for (const [name, text] of Object.entries(inputs)) files[`/data/${name}`] = text;
 for (const [name, text] of Object.entries(tree)) files[`/data/${name}`] = text;
 
-const gnuBase = median(Array.from({ length: runs }, () => wall("bash", ["-c", ":"], { cwd: dir })[0]));
 /**
  * The native binary's arguments mounting only what `script` names: the
  * inputs it mentions, hard-linked into a directory of their own, at /data,
@@ -166,6 +166,7 @@ for (const [index, [name, script]] of Object.entries(COMMANDS).entries()) {
   let expected = "";
   const outputs = new Set();
   for (let i = 0; i < runs; i++) {
+    const [gnuBase] = wall("bash", ["-c", ":"], { cwd: dir });
     const [gnuTime, gnuOut] = wall("bash", ["-c", script], { cwd: dir });
     gnu.push(Math.max(0, gnuTime - gnuBase));
     expected = gnuOut;
@@ -185,7 +186,8 @@ for (const [index, [name, script]] of Object.entries(COMMANDS).entries()) {
     }
   }
   const g = median(gnu);
-  const cell = (values) => (values.length ? `${median(values).toFixed(0).padStart(6)}ms ${(median(values) / g).toFixed(2).padStart(6)}` : `${"-".padStart(8)} ${"-".padStart(6)}`);
+  const ratio = (value) => (g > 0 ? (value / g).toFixed(2) : "-");
+  const cell = (values) => (values.length ? `${median(values).toFixed(0).padStart(6)}ms ${ratio(median(values)).padStart(6)}` : `${"-".padStart(8)} ${"-".padStart(6)}`);
   console.log(`${name.padEnd(32)} ${g.toFixed(0).padStart(6)}ms ${cell(wasm)} ${cell(nat)}  ${[...outputs].join(",")}`);
 }
 console.log(`load at the end ${load()}`);
