@@ -3,17 +3,23 @@
 // for rg. Each command runs
 //   - in wabash's wasm build under Node (dist/): a fresh Bash per run, the
 //     input written untimed, `exec` timed;
-//   - in the native release binary (target/release/wabash, if built): wall
-//     time of `wabash --mount DIR:/data -c CMD` minus that of `-c :`, so
-//     start-up and copying the input in are not counted;
-//   - in GNU bash: wall time of `bash -c CMD` minus that of `bash -c :`.
+//   - in the native release binary (target/release/wabash, if built). Its
+//     `--mount` copies the whole host directory into the sandbox before the
+//     script runs, so each command mounts only the inputs it names (a
+//     directory of hard links to them, plus the tree for rg), and each timed
+//     run is paired with a run of `-c :` with the same mounts: the figure is
+//     the median of (command - baseline), the command's own time without
+//     start-up or the copy in;
+//   - in GNU bash: wall time of `bash -c CMD` minus that of a `bash -c :`
+//     run just before it, the median of the differences.
 // Medians of RUNS (default 5). Outputs are compared; ratios are ours / GNU.
 // A benchmark, not a test.
 //
-// usage: node scripts/bench-text.mjs [runs] [filter]
+// usage: node scripts/bench-text.mjs [runs] [filter] [--native | --wasm]
+//   --native: GNU and the native binary only; --wasm: GNU and wasm only.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
@@ -106,8 +112,13 @@ function wall(file, args, options) {
   return [performance.now() - start, output.toString()];
 }
 
-const runs = Number(process.argv[2] ?? 5);
-const filter = process.argv[3] ?? "";
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+for (const flag of flags) {
+  if (flag !== "--native" && flag !== "--wasm") throw new Error(`unknown option ${flag}`);
+}
+const runs = Number(positional[0] ?? 5);
+const filter = positional[1] ?? "";
 const dir = mkdtempSync(join(tmpdir(), "wabash-bench-text-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 const log = makeLog();
@@ -119,27 +130,43 @@ for (const [name, text] of Object.entries(inputs)) writeFileSync(join(dir, name)
 const tree = makeTree(dir);
 
 const native = new URL("../target/release/wabash", import.meta.url).pathname;
-const hasNative = existsSync(native);
-const hasWasm = existsSync(new URL("../dist/node.js", import.meta.url).pathname);
+const hasNative = !flags.includes("--wasm") && existsSync(native);
+const hasWasm = !flags.includes("--native") && existsSync(new URL("../dist/node.js", import.meta.url).pathname);
 const Bash = hasWasm ? (await import("../dist/node.js")).Bash : null;
 
 const files = {};
 for (const [name, text] of Object.entries(inputs)) files[`/data/${name}`] = text;
 for (const [name, text] of Object.entries(tree)) files[`/data/${name}`] = text;
 
-const gnuBase = median(Array.from({ length: runs }, () => wall("bash", ["-c", ":"], { cwd: dir })[0]));
-const nativeBase = hasNative ? median(Array.from({ length: runs }, () => wall(native, ["--mount", `${dir}:/data`, "--cwd", "/data", "-c", ":"])[0])) : 0;
+/**
+ * The native binary's arguments mounting only what `script` names: the
+ * inputs it mentions, hard-linked into a directory of their own, at /data,
+ * and the tree at /data/tree if it is used.
+ */
+function nativeMounts(index, script) {
+  const only = join(dir, "only", String(index));
+  mkdirSync(only, { recursive: true });
+  for (const name of Object.keys(inputs)) {
+    if (script.includes(name)) linkSync(join(dir, name), join(only, name));
+  }
+  const mounts = ["--mount", `${only}:/data`];
+  if (/\btree\b/.test(script)) mounts.push("--mount", `${join(dir, "tree")}:/data/tree`);
+  return [...mounts, "--cwd", "/data"];
+}
 
-console.log(`node ${process.version}; median of ${runs} runs; ratios are wabash / GNU`);
+const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+console.log(`node ${process.version}; median of ${runs} runs; ratios are wabash / GNU; load ${load()}`);
 console.log(`${"command".padEnd(32)} ${"GNU".padStart(8)} ${"wasm".padStart(8)} ${"ratio".padStart(6)} ${"native".padStart(8)} ${"ratio".padStart(6)}  output`);
-for (const [name, script] of Object.entries(COMMANDS)) {
+for (const [index, [name, script]] of Object.entries(COMMANDS).entries()) {
   if (filter && !name.includes(filter)) continue;
+  const mounts = hasNative ? nativeMounts(index, script) : [];
   const gnu = [];
   const wasm = [];
   const nat = [];
   let expected = "";
   const outputs = new Set();
   for (let i = 0; i < runs; i++) {
+    const [gnuBase] = wall("bash", ["-c", ":"], { cwd: dir });
     const [gnuTime, gnuOut] = wall("bash", ["-c", script], { cwd: dir });
     gnu.push(Math.max(0, gnuTime - gnuBase));
     expected = gnuOut;
@@ -152,12 +179,15 @@ for (const [name, script] of Object.entries(COMMANDS)) {
       outputs.add(result.stdout === expected ? "same" : "DIFFERENT(wasm)");
     }
     if (hasNative) {
-      const [time, out] = wall(native, ["--mount", `${dir}:/data`, "--cwd", "/data", "-c", script]);
-      nat.push(Math.max(0, time - nativeBase));
+      const [base] = wall(native, [...mounts, "-c", ":"]);
+      const [time, out] = wall(native, [...mounts, "-c", script]);
+      nat.push(Math.max(0, time - base));
       outputs.add(out === expected ? "same" : "DIFFERENT(native)");
     }
   }
   const g = median(gnu);
-  const cell = (values) => (values.length ? `${median(values).toFixed(0).padStart(6)}ms ${(median(values) / g).toFixed(2).padStart(6)}` : `${"-".padStart(8)} ${"-".padStart(6)}`);
+  const ratio = (value) => (g > 0 ? (value / g).toFixed(2) : "-");
+  const cell = (values) => (values.length ? `${median(values).toFixed(0).padStart(6)}ms ${ratio(median(values)).padStart(6)}` : `${"-".padStart(8)} ${"-".padStart(6)}`);
   console.log(`${name.padEnd(32)} ${g.toFixed(0).padStart(6)}ms ${cell(wasm)} ${cell(nat)}  ${[...outputs].join(",")}`);
 }
+console.log(`load at the end ${load()}`);
