@@ -161,6 +161,141 @@ pub fn pad_left(text: &str, width: usize) -> String {
     format!("{text:>width$}")
 }
 
+/// The flags, width and precision of one `%` directive of `find -printf` and
+/// `stat --format`, as read after the `%`: `%-10.3p` is left-aligned, width
+/// 10, precision 3. Both tools hand these to C's printf, so they mean what
+/// they mean there.
+#[derive(Debug, Default, PartialEq)]
+pub struct Directive {
+    /// `-`: pad on the right.
+    pub left: bool,
+    /// `0`: pad numbers with zeros after their sign or prefix.
+    pub zero: bool,
+    /// `+` (or `' '` for the space flag): the sign shown before a signed number.
+    pub sign: Option<char>,
+    /// `#`: octal numbers start with `0`, hexadecimal ones with `0x`.
+    pub alternate: bool,
+    /// The minimum width in characters (0 when absent).
+    pub width: usize,
+    /// The precision after `.` (`%.p` is precision 0, as C's printf reads it):
+    /// the most characters of a text, the fewest digits of a number.
+    pub precision: Option<usize>,
+}
+
+/// What one directive converts to, before its flags, width and precision apply.
+#[derive(Debug, PartialEq)]
+pub enum Field {
+    /// Text (a name, a date, a size GNU formats as a string).
+    Text(String),
+    /// A signed number printed in decimal (`%d`: `+` and space flags apply).
+    Signed(i64),
+    /// An unsigned number printed in decimal (`%u`).
+    Decimal(u64),
+    /// A number printed in octal (`%o`).
+    Octal(u64),
+    /// A number printed in lower-case hexadecimal (`%x`).
+    Hex(u64),
+}
+
+impl Directive {
+    /// Reads flags (any of `flag_chars`), width and precision from `chars` at
+    /// `*at`, moving `*at` past them to the conversion letter.
+    pub fn scan(chars: &[char], at: &mut usize, flag_chars: &str) -> Directive {
+        let mut directive = Directive::default();
+        while let Some(&flag) = chars.get(*at).filter(|f| flag_chars.contains(**f)) {
+            match flag {
+                '-' => directive.left = true,
+                '0' => directive.zero = true,
+                '#' => directive.alternate = true,
+                '+' => directive.sign = Some('+'),
+                ' ' => directive.sign = directive.sign.or(Some(' ')),
+                _ => {}
+            }
+            *at += 1;
+        }
+        directive.width = scan_number(chars, at);
+        if chars.get(*at) == Some(&'.') {
+            *at += 1;
+            directive.precision = Some(scan_number(chars, at));
+        }
+        directive
+    }
+
+    /// Appends `field` to `out` as C's printf would format it under this
+    /// directive: text cut to the precision and padded with spaces; numbers
+    /// given at least precision digits, their sign or `#` prefix, and padded
+    /// with zeros (under `0` without a precision) or spaces.
+    pub fn write(&self, field: &Field, out: &mut String) {
+        let (prefix, digits) = match field {
+            Field::Text(text) => {
+                let text = match self.precision {
+                    Some(limit) => text.get(..text.char_indices().nth(limit).map_or(text.len(), |(at, _)| at)).unwrap_or(text),
+                    None => text,
+                };
+                self.pad("", text, false, out);
+                return;
+            }
+            Field::Signed(value) => {
+                let sign = if *value < 0 { Some('-') } else { self.sign };
+                (sign.map(String::from).unwrap_or_default(), self.digits(value.unsigned_abs().to_string(), value.unsigned_abs()))
+            }
+            Field::Decimal(value) => (String::new(), self.digits(value.to_string(), *value)),
+            Field::Octal(value) => {
+                let digits = self.digits(format!("{value:o}"), *value);
+                match self.alternate && !digits.starts_with('0') {
+                    true => (String::new(), format!("0{digits}")),
+                    false => (String::new(), digits),
+                }
+            }
+            Field::Hex(value) => {
+                let prefix = if self.alternate && *value != 0 { "0x" } else { "" };
+                (prefix.to_string(), self.digits(format!("{value:x}"), *value))
+            }
+        };
+        self.pad(&prefix, &digits, self.zero && self.precision.is_none(), out);
+    }
+
+    /// A number's digits widened with zeros to the precision (none at all for
+    /// 0 under precision 0).
+    fn digits(&self, digits: String, value: u64) -> String {
+        match self.precision {
+            Some(0) if value == 0 => String::new(),
+            Some(least) if least > digits.len() => format!("{}{digits}", "0".repeat(least - digits.len())),
+            _ => digits,
+        }
+    }
+
+    /// Pads `prefix` and `body` to the width: on the right under `-`, with
+    /// zeros between them when `zeros`, else with spaces on the left.
+    fn pad(&self, prefix: &str, body: &str, zeros: bool, out: &mut String) {
+        let fill = self.width.saturating_sub(prefix.chars().count() + body.chars().count());
+        if self.left {
+            out.push_str(prefix);
+            out.push_str(body);
+            out.extend(std::iter::repeat_n(' ', fill));
+        } else if zeros {
+            out.push_str(prefix);
+            out.extend(std::iter::repeat_n('0', fill));
+            out.push_str(body);
+        } else {
+            out.extend(std::iter::repeat_n(' ', fill));
+            out.push_str(prefix);
+            out.push_str(body);
+        }
+    }
+}
+
+/// Reads decimal digits at `*at` (0 when there are none; a huge number
+/// saturates).
+fn scan_number(chars: &[char], at: &mut usize) -> usize {
+    let mut value: usize = 0;
+    while let Some(digit) = chars.get(*at).and_then(|c| c.to_digit(10)) {
+        value = value.saturating_mul(10).saturating_add(digit as usize);
+        *at += 1;
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 
 use super::stat_format::{expand, unescape};
 use crate::calendar::{strftime, Zone};
-use crate::commands::format::{kib_blocks, mode_string, quote};
+use crate::commands::format::{kib_blocks, mode_string, quote, Field};
 use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
 use crate::commands::users::Accounts;
 use crate::fs::{FileType, Metadata};
@@ -73,49 +73,49 @@ fn epoch_text(millis: f64, precision: Option<usize>) -> String {
 }
 
 /// Expands one conversion; `None` for an unknown letter.
-fn conversion(subject: &Subject<'_>, letter: char, precision: Option<usize>, modifier: Option<char>) -> Option<(String, bool)> {
+fn conversion(subject: &Subject<'_>, letter: char, precision: Option<usize>, modifier: Option<char>) -> Option<Field> {
     let m = subject.metadata;
     let full_time = |millis: f64| strftime(millis, "%Y-%m-%d %H:%M:%S.%N %z", subject.zone);
-    let numeric = |value: u64| (value.to_string(), true);
+    let numeric = Field::Decimal;
     Some(match letter {
-        'n' => (subject.name.to_string(), false),
+        'n' => Field::Text(subject.name.to_string()),
         'N' => {
             let name = if subject.default_layout { subject.name.to_string() } else { quote(subject.name) };
             match &subject.link_target {
-                Some(target) if subject.default_layout => (format!("{name} -> {target}"), false),
-                Some(target) => (format!("{name} -> {}", quote(target)), false),
-                None => (name, false),
+                Some(target) if subject.default_layout => Field::Text(format!("{name} -> {target}")),
+                Some(target) => Field::Text(format!("{name} -> {}", quote(target))),
+                None => Field::Text(name),
             }
         }
-        's' => numeric(m.size),
+        's' => Field::Signed(i64::try_from(m.size).unwrap_or(i64::MAX)),
         'b' => numeric(kib_blocks(m) * 2),
         'B' => numeric(512),
         'o' => numeric(4096),
-        'a' => (format!("{:o}", m.mode & 0o7777), true),
-        'A' => (mode_string(m.file_type, m.mode), false),
-        'f' => (format!("{:x}", type_bits(m.file_type) | m.mode), false),
-        'F' => (type_name(m).to_string(), false),
+        'a' => Field::Octal(u64::from(m.mode & 0o7777)),
+        'A' => Field::Text(mode_string(m.file_type, m.mode)),
+        'f' => Field::Hex(u64::from(type_bits(m.file_type) | m.mode)),
+        'F' => Field::Text(type_name(m).to_string()),
         'u' => numeric(u64::from(m.uid)),
-        'U' => (subject.accounts.users.name(m.uid), false),
+        'U' => Field::Text(subject.accounts.users.name(m.uid)),
         'g' => numeric(u64::from(m.gid)),
-        'G' => (subject.accounts.groups.name(m.gid), false),
+        'G' => Field::Text(subject.accounts.groups.name(m.gid)),
         'i' => numeric(m.ino),
         'h' => numeric(m.nlink),
         'd' if modifier == Some('H') => numeric(m.dev >> 8),
         'd' if modifier == Some('L') => numeric(m.dev & 0xff),
         'd' => numeric(m.dev),
-        'D' => (format!("{:x}", m.dev), false),
-        't' | 'T' => (String::from("0"), false),
-        'x' => (full_time(m.atime), false),
-        'y' => (full_time(m.mtime), false),
-        'z' => (full_time(m.ctime), false),
-        'w' => ("-".to_string(), false),
-        'X' => (epoch_text(m.atime, precision), false),
-        'Y' => (epoch_text(m.mtime, precision), false),
-        'Z' => (epoch_text(m.ctime, precision), false),
-        'W' => ("0".to_string(), false),
-        'm' => ("/".to_string(), false),
-        'C' => ("?".to_string(), false),
+        'D' => Field::Hex(m.dev),
+        't' | 'T' => Field::Hex(0),
+        'x' => Field::Text(full_time(m.atime)),
+        'y' => Field::Text(full_time(m.mtime)),
+        'z' => Field::Text(full_time(m.ctime)),
+        'w' => Field::Text("-".to_string()),
+        'X' => Field::Text(epoch_text(m.atime, precision)),
+        'Y' => Field::Text(epoch_text(m.mtime, precision)),
+        'Z' => Field::Text(epoch_text(m.ctime, precision)),
+        'W' => Field::Text("0".to_string()),
+        'm' => Field::Text("/".to_string()),
+        'C' => Field::Text("?".to_string()),
         _ => return None,
     })
 }

@@ -2,10 +2,12 @@
 //! `%` conversions with flags, width and precision, and `--printf`'s
 //! backslash escapes.
 
+use crate::commands::format::{Directive, Field};
+
 /// Expands a whole format string, each `%` conversion through `convert`
-/// (letter, precision, `H`/`L` modifier of `%d`), which gives the text and
-/// whether it is a number (`0` padding applies) or `None` for `?`.
-pub fn expand(format: &str, convert: &dyn Fn(char, Option<usize>, Option<char>) -> Option<(String, bool)>) -> String {
+/// (letter, precision, `H`/`L` modifier of `%d`), which gives the field or
+/// `None` for `?`.
+pub fn expand(format: &str, convert: &dyn Fn(char, Option<usize>, Option<char>) -> Option<Field>) -> String {
     let chars: Vec<char> = format.chars().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -16,26 +18,7 @@ pub fn expand(format: &str, convert: &dyn Fn(char, Option<usize>, Option<char>) 
             continue;
         }
         let start = i;
-        let mut flags = String::new();
-        while let Some(&f) = chars.get(i).filter(|f| "-#0+ '".contains(**f)) {
-            flags.push(f);
-            i += 1;
-        }
-        let mut width = String::new();
-        while let Some(&d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
-            width.push(d);
-            i += 1;
-        }
-        let mut precision = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            let mut digits = String::new();
-            while let Some(&d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
-                digits.push(d);
-                i += 1;
-            }
-            precision = Some(digits.parse().unwrap_or(0));
-        }
+        let mut directive = Directive::scan(&chars, &mut i, "-#0+ '");
         let mut modifier = None;
         if let Some(&m) = chars.get(i).filter(|m| **m == 'H' || **m == 'L') {
             if chars.get(i + 1) == Some(&'d') {
@@ -53,22 +36,15 @@ pub fn expand(format: &str, convert: &dyn Fn(char, Option<usize>, Option<char>) 
             out.push('%');
             continue;
         }
-        let Some((mut text, is_number)) = convert(letter, precision, modifier) else {
+        let Some(field) = convert(letter, directive.precision, modifier) else {
             out.push('?');
             continue;
         };
-        if let (Some(limit), false) = (precision, is_number || "XYZ".contains(letter)) {
-            text = text.chars().take(limit).collect();
+        // The time conversions take the precision as their digits of seconds.
+        if "XYZ".contains(letter) {
+            directive.precision = None;
         }
-        let width: usize = width.parse().unwrap_or(0);
-        let padded = if flags.contains('-') {
-            format!("{text:<width$}")
-        } else if flags.contains('0') && is_number {
-            format!("{text:0>width$}")
-        } else {
-            format!("{text:>width$}")
-        };
-        out.push_str(&padded);
+        directive.write(&field, &mut out);
     }
     out
 }

@@ -3,7 +3,7 @@
 //! from the sandbox filesystem's quotas ([`crate::fs::Fs::space`]).
 
 use super::stat_format::{expand, unescape};
-use crate::commands::format::quote;
+use crate::commands::format::{quote, Field};
 use crate::commands::options::Parsed;
 use crate::fs::{Fs, SpaceInfo};
 use crate::utility::{write_failure_status, Invocation};
@@ -37,20 +37,22 @@ fn counts(space: &SpaceInfo) -> (u64, u64, u64, u64) {
 }
 
 /// One `stat -f` conversion.
-fn conversion(name: &str, dev: u64, space: &SpaceInfo, letter: char) -> Option<(String, bool)> {
+fn conversion(name: &str, dev: u64, space: &SpaceInfo, letter: char) -> Option<Field> {
     let (blocks, free, nodes, free_nodes) = counts(space);
-    let number = |value: u64| Some((value.to_string(), true));
+    // GNU prints the block counts and free inodes as signed numbers.
+    let number = |value: u64| Some(Field::Decimal(value));
+    let signed = |value: u64| Some(Field::Signed(i64::try_from(value).unwrap_or(i64::MAX)));
     match letter {
-        'n' => Some((name.to_string(), false)),
-        'i' => Some((format!("{dev:x}"), false)),
+        'n' => Some(Field::Text(name.to_string())),
+        'i' => Some(Field::Hex(dev)),
         'l' => number(NAME_MAX),
-        't' => Some((format!("{TYPE_MAGIC:x}"), false)),
-        'T' => Some((TYPE_NAME.to_string(), false)),
+        't' => Some(Field::Hex(TYPE_MAGIC)),
+        'T' => Some(Field::Text(TYPE_NAME.to_string())),
         's' | 'S' => number(BLOCK_SIZE),
-        'b' => number(blocks),
-        'f' | 'a' => number(free),
+        'b' => signed(blocks),
+        'f' | 'a' => signed(free),
         'c' => number(nodes),
-        'd' => number(free_nodes),
+        'd' => signed(free_nodes),
         _ => None,
     }
 }

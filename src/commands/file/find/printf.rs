@@ -2,7 +2,7 @@
 
 use super::state::{Node, State};
 use crate::calendar::strftime;
-use crate::commands::format::{kib_blocks, mode_string};
+use crate::commands::format::{kib_blocks, mode_string, Directive, Field};
 use crate::fs::{FileType, Metadata};
 
 fn type_letter(file_type: FileType) -> char {
@@ -79,33 +79,23 @@ pub fn render_printf(format: &str, node: &Node, state: &State, target: Option<&s
             out.push(c);
             continue;
         }
-        let mut flags = String::new();
-        while let Some(&f) = chars.get(i).filter(|f| "-+ #0".contains(**f)) {
-            flags.push(f);
-            i += 1;
-        }
-        let mut width = String::new();
-        while let Some(&d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
-            width.push(d);
-            i += 1;
-        }
-        let mut precision: Option<usize> = None;
-        if chars.get(i) == Some(&'.') {
-            i += 1;
-            let mut digits = String::new();
-            while let Some(&d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
-                digits.push(d);
-                i += 1;
-            }
-            precision = digits.parse().ok();
-        }
+        let spec = Directive::scan(&chars, &mut i, "-+ #0");
         let Some(&directive) = chars.get(i) else {
             out.push('%');
             break;
         };
         i += 1;
-        let mut numeric = false;
+        // GNU formats the depth and the mode as C integers (`%+d`, `%#o`),
+        // and everything else, sizes and numbers of links too, as text.
         let text = match directive {
+            'd' => {
+                spec.write(&Field::Signed(i64::try_from(node.depth).unwrap_or(i64::MAX)), &mut out);
+                continue;
+            }
+            'm' => {
+                spec.write(&Field::Octal(u64::from(m.mode & 0o7777)), &mut out);
+                continue;
+            }
             '%' => "%".to_string(),
             'p' => node.shown.clone(),
             'f' => node.name().to_string(),
@@ -119,48 +109,22 @@ pub fn render_printf(format: &str, node: &Node, state: &State, target: Option<&s
                 rest.trim_start_matches('/').to_string()
             }
             'H' => node.start.clone(),
-            'd' => {
-                numeric = true;
-                node.depth.to_string()
-            }
-            's' => {
-                numeric = true;
-                m.size.to_string()
-            }
-            'k' => {
-                numeric = true;
-                kib_blocks(m).to_string()
-            }
-            'b' => {
-                numeric = true;
-                (kib_blocks(m) * 2).to_string()
-            }
+            's' => m.size.to_string(),
+            'k' => kib_blocks(m).to_string(),
+            'b' => (kib_blocks(m) * 2).to_string(),
             'y' => type_letter(m.file_type).to_string(),
             'Y' => match (m.is_symlink(), followed) {
                 (true, Some(t)) => type_letter(t.file_type).to_string(),
                 (true, None) => "N".to_string(),
                 _ => type_letter(m.file_type).to_string(),
             },
-            'm' => format!("{:o}", m.mode & 0o7777),
             'M' => mode_string(m.file_type, m.mode),
             'u' => state.accounts.users.name(m.uid),
             'g' => state.accounts.groups.name(m.gid),
-            'U' => {
-                numeric = true;
-                m.uid.to_string()
-            }
-            'G' => {
-                numeric = true;
-                m.gid.to_string()
-            }
-            'i' => {
-                numeric = true;
-                m.ino.to_string()
-            }
-            'n' => {
-                numeric = true;
-                m.nlink.to_string()
-            }
+            'U' => m.uid.to_string(),
+            'G' => m.gid.to_string(),
+            'i' => m.ino.to_string(),
+            'n' => m.nlink.to_string(),
             'l' => target.unwrap_or("").to_string(),
             'D' => m.dev.to_string(),
             'F' => "tmpfs".to_string(),
@@ -180,19 +144,7 @@ pub fn render_printf(format: &str, node: &Node, state: &State, target: Option<&s
             }
             other => format!("%{other}"),
         };
-        let text = match precision {
-            Some(limit) if !numeric => text.chars().take(limit).collect(),
-            _ => text,
-        };
-        let width: usize = width.parse().unwrap_or(0);
-        let padded = if flags.contains('-') {
-            format!("{text:<width$}")
-        } else if flags.contains('0') && numeric {
-            format!("{text:0>width$}")
-        } else {
-            format!("{text:>width$}")
-        };
-        out.push_str(&padded);
+        spec.write(&Field::Text(text), &mut out);
     }
     out
 }
