@@ -31,6 +31,7 @@ export {
   type Mount,
   type MountOptions,
 } from "./directory.js";
+export { opfsAdapter, opfsDirectory, type OpfsDirectoryHandle, type OpfsFileHandle } from "./opfs-directory.js";
 export { WabashError, type Recovery, type WabashErrorCode } from "./errors.js";
 export type { DefenseOptions, Violation, ViolationType } from "./defense.js";
 export type { NetworkDecision, NetworkOptions, NetworkRequest } from "./network.js";

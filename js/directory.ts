@@ -11,9 +11,10 @@
  * costs nothing up front, and an adapter needs no path logic of its own.
  *
  * Built in: {@link nodeDirectory} (a directory of the machine, Node only),
- * {@link mapDirectory} (a map of contents or lazy loaders). Anything else
- * (an object store, OPFS in the browser, a zip) is a few lines of
- * {@link DirectoryAdapter}; see docs/host.md.
+ * {@link mapDirectory} (a map of contents or lazy loaders), and
+ * `opfsDirectory` (a browser's Origin Private File System, in
+ * opfs-directory.ts). Anything else (an object store, a zip) is a few lines
+ * of {@link DirectoryAdapter}; see docs/host.md.
  */
 import { WabashError } from "./errors.js";
 import type { FileContent } from "./options.js";

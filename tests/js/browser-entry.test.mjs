@@ -50,7 +50,7 @@ function report(results) {
   for (const result of results) {
     assert.ok(result.ok, `${result.name}: ${result.error}`);
   }
-  assert.equal(results.length, 8);
+  assert.equal(results.length, 9);
 }
 
 describe("browser entry", { skip }, () => {
