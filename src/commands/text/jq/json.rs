@@ -3,6 +3,7 @@
 //! number formatting of jq 1.7).
 
 use super::value::{Map, Value};
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// Deeper values print as `<skipped: too deep>`, as in jq.
@@ -358,6 +359,41 @@ pub fn truncate(text: &str, size: usize) -> String {
     format!("{}...", String::from_utf8_lossy(bytes))
 }
 
+/// Object keys and short strings already read, shared instead of allocated
+/// again: records of one shape repeat the same keys thousands of times.
+/// Holds at most [`Interner::CAPACITY`] texts; once full it only looks up.
+#[derive(Default)]
+pub struct Interner {
+    texts: FxHashMap<Box<[u8]>, Rc<str>>,
+}
+
+impl Interner {
+    /// How many distinct texts are kept.
+    const CAPACITY: usize = 4096;
+    /// Longer object keys are not kept.
+    const MAX_KEY: usize = 64;
+    /// Longer string values are not kept.
+    const MAX_VALUE: usize = 16;
+
+    /// The shared text of `body`, when it is kept or can be; `body` must be
+    /// valid UTF-8 without escapes or control characters.
+    fn get(&mut self, body: &[u8], key: bool) -> Option<Rc<str>> {
+        if body.len() > if key { Self::MAX_KEY } else { Self::MAX_VALUE } {
+            return None;
+        }
+        if let Some(text) = self.texts.get(body) {
+            return Some(text.clone());
+        }
+        None
+    }
+
+    fn keep(&mut self, body: &[u8], text: &Rc<str>, key: bool) {
+        if self.texts.len() < Self::CAPACITY && body.len() <= if key { Self::MAX_KEY } else { Self::MAX_VALUE } {
+            self.texts.insert(Box::from(body), text.clone());
+        }
+    }
+}
+
 /// A JSON text reader over bytes: values one after another.
 pub struct Reader<'a> {
     data: &'a [u8],
@@ -368,6 +404,9 @@ pub struct Reader<'a> {
     depth: usize,
     /// Where the last error was found (reading stops at the end after one).
     pub failed_at: usize,
+    /// Texts shared across the values read; a caller reading a stream of
+    /// values hands it from reader to reader ([`Reader::interner`]).
+    pub interner: Interner,
 }
 
 /// A parse error: the message with its position.
@@ -380,14 +419,14 @@ const MAX_DEPTH: usize = if cfg!(debug_assertions) { 1000 } else { 10000 };
 impl<'a> Reader<'a> {
     /// A reader over `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        Reader { data, pos: 0, line: 0, line_start: 0, depth: 0, failed_at: 0 }
+        Reader { data, pos: 0, line: 0, line_start: 0, depth: 0, failed_at: 0, interner: Interner::default() }
     }
 
     /// A reader over `data` continuing at `pos`, where `line` newlines
     /// have been read and the current line starts at `line_start`, so
     /// messages give positions in the whole text.
     pub fn resume(data: &'a [u8], pos: usize, line: usize, line_start: usize) -> Self {
-        Reader { data, pos, line, line_start, depth: 0, failed_at: 0 }
+        Reader { data, pos, line, line_start, depth: 0, failed_at: 0, interner: Interner::default() }
     }
 
     /// Where the current line starts.
@@ -479,7 +518,7 @@ impl<'a> Reader<'a> {
                         }
                     }
                     self.bump();
-                    let key = self.string_rc()?;
+                    let key = self.string_rc(true)?;
                     self.skip_ws();
                     match self.bump() {
                         Some(b':') => {}
@@ -524,7 +563,7 @@ impl<'a> Reader<'a> {
             }
             b'"' => {
                 self.bump();
-                Ok(Value::Str(self.string_rc()?))
+                Ok(Value::Str(self.string_rc(false)?))
             }
             b']' | b'}' => {
                 self.bump();
@@ -552,12 +591,15 @@ impl<'a> Reader<'a> {
 
     fn literal(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
-        while let Some(b) = self.peek() {
-            if b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+' || b >= 0x80 {
-                self.bump();
-            } else {
-                break;
-            }
+        // A literal's bytes hold no newline, so the line stays as it is.
+        let rest = self.data.get(start..).unwrap_or(&[]);
+        let len = rest
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'+' || b >= 0x80))
+            .unwrap_or(rest.len());
+        self.pos += len;
+        if let Some(n) = rest.get(..len).and_then(small_integer) {
+            return Ok(Value::Num(n, None));
         }
         if self.pos == start {
             self.bump();
@@ -575,6 +617,7 @@ impl<'a> Reader<'a> {
             _ => {}
         }
         match parse_number(word) {
+            Some(n) if prints_as_written(word) => Ok(Value::Num(n, None)),
             Some(n) => Ok(Value::Num(n, Some(Rc::new(word.strip_prefix('+').unwrap_or(word).to_string())))),
             None if at_eof => {
                 // jq reports a word cut by the end of input as it goes.
@@ -587,16 +630,23 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A string after its opening quote, shared; plain strings (no escapes,
-    /// valid UTF-8, no control characters) are taken straight from the input.
-    fn string_rc(&mut self) -> Result<Rc<str>, ParseError> {
-        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+    /// A string after its opening quote (an object key when `key`), shared;
+    /// plain strings (no escapes, valid UTF-8, no control characters) are
+    /// taken straight from the input, or from the interner when seen before.
+    fn string_rc(&mut self, key: bool) -> Result<Rc<str>, ParseError> {
+        let data = self.data;
+        let rest = data.get(self.pos..).unwrap_or(&[]);
         if let Some(end) = memchr::memchr2(b'"', b'\\', rest) {
             if rest.get(end) == Some(&b'"') {
                 if let Some(body) = rest.get(..end) {
+                    if let Some(value) = self.interner.get(body, key) {
+                        self.pos += end + 1;
+                        return Ok(value);
+                    }
                     if !body.iter().any(|b| *b < 0x20) {
                         if let Ok(text) = std::str::from_utf8(body) {
-                            let value = Rc::from(text);
+                            let value: Rc<str> = Rc::from(text);
+                            self.interner.keep(body, &value, key);
                             self.pos += end + 1;
                             return Ok(value);
                         }
@@ -671,6 +721,45 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(unit)
+    }
+}
+
+/// The value of an integer literal of at most 15 digits (`0`, `-42`; not
+/// `007`), which prints back as written without its text kept.
+fn small_integer(word: &[u8]) -> Option<f64> {
+    let (negative, digits) = match word.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, word),
+    };
+    if digits.is_empty() || digits.len() > 15 || (digits.len() > 1 && digits.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i64::from(b - b'0');
+    }
+    let n = n as f64;
+    Some(if negative { -n } else { n })
+}
+
+/// True when a number literal prints back exactly as the double it reads as
+/// would print, so its text need not be kept: an integer of at most 15
+/// digits, or a decimal with a nonzero integer part, at most 15 significant
+/// digits and no trailing zero (`-12`, `3.25`; not `1.0`, `0.5`, `1e3`, `+1`).
+fn prints_as_written(word: &str) -> bool {
+    let body = word.strip_prefix('-').unwrap_or(word);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || !digits(int) || !digits(frac) || int.len() + frac.len() > 15 {
+        return false;
+    }
+    if body.contains('.') {
+        !frac.is_empty() && !frac.ends_with('0') && !int.starts_with('0')
+    } else {
+        int == "0" || !int.starts_with('0')
     }
 }
 

@@ -73,6 +73,8 @@ struct Source {
     current: Value,
     /// Set when an input could not be parsed: the message.
     failed: Option<String>,
+    /// Keys and short strings shared across the input values.
+    interner: json::Interner,
 }
 
 impl Inputs for Source {
@@ -119,7 +121,10 @@ impl Inputs for Source {
                 continue;
             }
             let mut reader = Reader::resume(data, self.pos, self.line, self.line_start);
-            match reader.next_value() {
+            reader.interner = std::mem::take(&mut self.interner);
+            let next = reader.next_value();
+            self.interner = std::mem::take(&mut reader.interner);
+            match next {
                 None => {
                     self.index += 1;
                     self.pos = 0;
@@ -254,6 +259,7 @@ pub fn run<'a>(ctx: &'a mut Invocation<'_>) -> LocalFuture<'a, i32> {
             cursor: seq::Cursor::new(),
             current: Value::Null,
             failed: None,
+            interner: json::Interner::default(),
         };
         let style = Style {
             indent: if opts.compact { 0 } else { opts.indent },
