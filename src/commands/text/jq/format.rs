@@ -2,7 +2,7 @@
 
 use super::eval::{err, Flow};
 use super::funcs::tostring;
-use super::json::{dump_short, to_json};
+use super::json::{dump, dump_short, to_json, Style};
 use super::value::Value;
 use base64::Engine;
 
@@ -11,6 +11,19 @@ fn text(v: &Value) -> String {
         Value::Str(s) => s.to_string(),
         _ => String::new(),
     }
+}
+
+/// Appends `s` to `out`, each character `escape` names replaced by its text.
+fn push_escaped(out: &mut String, s: &str, escape: impl Fn(char) -> Option<&'static str>) {
+    let mut plain_from = 0;
+    for (i, c) in s.char_indices() {
+        if let Some(replacement) = escape(c) {
+            out.push_str(s.get(plain_from..i).unwrap_or(""));
+            out.push_str(replacement);
+            plain_from = i + c.len_utf8();
+        }
+    }
+    out.push_str(s.get(plain_from..).unwrap_or(""));
 }
 
 /// Applies format `name` to `v`.
@@ -73,25 +86,34 @@ pub fn apply(name: &str, v: &Value) -> Result<Value, Flow> {
             let Value::Arr(items) = v else {
                 return Err(err(format!("{} ({}) cannot be {}-formatted, only array", v.kind(), dump_short(v), name)));
             };
-            let mut parts = Vec::new();
-            for x in items.iter() {
-                parts.push(match x {
-                    Value::Num(..) => to_json(x),
-                    Value::Bool(b) => b.to_string(),
-                    Value::Null => String::new(),
-                    Value::Str(s) => {
-                        if name == "csv" {
-                            format!("\"{}\"", s.replace('"', "\"\""))
-                        } else {
-                            s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n").replace('\r', "\\r")
-                        }
+            let csv = name == "csv";
+            let mut out = String::new();
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(if csv { ',' } else { '\t' });
+                }
+                match x {
+                    Value::Num(..) => dump(x, &Style::COMPACT, 0, &mut out),
+                    Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                    Value::Null => {}
+                    Value::Str(s) if csv => {
+                        out.push('"');
+                        push_escaped(&mut out, s, |c| (c == '"').then_some("\"\""));
+                        out.push('"');
                     }
+                    Value::Str(s) => push_escaped(&mut out, s, |c| match c {
+                        '\\' => Some("\\\\"),
+                        '\t' => Some("\\t"),
+                        '\n' => Some("\\n"),
+                        '\r' => Some("\\r"),
+                        _ => None,
+                    }),
                     other => {
                         return Err(err(format!("{} ({}) is not valid in a csv row", other.kind(), dump_short(other))));
                     }
-                });
+                }
             }
-            parts.join(if name == "csv" { "," } else { "\t" })
+            out
         }
         "sh" => {
             let quote = |x: &Value| -> Result<String, Flow> {

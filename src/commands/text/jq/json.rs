@@ -42,7 +42,7 @@ pub fn format_number(n: f64, out: &mut String) {
         return;
     }
     if n.fract() == 0.0 && n.abs() < 1e16 {
-        out.push_str(&(n as i64).to_string());
+        push_integer(n as i64, out);
         return;
     }
     // Rust's `{:e}` gives the shortest round-trip digits.
@@ -86,6 +86,27 @@ pub fn format_number(n: f64, out: &mut String) {
         out.push('.');
         out.push_str(b);
     }
+}
+
+/// Appends the decimal digits of `n` without allocating.
+fn push_integer(n: i64, out: &mut String) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || at == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or(b"")).unwrap_or(""));
 }
 
 fn is_plain_integer(text: &str) -> bool {
