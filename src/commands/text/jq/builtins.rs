@@ -51,6 +51,8 @@ pub const VALUE_NATIVES: &[(&str, usize)] = &[
     ("keys", 0),
     ("keys_unsorted", 0),
     ("has", 1),
+    ("_to_entries", 0),
+    ("_from_entries", 0),
     ("contains", 1),
     ("tostring", 0),
     ("tonumber", 0),

@@ -474,14 +474,7 @@ impl<'p> Cx<'p> {
                 }
                 Ok(())
             }
-            other => Err(err(format!(
-                "Cannot iterate over {}{}",
-                other.kind(),
-                match other {
-                    Value::Null => String::new(),
-                    _ => format!(" ({})", dump_short(other)),
-                }
-            ))),
+            other => Err(err(format!("Cannot iterate over {} ({})", other.kind(), dump_short(other)))),
         }
     }
 

@@ -223,6 +223,8 @@ pub fn value_native(cx: &mut Cx<'_>, name: &str, input: &Value, args: &[Value]) 
             Value::Arr(a) => Value::arr((0..a.len()).map(|i| Value::num(i as f64)).collect()),
             other => return Err(type_error(other, "has no keys")),
         },
+        "_to_entries" => super::entries::to_entries(input).unwrap_or(Value::Null),
+        "_from_entries" => super::entries::from_entries(input).unwrap_or(Value::Null),
         "has" => match (input, a0) {
             (Value::Obj(o), Value::Str(k)) => Value::Bool(o.get(k).is_some()),
             (Value::Arr(a), Value::Num(n, _)) => Value::Bool(*n >= 0.0 && (*n as usize) < a.len()),

@@ -5,6 +5,7 @@
 
 mod ast;
 mod builtins;
+mod entries;
 mod eval;
 mod format;
 mod funcs;

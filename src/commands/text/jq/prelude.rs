@@ -30,8 +30,8 @@ def add(f): reduce f as $x (null; . + $x);
 def del(f): delpaths([path(f)]);
 def abs: if type == "number" and . < 0 then - . else . end;
 def map_values(f): .[] |= f;
-def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
-def from_entries: map({(.key // .Key // .name // .Name): (if has("value") then .value else .Value end)}) | add | . //= {};
+def to_entries: _to_entries // [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
+def from_entries: _from_entries // (map({(.key // .Key // .name // .Name): (if has("value") then .value else .Value end)}) | add | . //= {});
 def with_entries(f): to_entries | map(f) | from_entries;
 def reverse: [.[length - 1 - range(0; length)]];
 def indices($i): if type == "array" and ($i | type) == "array" then .[$i]
