@@ -137,6 +137,9 @@ impl ExpandHost for Shell {
 
     async fn command_substitution(&mut self, body: &List) -> Result<Vec<u8>, ExpandError> {
         let (mut sub, capture) = self.substitution_shell()?;
+        if let Some(first) = body.items.first() {
+            sub.source = self.source.renumbered(first.span.start, self.current_line);
+        }
         let status = match input_file_redirect(body) {
             // `$(< file)` is the file's contents, read without running a command.
             Some(redirect) => match sub.apply_redirects(std::slice::from_ref(redirect)).await {

@@ -82,6 +82,9 @@ pub struct SourceText {
     line_starts: Rc<[usize]>,
     /// The line number of the text's first line (for `eval` and functions).
     pub first_line: usize,
+    /// Lines added to every number (negative for a command substitution
+    /// read at an earlier line than it stands in the text).
+    shift: isize,
 }
 
 impl SourceText {
@@ -89,7 +92,15 @@ impl SourceText {
     pub fn new(text: &str, first_line: usize) -> Self {
         let mut starts = vec![0];
         starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        SourceText { text: Rc::from(text), line_starts: Rc::from(starts), first_line }
+        SourceText { text: Rc::from(text), line_starts: Rc::from(starts), first_line, shift: 0 }
+    }
+
+    /// The same text numbered so that byte `offset` is on line `line`:
+    /// a command substitution's body runs at the line of the command that
+    /// expands it, as bash re-reads the body then.
+    pub fn renumbered(&self, offset: u32, line: usize) -> Self {
+        let shift = self.shift + line as isize - self.line_of(offset) as isize;
+        SourceText { shift, ..self.clone() }
     }
 
     /// The line number of byte `offset`.
@@ -98,7 +109,7 @@ impl SourceText {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
-        self.first_line + index
+        ((self.first_line + index) as isize + self.shift).max(0) as usize
     }
 }
 

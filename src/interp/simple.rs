@@ -193,7 +193,7 @@ impl Shell {
 
     pub(super) async fn run_simple(&mut self, command: &SimpleCommand) -> Outcome {
         let procsub_mark = self.process_substitution_fds.len();
-        self.current_line = self.source.line_of(command.span.start);
+        self.current_line = self.source.line_of(command.line_offset(&self.source.text));
         self.command_end = command.span.end;
         self.charge_command().await?;
         if !self.traps.is_empty() && !self.in_trap {

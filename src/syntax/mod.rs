@@ -12,6 +12,7 @@ pub mod ast;
 mod brace;
 mod bracket;
 mod command;
+mod command_line;
 mod compound;
 mod cond;
 mod error;

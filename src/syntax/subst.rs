@@ -160,7 +160,7 @@ impl Parser<'_> {
         }
         self.token()?;
         self.enter()?;
-        let mut sub = self.sub_parser(&text, start + 1);
+        let mut sub = self.sub_parser(&text, self.base + start + 1);
         let result = sub.parse_to_end();
         self.absorb(&sub);
         self.leave();

@@ -9,7 +9,8 @@ use crate::host::LocalFuture;
 use crate::utility::{write_failure_status, Invocation};
 
 const LONGS: &[Long] = &[Long::required("format", "f"), Long::required("separator", "s"), Long::flag("equal-width", "w")];
-const SPEC: Spec = Spec { digits_are_operands: true, ..Spec::new("f:s:w", LONGS) };
+/// GNU stops at the first operand: `seq 1 -w 3` reads `-w` as a number.
+const SPEC: Spec = Spec { digits_are_operands: true, stop_at_operand: true, ..Spec::new("f:s:w", LONGS) };
 
 /// A number as written: an exact decimal when it has no exponent, else a float.
 #[derive(Debug, Clone, Copy)]

@@ -6,7 +6,7 @@
 //! and 127 when it could not run.
 
 use crate::commands::format::quote_locale;
-use crate::commands::options::{parse_or_report, report_usage, Long, Spec};
+use crate::commands::options::{parse, report_usage, Long, Parsed, Spec};
 use crate::commands::text::xargs_input::{ItemReader, Splitting};
 use crate::host::LocalFuture;
 use crate::io::Stream;
@@ -80,8 +80,8 @@ fn delimiter(text: &str) -> Option<u8> {
 
 /// Parses a positive count for `-n`, `-L`, `-s`, `-P`.
 async fn count(ctx: &Invocation<'_>, option: &str, text: &str, minimum: usize) -> Result<usize, i32> {
-    match text.parse::<usize>() {
-        Ok(n) if n >= minimum => Ok(n),
+    match text.parse::<i64>() {
+        Ok(n) if n >= minimum as i64 => usize::try_from(n).map_err(|_| 1),
         Ok(_) => {
             report_usage(ctx, &format!("value {text} for -{option} option should be >= {minimum}")).await;
             Err(1)
@@ -94,7 +94,26 @@ async fn count(ctx: &Invocation<'_>, option: &str, text: &str, minimum: usize) -
 }
 
 async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> {
-    let parsed = parse_or_report(ctx, &SPEC, 1).await?;
+    let args = ctx.args.get(1..).unwrap_or(&[]).to_vec();
+    let parsed = match parse(&SPEC, &args) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            // GNU reads options in order: a bad count before the bad option
+            // (`-n head -c 5`) is the error reported.
+            if let Some(prefix) = (0..args.len()).rev().find_map(|k| parse(&SPEC, &args[..k]).ok()) {
+                apply(ctx, &prefix).await?;
+            }
+            report_usage(ctx, &error.message()).await;
+            return Err(1);
+        }
+    };
+    let settings = apply(ctx, &parsed).await?;
+    Ok((settings, parsed.operands))
+}
+
+/// The settings the parsed options give, or the status after reporting the
+/// first bad value.
+async fn apply(ctx: &Invocation<'_>, parsed: &Parsed) -> Result<Settings, i32> {
     let mut settings = Settings {
         splitting: Splitting::Words,
         max_args: None,
@@ -158,7 +177,7 @@ async fn settings(ctx: &Invocation<'_>) -> Result<(Settings, Vec<String>), i32> 
     if settings.replace.is_some() && settings.splitting == Splitting::Words {
         settings.splitting = Splitting::Lines;
     }
-    Ok((settings, parsed.operands))
+    Ok(settings)
 }
 
 /// How running the commands went.

@@ -228,9 +228,10 @@ impl Formatter<'_> {
                 }
                 'c' => {
                     let arg = self.take_arg().unwrap_or("");
-                    // An empty argument gives its terminating NUL, as in C.
-                    let first: String = arg.chars().next().unwrap_or('\0').to_string();
-                    pad(out, first.as_bytes(), &spec, false);
+                    // bash 5.2 takes the first byte, even of a multibyte
+                    // character; an empty argument gives its terminating NUL.
+                    let first = arg.as_bytes().first().copied().unwrap_or(0);
+                    pad(out, &[first], &spec, false);
                 }
                 'd' | 'i' => {
                     let value = match self.take_arg().map(|s| s.to_string()) {

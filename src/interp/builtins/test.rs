@@ -1,4 +1,18 @@
-//! `test` and `[`: POSIX argument-count rules, then `! ( ) -a -o` precedence.
+//! `test` and `[`: POSIX's rules by argument count for up to four arguments,
+//! then a recursive-descent grammar with `! ( ) -a -o`, as bash reads them.
+//!
+//! bash evaluates while it parses (both sides of `-a` and `-o`, no short
+//! circuit), so an operand's error (`x: integer expression expected`) is
+//! reported before a syntax error further right. The grammar:
+//!
+//! ```text
+//! expr := and ( -o and )*
+//! and  := term ( -a term )*
+//! term := !... term | ( expr ) | word binop word | unop word | word
+//! ```
+//!
+//! Words left over after a complete expression are `syntax error: `W'
+//! unexpected` when the first starts with `-`, else `too many arguments`.
 
 use super::{words, Arg};
 use crate::host::LocalFuture;
@@ -9,7 +23,7 @@ use crate::interp::{Outcome, Shell};
 pub fn test(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        run_test(shell, "test", &args[1..]).await
+        run_test(shell, "test", &args[1..], false).await
     })
 }
 
@@ -17,25 +31,26 @@ pub fn test(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
 pub fn bracket(shell: &mut Shell, args: Vec<Arg>) -> LocalFuture<'_, Outcome> {
     Box::pin(async move {
         let args = words(&args);
-        if args.last().map(String::as_str) != Some("]") {
+        if args.len() < 2 || args.last().map(String::as_str) != Some("]") {
             shell.builtin_error("[", "missing `]'").await;
             return Ok(2);
         }
-        run_test(shell, "[", &args[1..args.len() - 1]).await
+        run_test(shell, "[", &args[1..args.len() - 1], true).await
     })
 }
 
-async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
-    let mut parser = TestParser { args, position: 0 };
-    match parser.expression(shell, 0).await {
-        Ok(value) => {
-            // A complete expression with words left over.
-            if parser.position < args.len() {
-                shell.builtin_error(name, "too many arguments").await;
-                return Ok(2);
-            }
-            Ok(if value { 0 } else { 1 })
-        }
+/// Runs the expression `args`; `bracket` when they were closed by `]`.
+async fn run_test(shell: &mut Shell, name: &str, args: &[String], bracket: bool) -> Outcome {
+    if args.is_empty() {
+        return Ok(1);
+    }
+    let mut parser = TestParser { args, pos: 0, bracket };
+    let result = match parser.by_count(shell).await {
+        Ok(_) if parser.pos < args.len() => Err(CondError::Usage(leftover_message(&args[parser.pos]))),
+        other => other,
+    };
+    match result {
+        Ok(value) => Ok(if value { 0 } else { 1 }),
         Err(CondError::Usage(message)) => {
             shell.builtin_error(name, &message).await;
             Ok(2)
@@ -44,132 +59,214 @@ async fn run_test(shell: &mut Shell, name: &str, args: &[String]) -> Outcome {
     }
 }
 
+/// The complaint about the first word after a complete expression.
+fn leftover_message(word: &str) -> String {
+    if word.starts_with('-') {
+        format!("syntax error: `{word}' unexpected")
+    } else {
+        "too many arguments".into()
+    }
+}
+
+/// A unary operator of `test`: `-` and one letter of the file tests or
+/// `z n v o R t`.
 fn is_unary(op: &str) -> bool {
     op.len() == 2 && op.starts_with('-') && (FILE_TESTS.contains(&op[1..]) || matches!(&op[1..], "z" | "n" | "v" | "o" | "R" | "t"))
 }
 
+/// A binary operator of `test` (`=~` is only `[[`'s).
 fn is_binary(op: &str) -> bool {
     matches!(op, "=" | "==" | "!=" | "<" | ">" | "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" | "-nt" | "-ot" | "-ef")
 }
 
-struct TestParser<'a> {
-    args: &'a [String],
-    position: usize,
+/// A one-argument test: true when the word is not empty.
+fn one_arg(word: &str) -> bool {
+    !word.is_empty()
 }
 
-impl TestParser<'_> {
-    fn remaining(&self) -> usize {
-        self.args.len() - self.position
+/// A word `-t` takes as its file descriptor: an integer with optional blanks.
+fn is_number(word: &str) -> bool {
+    let trimmed = word.trim_matches(|c: char| c.is_ascii_whitespace());
+    let digits = trimmed.strip_prefix(['-', '+']).unwrap_or(trimmed);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && trimmed.parse::<i64>().is_ok()
+}
+
+fn argument_expected() -> CondError {
+    CondError::Usage("argument expected".into())
+}
+
+struct TestParser<'a> {
+    args: &'a [String],
+    pos: usize,
+    /// `[`'s closing `]` follows the words: bash names it in
+    /// "`)' expected, found ]".
+    bracket: bool,
+}
+
+impl<'a> TestParser<'a> {
+    fn arg(&self, index: usize) -> &'a str {
+        self.args.get(index).map(String::as_str).unwrap_or("")
     }
 
-    fn peek(&self, offset: usize) -> Option<&str> {
-        self.args.get(self.position + offset).map(String::as_str)
+    fn at_end(&self) -> bool {
+        self.pos >= self.args.len()
     }
 
-    /// An expression with `-o` (level 0) and `-a` (level 1).
-    fn expression<'s>(&'s mut self, shell: &'s mut Shell, level: u8) -> crate::host::LocalFuture<'s, Result<bool, CondError>> {
+    /// POSIX's rules for one to four arguments, else the full grammar.
+    async fn by_count(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        let count = self.args.len();
+        match count {
+            1 => {
+                self.pos = count;
+                Ok(one_arg(self.arg(0)))
+            }
+            2 => {
+                let value = self.two_arguments(shell).await?;
+                self.pos = count;
+                Ok(value)
+            }
+            3 => self.three_arguments(shell).await,
+            4 if self.arg(0) == "!" => {
+                self.pos = 1;
+                Ok(!self.three_arguments(shell).await?)
+            }
+            4 if self.arg(0) == "(" && self.arg(3) == ")" => {
+                self.pos = 1;
+                let value = self.two_arguments(shell).await?;
+                self.pos = count;
+                Ok(value)
+            }
+            _ => self.expr(shell).await,
+        }
+    }
+
+    /// Two words from `pos`: `! word` or `unop word`.
+    async fn two_arguments(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        let first = self.arg(self.pos);
+        if first == "!" {
+            return Ok(self.arg(self.pos + 1).is_empty());
+        }
+        if is_unary(first) {
+            return self.unary_operator(shell).await;
+        }
+        Err(CondError::Usage(format!("{first}: unary operator expected")))
+    }
+
+    /// Three words from `pos`: a binary test, `-a`/`-o` of two words,
+    /// `! two words` or `( word )` (any words starting with `(` and `)`).
+    async fn three_arguments(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        let (first, middle, last) = (self.arg(self.pos), self.arg(self.pos + 1), self.arg(self.pos + 2));
+        let value = if is_binary(middle) {
+            shell.binary_test(middle, first, last, true).await?
+        } else if middle == "-a" {
+            one_arg(first) && one_arg(last)
+        } else if middle == "-o" {
+            one_arg(first) || one_arg(last)
+        } else if first == "!" {
+            self.pos += 1;
+            !self.two_arguments(shell).await?
+        } else if first.starts_with('(') && last.starts_with(')') {
+            // bash looks at the first characters only here.
+            one_arg(middle)
+        } else {
+            return Err(CondError::Usage(format!("{middle}: binary operator expected")));
+        };
+        self.pos = self.args.len();
+        Ok(value)
+    }
+
+    /// `and ( -o and )*`, both sides always evaluated.
+    fn expr<'s>(&'s mut self, shell: &'s mut Shell) -> LocalFuture<'s, Result<bool, CondError>> {
         Box::pin(async move {
-            if level == 0 && self.position == 0 {
-                if let Some(value) = self.by_count(shell).await? {
-                    return Ok(value);
-                }
+            if self.at_end() {
+                return Err(argument_expected());
             }
-            if level >= 2 {
-                return self.primary(shell).await;
-            }
-            let mut value = self.expression(shell, level + 1).await?;
-            let op = if level == 0 { "-o" } else { "-a" };
-            while self.peek(0) == Some(op) && self.remaining() > 1 {
-                self.position += 1;
-                let right = self.expression(shell, level + 1).await?;
-                value = if level == 0 { value || right } else { value && right };
+            let mut value = self.and(shell).await?;
+            while !self.at_end() && self.arg(self.pos) == "-o" {
+                self.pos += 1;
+                let right = self.and(shell).await?;
+                value = value || right;
             }
             Ok(value)
         })
     }
 
-    /// POSIX's rules for 0 to 4 arguments.
-    fn by_count<'s>(&'s mut self, shell: &'s mut Shell) -> crate::host::LocalFuture<'s, Result<Option<bool>, CondError>> {
-        Box::pin(async move { self.by_count_inner(shell).await })
-    }
-
-    async fn by_count_inner(&mut self, shell: &mut Shell) -> Result<Option<bool>, CondError> {
-        let args = self.args;
-        let value = match args.len() {
-            0 => Some(false),
-            1 => Some(!args[0].is_empty()),
-            2 => {
-                if args[0] == "!" {
-                    Some(args[1].is_empty())
-                } else if is_unary(&args[0]) {
-                    Some(shell.unary_test(&args[0], &args[1]).await?)
-                } else {
-                    return Err(CondError::Usage(format!("{}: unary operator expected", args[0])));
-                }
-            }
-            3 => {
-                if is_binary(&args[1]) {
-                    Some(shell.binary_test(&args[1], &args[0], &args[2], true).await?)
-                } else if args[1] == "-a" {
-                    // POSIX: with three arguments `-a` and `-o` join two one-argument tests.
-                    Some(!args[0].is_empty() && !args[2].is_empty())
-                } else if args[1] == "-o" {
-                    Some(!args[0].is_empty() || !args[2].is_empty())
-                } else if args[0] == "!" {
-                    self.position = 1;
-                    let mut inner = TestParser { args: &args[1..], position: 0 };
-                    let value = inner.by_count(shell).await?.unwrap_or(false);
-                    self.position = 3;
-                    Some(!value)
-                } else if args[0] == "(" && args[2] == ")" {
-                    Some(!args[1].is_empty())
-                } else {
-                    return Err(CondError::Usage(format!("{}: binary operator expected", args[1])));
-                }
-            }
-            4 if args[0] == "!" => {
-                let mut inner = TestParser { args: &args[1..], position: 0 };
-                inner.by_count(shell).await?.map(|v| !v)
-            }
-            _ => None,
-        };
-        if value.is_some() {
-            self.position = args.len();
+    /// `term ( -a term )*`, both sides always evaluated.
+    async fn and(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        let mut value = self.term(shell).await?;
+        while !self.at_end() && self.arg(self.pos) == "-a" {
+            self.pos += 1;
+            let right = self.term(shell).await?;
+            value = value && right;
         }
         Ok(value)
     }
 
-    async fn primary(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
-        let Some(token) = self.peek(0).map(str::to_string) else {
-            return Err(CondError::Usage("argument expected".into()));
+    /// Leading `!`s, then `( expr )`, a binary test, a unary test or a word.
+    async fn term(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        if self.at_end() {
+            return Err(argument_expected());
+        }
+        let mut negate = false;
+        while !self.at_end() && self.arg(self.pos) == "!" {
+            self.pos += 1;
+            if self.at_end() {
+                return Err(argument_expected());
+            }
+            negate = !negate;
+        }
+        let value = if self.arg(self.pos) == "(" {
+            self.pos += 1;
+            if self.at_end() {
+                return Err(argument_expected());
+            }
+            let value = self.expr(shell).await?;
+            if self.at_end() {
+                let found = if self.bracket { ", found ]" } else { "" };
+                return Err(CondError::Usage(format!("`)' expected{found}")));
+            }
+            let close = self.arg(self.pos);
+            if close != ")" {
+                return Err(CondError::Usage(format!("`)' expected, found {close}")));
+            }
+            self.pos += 1;
+            value
+        } else if self.pos + 3 <= self.args.len() && is_binary(self.arg(self.pos + 1)) {
+            let (left, op, right) = (self.arg(self.pos), self.arg(self.pos + 1), self.arg(self.pos + 2));
+            let value = shell.binary_test(op, left, right, true).await?;
+            self.pos += 3;
+            value
+        } else if self.pos + 2 <= self.args.len() && is_unary(self.arg(self.pos)) {
+            self.unary_operator(shell).await?
+        } else {
+            let value = one_arg(self.arg(self.pos));
+            self.pos += 1;
+            value
         };
-        if token == "!" {
-            self.position += 1;
-            let value = Box::pin(self.primary(shell)).await?;
-            return Ok(!value);
-        }
-        if token == "(" {
-            self.position += 1;
-            let value = self.expression(shell, 0).await?;
-            if self.peek(0) != Some(")") {
-                return Err(CondError::Usage("`)' expected".into()));
+        Ok(value != negate)
+    }
+
+    /// A unary operator at `pos` and its operand. `-t` takes the next word
+    /// only when it is a number (and is false, leaving the word, otherwise).
+    async fn unary_operator(&mut self, shell: &mut Shell) -> Result<bool, CondError> {
+        let op = self.arg(self.pos);
+        self.pos += 1;
+        if op == "-t" {
+            if self.at_end() {
+                return shell.unary_test(op, "1").await;
             }
-            self.position += 1;
-            return Ok(value);
-        }
-        if let Some(op) = self.peek(1).filter(|op| is_binary(op)).map(str::to_string) {
-            if let Some(right) = self.peek(2).map(str::to_string) {
-                self.position += 3;
-                return shell.binary_test(&op, &token, &right, true).await;
+            if !is_number(self.arg(self.pos)) {
+                return Ok(false);
             }
+            let operand = self.arg(self.pos);
+            self.pos += 1;
+            return shell.unary_test(op, operand).await;
         }
-        if is_unary(&token) {
-            if let Some(operand) = self.peek(1).map(str::to_string) {
-                self.position += 2;
-                return shell.unary_test(&token, &operand).await;
-            }
+        if self.at_end() {
+            return Err(argument_expected());
         }
-        self.position += 1;
-        Ok(!token.is_empty())
+        let operand = self.arg(self.pos);
+        self.pos += 1;
+        shell.unary_test(op, operand).await
     }
 }
