@@ -194,7 +194,7 @@ impl Extended {
         let digits = if self.exponent >= 0 {
             number.shift_left(self.exponent as usize);
             let mut text = number.decimal();
-            text.extend(std::iter::repeat('0').take(precision));
+            text.push_str(&"0".repeat(precision));
             text
         } else {
             for _ in 0..precision {
