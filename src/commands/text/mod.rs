@@ -39,6 +39,7 @@ pub mod sort;
 pub mod strings;
 pub mod sort_compare;
 pub mod sort_key;
+pub mod sort_plain;
 pub mod tac;
 pub mod tail;
 pub mod tee;

@@ -9,6 +9,7 @@ use crate::commands::options::{parse_or_report, report_invalid_argument, report_
 use crate::commands::text::input::{open_output, read_all_within_budget, HoldError};
 use crate::commands::text::output::{status_of, Output};
 use crate::commands::text::sort_compare as compare;
+use crate::commands::text::sort_plain as plain;
 use crate::commands::text::sort_key::{key_range, parse_key, Flags, Key, Order};
 use crate::host::LocalFuture;
 use crate::utility::Invocation;
@@ -390,6 +391,9 @@ struct Prepared {
 /// found once per line, not once per comparison, and comparing allocates
 /// nothing.
 fn sort_lines<'a>(settings: &Settings, mut lines: Vec<&'a [u8]>) -> Vec<&'a [u8]> {
+    if let (true, Some(key)) = (plain::applies(&settings.keys), settings.keys.first()) {
+        return plain::sort(lines, key.flags.reverse);
+    }
     let keys = settings.keys.len();
     if keys == 0 {
         lines.sort_by(|a, b| settings.compare(a, b));
@@ -432,7 +436,11 @@ async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
         sort_lines(settings, all)
     };
     if settings.unique {
-        lines.dedup_by(|line, kept| settings.compare_keys(kept, line) == Ordering::Equal);
+        if plain::applies(&settings.keys) {
+            lines.dedup();
+        } else {
+            lines.dedup_by(|line, kept| settings.compare_keys(kept, line) == Ordering::Equal);
+        }
     }
     let mut text = Vec::with_capacity(contents.iter().map(|(_, d)| d.len() + 1).sum());
     for line in &lines {

@@ -4,6 +4,7 @@
 //! conversion errors and `--invalid` modes. Reads the operands as lines, or
 //! standard input line by line after `--header` lines.
 
+mod extended;
 mod number;
 
 use crate::commands::format::quote_locale;
@@ -14,6 +15,7 @@ use crate::commands::text::input::LineReader;
 use crate::commands::text::output::Output;
 use crate::host::LocalFuture;
 use crate::utility::Invocation;
+use extended::Extended;
 use number::{Round, Scale, Style};
 
 const SPEC: Spec = Spec::new(
@@ -80,8 +82,8 @@ fn quote(ctx: &Invocation<'_>, bytes: &[u8]) -> String {
     quote_locale(ctx, &String::from_utf8_lossy(bytes))
 }
 
-fn float_g(value: f64) -> String {
-    format_float(value, &FloatSpec { conversion: 'g', ..FloatSpec::default() })
+fn float_g(value: Extended) -> String {
+    format_float(value.to_f64(), &FloatSpec { conversion: 'g', ..FloatSpec::default() })
 }
 
 impl Converter<'_, '_> {
@@ -141,10 +143,11 @@ impl Converter<'_, '_> {
         }
         let mut value = parsed.value;
         if self.settings.from_unit != 1 || self.settings.to_unit != 1 {
-            value = value * self.settings.from_unit as f64 / self.settings.to_unit as f64;
+            let from = Extended::from_u64(self.settings.from_unit);
+            value = value.mul(from).div(Extended::from_u64(self.settings.to_unit));
         }
         let precision = self.settings.style.user_precision.unwrap_or(parsed.precision);
-        let (_, digits) = number::exponent_of(value, 10.0);
+        let (_, digits) = number::exponent_of(value, 10);
         if self.settings.style.scale == Scale::None && digits as usize + precision > 18 {
             let message = if precision > 0 {
                 format!("value/precision too large to be printed: '{}/{precision}' (consider using --to)", float_g(value))

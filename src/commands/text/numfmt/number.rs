@@ -1,6 +1,10 @@
 //! Reading and writing one number for `numfmt`: the human form with an
 //! optional scale suffix (`1.5K`, `2Mi`), rounding, and printing scaled to
 //! SI or IEC units or unscaled with the input's precision, as GNU numfmt does.
+//! All arithmetic is GNU's, step for step, in its `long double`
+//! ([`Extended`]), so values round and print as GNU's do to the last digit.
+
+use super::extended::Extended;
 
 /// A unit system of `--from`/`--to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,10 +22,10 @@ pub enum Scale {
 }
 
 impl Scale {
-    fn base(self) -> f64 {
+    fn base(self) -> u64 {
         match self {
-            Scale::Iec | Scale::IecI => 1024.0,
-            _ => 1000.0,
+            Scale::Iec | Scale::IecI => 1024,
+            _ => 1000,
         }
     }
 }
@@ -70,10 +74,10 @@ impl ParseError {
 }
 
 /// A number read from the input.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Parsed {
     /// Its value, scaled by its suffix.
-    pub value: f64,
+    pub value: Extended,
     /// The digits after its decimal point.
     pub precision: usize,
     /// How many bytes of the text it used.
@@ -114,12 +118,21 @@ fn parse_int(text: &[u8], start: usize) -> Result<(&[u8], bool, usize, bool), Pa
     Ok((text.get(first..at).unwrap_or(&[]), negative, at, loss))
 }
 
+/// The value of decimal digits, accumulated as GNU does: times ten, plus
+/// the digit, each step rounded.
+fn digits_value(digits: &[u8]) -> Extended {
+    let ten = Extended::from_u64(10);
+    digits.iter().fold(Extended::ZERO, |value, digit| value.mul(ten).add(Extended::from_u64(u64::from(digit - b'0'))))
+}
+
 /// Reads a number with an optional suffix allowed by `scale`.
 pub fn parse(text: &[u8], scale: Scale) -> Result<Parsed, ParseError> {
     let (whole, negative, mut end, mut loss) = parse_int(text, 0)?;
     let mut precision = 0;
-    let mut decimal = String::from_utf8_lossy(whole).into_owned();
-    decimal.insert(0, '0');
+    let mut value = digits_value(whole);
+    if negative {
+        value = value.neg();
+    }
     if text.get(end) == Some(&b'.') {
         let start = end + 1;
         let (fraction, fraction_negative, fraction_end, fraction_loss) = parse_int(text, start)?;
@@ -128,12 +141,10 @@ pub fn parse(text: &[u8], scale: Scale) -> Result<Parsed, ParseError> {
             return Err(ParseError::Invalid);
         }
         precision = fraction_end - start;
-        decimal.push('.');
-        decimal.push_str(&String::from_utf8_lossy(fraction));
+        let part = digits_value(fraction).div(Extended::power(10, precision as u32));
+        value = if negative { value.sub(part) } else { value.add(part) };
         end = fraction_end;
     }
-    let magnitude: f64 = decimal.parse().unwrap_or(0.0);
-    let value = if negative { -magnitude } else { magnitude };
     let mut base = scale.base();
     let mut exponent = 0;
     if end < text.len() {
@@ -149,7 +160,7 @@ pub fn parse(text: &[u8], scale: Scale) -> Result<Parsed, ParseError> {
         exponent = SUFFIXES.iter().position(|b| *b == letter).unwrap_or(0) as u32 + 1;
         end += 1;
         if scale == Scale::Auto && text.get(end) == Some(&b'i') {
-            base = 1024.0;
+            base = 1024;
             end += 1;
         }
         precision = 0;
@@ -161,67 +172,61 @@ pub fn parse(text: &[u8], scale: Scale) -> Result<Parsed, ParseError> {
             return Err(ParseError::MissingI);
         }
     }
-    Ok(Parsed { value: value * power(base, exponent), precision, end, precision_loss: loss })
+    if exponent > 0 {
+        value = value.mul(Extended::power(base, exponent));
+    }
+    Ok(Parsed { value, precision, end, precision_loss: loss })
 }
 
-/// `base` to the power `exponent`.
-pub fn power(base: f64, exponent: u32) -> f64 {
-    (0..exponent).fold(1.0, |acc, _| acc * base)
-}
-
-/// How many times `value` divides by `base` before it is below it.
-pub fn exponent_of(mut value: f64, base: f64) -> (f64, u32) {
+/// How many times `value` divides by `base` before it is below it, and
+/// what is left (GNU's `expld`).
+pub fn exponent_of(mut value: Extended, base: u64) -> (Extended, u32) {
+    let divisor = Extended::from_u64(base);
     let mut count = 0;
-    if value.is_finite() {
-        while value.abs() >= base {
-            count += 1;
-            value /= base;
-        }
+    while !value.abs().less(divisor) {
+        count += 1;
+        value = value.div(divisor);
     }
     (value, count)
 }
 
-fn round_int(value: f64, method: Round) -> f64 {
-    let ceiling = |v: f64| {
-        let t = v.trunc();
-        if t < v {
-            t + 1.0
-        } else {
-            t
-        }
-    };
-    let floor = |v: f64| -ceiling(-v);
+/// `ceil` into an integer, as GNU's `simple_round_ceiling`.
+fn ceiling(value: Extended) -> i64 {
+    let whole = value.trunc_i64();
+    if Extended::from_i64(whole).less(value) {
+        whole.wrapping_add(1)
+    } else {
+        whole
+    }
+}
+
+fn round_int(value: Extended, method: Round) -> i64 {
+    let floor = |v: Extended| ceiling(v.neg()).wrapping_neg();
+    let negative = value.less(Extended::ZERO);
     match method {
         Round::Ceiling => ceiling(value),
         Round::Floor => floor(value),
-        Round::FromZero => {
-            if value < 0.0 {
-                floor(value)
-            } else {
-                ceiling(value)
-            }
-        }
-        Round::ToZero => value.trunc(),
+        Round::FromZero if negative => floor(value),
+        Round::FromZero => ceiling(value),
+        Round::ToZero => value.trunc_i64(),
         Round::Nearest => {
-            if value < 0.0 {
-                (value - 0.5).trunc()
+            let half = Extended::from_u64(1).div(Extended::from_u64(2));
+            if negative {
+                value.sub(half).trunc_i64()
             } else {
-                (value + 0.5).trunc()
+                value.add(half).trunc_i64()
             }
         }
     }
 }
 
-/// Rounds to an integer as GNU does, in slices of `i64::MAX` for huge values.
-pub fn round(value: f64, method: Round) -> f64 {
-    // From 2^52 on every f64 is an integer already.
-    if !value.is_finite() || value.abs() >= 4_503_599_627_370_496.0 {
-        return value;
-    }
-    let slice = i64::MAX as f64;
-    let multiple = (value / slice).trunc();
-    let rest = value - slice * multiple;
-    slice * multiple + round_int(rest, method)
+/// Rounds to an integer as GNU's `simple_round` does: in slices of
+/// `i64::MAX`, the rest through a conversion to `intmax_t`.
+pub fn round(value: Extended, method: Round) -> Extended {
+    let slice = Extended::from_i64(i64::MAX);
+    let multiple = slice.mul(Extended::from_i64(value.div(slice).trunc_i64()));
+    let rest = value.sub(multiple);
+    multiple.add(Extended::from_i64(round_int(rest, method)))
 }
 
 /// How a value is printed.
@@ -237,34 +242,41 @@ pub struct Style {
     pub zero_width: usize,
 }
 
-fn fixed(value: f64, precision: usize, zero_width: usize) -> String {
-    let text = format!("{:.*}", precision, value.abs());
-    let sign = if value.is_sign_negative() { "-" } else { "" };
-    let fill = zero_width.saturating_sub(sign.len() + text.len());
-    format!("{sign}{}{text}", "0".repeat(fill))
+fn fixed(value: Extended, precision: usize, zero_width: usize) -> String {
+    let text = value.fixed(precision);
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", text.as_str()),
+    };
+    let fill = zero_width.saturating_sub(sign.len() + digits.len());
+    format!("{sign}{}{digits}", "0".repeat(fill))
+}
+
+/// Rounds `value` to `digits` decimal places as GNU does: times `10^digits`,
+/// rounded to an integer, divided back.
+fn round_places(value: Extended, digits: usize, method: Round) -> Extended {
+    let scale = Extended::power(10, digits as u32);
+    round(value.mul(scale), method).div(scale)
 }
 
 /// Formats `value` (read with `precision` fraction digits) as GNU's
 /// `double_to_human` does.
-pub fn to_human(value: f64, precision: usize, style: &Style) -> String {
+pub fn to_human(value: Extended, precision: usize, style: &Style) -> String {
     if style.scale == Scale::None {
-        let scale = power(10.0, precision as u32);
-        let rounded = round(value * scale, style.round) / scale;
-        return fixed(rounded, precision, style.zero_width);
+        return fixed(round_places(value, precision, style.round), precision, style.zero_width);
     }
     let base = style.scale.base();
     let (mut value, mut power_of) = exponent_of(value, base);
     let adjust = match style.user_precision {
         Some(user) => (power_of as usize * 3).min(user),
-        None => usize::from(value.abs() < 10.0),
+        None => usize::from(value.abs().less(Extended::from_u64(10))),
     };
-    let scale = power(10.0, adjust as u32);
-    value = round(value * scale, style.round) / scale;
-    if value.abs() >= base {
-        value /= base;
+    value = round_places(value, adjust, style.round);
+    if !value.abs().less(Extended::from_u64(base)) {
+        value = value.div(Extended::from_u64(base));
         power_of += 1;
     }
-    let show_point = value != 0.0 && value.abs() < 10.0 && power_of > 0;
+    let show_point = !value.is_zero() && value.abs().less(Extended::from_u64(10)) && power_of > 0;
     let digits = style.user_precision.unwrap_or(usize::from(show_point));
     let letter = match power_of {
         0 => "",
@@ -294,12 +306,14 @@ mod tests {
 
     #[test]
     fn reads_and_writes() {
-        assert_eq!(parse(b"1.5K", Scale::Si).map(|p| p.value), Ok(1500.0));
-        assert_eq!(parse(b"2Ki", Scale::Auto).map(|p| p.value), Ok(2048.0));
-        assert_eq!(parse(b"1K", Scale::None), Err(ParseError::ForbiddenSuffix));
-        assert_eq!(parse(b"1", Scale::IecI), Err(ParseError::MissingI));
+        assert_eq!(parse(b"1.5K", Scale::Si).map(|p| p.value.to_f64()), Ok(1500.0));
+        assert_eq!(parse(b"2Ki", Scale::Auto).map(|p| p.value.to_f64()), Ok(2048.0));
+        assert_eq!(parse(b"1K", Scale::None).err(), Some(ParseError::ForbiddenSuffix));
+        assert_eq!(parse(b"1", Scale::IecI).err(), Some(ParseError::MissingI));
         let style = Style { scale: Scale::Si, round: Round::FromZero, user_precision: None, zero_width: 0 };
-        assert_eq!(to_human(1500.0, 0, &style), "1.5K");
-        assert_eq!(to_human(999_999.0, 0, &style), "1.0M");
+        assert_eq!(to_human(Extended::from_u64(1500), 0, &style), "1.5K");
+        assert_eq!(to_human(Extended::from_u64(999_999), 0, &style), "1.0M");
+        let three = Style { user_precision: Some(3), ..style };
+        assert_eq!(to_human(Extended::from_u64(1023), 0, &three), "1.024K");
     }
 }
