@@ -174,6 +174,11 @@ impl Interp<'_> {
                 self.resolved_set(resolved, Value::Num(old + if *up { 1.0 } else { -1.0 }))?;
                 Ok(Value::Num(old))
             }
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow), a, b) => {
+                let a = self.eval_num(ctx, a)?;
+                let b = self.eval_num(ctx, b)?;
+                Ok(Value::Num(arith(*op, a, b)?))
+            }
             Expr::Binary(op, a, b) => {
                 let a = self.eval(ctx, a)?;
                 let b = self.eval(ctx, b)?;
@@ -216,6 +221,19 @@ impl Interp<'_> {
                 Ok(Value::Str(self.subscript(&values)))
             }
         }
+    }
+
+    /// Evaluates an expression for its number; a field is read where it
+    /// is in the record (no string is made for it).
+    fn eval_num(&mut self, ctx: &Invocation<'_>, expr: &Expr) -> EResult<f64> {
+        if let Expr::Field(index) = expr {
+            let index = self.eval(ctx, index)?.num();
+            if let Some(n) = self.field_num(index) {
+                return Ok(n);
+            }
+            return Ok(self.field(index)?.num());
+        }
+        Ok(self.eval(ctx, expr)?.num())
     }
 
     /// The compiled regex of a pattern operand (`/re/` or a dynamic string).

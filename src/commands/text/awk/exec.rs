@@ -229,30 +229,11 @@ impl<'p> Interp<'p> {
             match stmt {
                 Stmt::Sync(inner) => self.exec(ctx, inner),
                 Stmt::Print(args, redirect) => {
-                    let mut line = Vec::new();
-                    if args.is_empty() {
-                        line.extend_from_slice(&self.record);
-                    } else {
-                        let ofs = self.to_str(&self.special(OFS));
-                        for (i, arg) in args.iter().enumerate() {
-                            if i > 0 {
-                                line.extend_from_slice(&ofs);
-                            }
-                            let value = self.value(ctx, arg).await?;
-                            self.to_output(&value, &mut line);
-                        }
-                    }
-                    line.extend_from_slice(&self.to_str(&self.special(ORS)));
-                    self.emit(ctx, redirect, line).await?;
+                    self.print(ctx, args, redirect).await?;
                     Ok(Flow::Normal)
                 }
                 Stmt::Printf(args, redirect) => {
-                    let mut values = Vec::with_capacity(args.len());
-                    for arg in args {
-                        values.push(self.value(ctx, arg).await?);
-                    }
-                    let text = self.format_values(&values)?;
-                    self.emit(ctx, redirect, text).await?;
+                    self.printf(ctx, args, redirect).await?;
                     Ok(Flow::Normal)
                 }
                 Stmt::Expr(e) => {
@@ -357,6 +338,96 @@ impl<'p> Interp<'p> {
         })
     }
 
+    /// Runs a rule's action: like `exec_block_async`, but `print` and
+    /// `printf` run without a boxed future each (an action runs per record).
+    pub async fn exec_action(&mut self, ctx: &mut Invocation<'_>, block: &'p Block) -> EResult<Flow> {
+        self.located = true;
+        for (offset, stmt) in block {
+            self.offset = *offset;
+            let flow = match stmt {
+                Stmt::Sync(inner) => self.exec(ctx, inner)?,
+                Stmt::Print(args, redirect) => {
+                    self.print(ctx, args, redirect).await?;
+                    Flow::Normal
+                }
+                Stmt::Printf(args, redirect) => {
+                    self.printf(ctx, args, redirect).await?;
+                    Flow::Normal
+                }
+                other => self.exec_async(ctx, other).await?,
+            };
+            if !matches!(flow, Flow::Normal) {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Evaluates output arguments into the reused argument vector.
+    async fn output_values(&mut self, ctx: &mut Invocation<'_>, args: &'p [Expr]) -> EResult<Vec<Value>> {
+        let mut values = std::mem::take(&mut self.output_args);
+        values.clear();
+        for arg in args {
+            values.push(self.value(ctx, arg).await?);
+        }
+        Ok(values)
+    }
+
+    /// Gives the argument vector back for the next statement.
+    fn reuse_values(&mut self, mut values: Vec<Value>) {
+        values.clear();
+        self.output_args = values;
+    }
+
+    /// `print`: its arguments joined by `OFS`, then `ORS`; written straight
+    /// onto standard output's buffer when not redirected.
+    async fn print(&mut self, ctx: &mut Invocation<'_>, args: &'p [Expr], redirect: &'p Option<(Redirect, Expr)>) -> EResult<()> {
+        let values = self.output_values(ctx, args).await?;
+        let mut line = match redirect {
+            None => std::mem::take(&mut self.io.out),
+            Some(_) => Vec::new(),
+        };
+        if args.is_empty() {
+            line.extend_from_slice(&self.record);
+        } else {
+            let ofs = self.to_str(&self.special(OFS));
+            for (i, value) in values.iter().enumerate() {
+                if i > 0 {
+                    line.extend_from_slice(&ofs);
+                }
+                self.to_output(value, &mut line);
+            }
+        }
+        line.extend_from_slice(&self.to_str(&self.special(ORS)));
+        self.reuse_values(values);
+        match redirect {
+            None => {
+                self.io.out = line;
+                if self.io.out.len() >= FLUSH_AT {
+                    self.io.flush_stdout(ctx).await.map_err(Stop::Status)?;
+                }
+                Ok(())
+            }
+            Some(_) => self.emit(ctx, redirect, line).await,
+        }
+    }
+
+    /// `printf`: formatted straight onto standard output's buffer when not
+    /// redirected.
+    async fn printf(&mut self, ctx: &mut Invocation<'_>, args: &'p [Expr], redirect: &'p Option<(Redirect, Expr)>) -> EResult<()> {
+        let values = self.output_values(ctx, args).await?;
+        let result = match redirect {
+            None => self.format_to_stdout(&values),
+            Some(_) => self.format_values(&values).map(Some),
+        };
+        self.reuse_values(values);
+        match result? {
+            None if self.io.out.len() >= FLUSH_AT => self.io.flush_stdout(ctx).await.map_err(Stop::Status),
+            None => Ok(()),
+            Some(text) => self.emit(ctx, redirect, text).await,
+        }
+    }
+
     /// Formats `printf` arguments.
     pub fn format_values(&self, values: &[Value]) -> EResult<Vec<u8>> {
         let Some((format, rest)) = values.split_first() else {
@@ -366,6 +437,26 @@ impl<'p> Interp<'p> {
         let text = super::format::sprintf(&format, rest, &|v| self.to_str(v)).map_err(|e| Stop::Fatal(e.0))?;
         self.check_length(text.len())?;
         Ok(text)
+    }
+
+    /// Formats `printf` arguments straight onto standard output's buffer
+    /// (`None`), the caller flushing it when full.
+    fn format_to_stdout(&mut self, values: &[Value]) -> EResult<Option<Vec<u8>>> {
+        let Some((format, rest)) = values.split_first() else {
+            return Ok(None);
+        };
+        let format = self.to_str(format);
+        let mut out = std::mem::take(&mut self.io.out);
+        let before = out.len();
+        let result = super::format::sprintf_into(&mut out, &format, rest, &|v| self.to_str(v));
+        let length = out.len() - before;
+        self.io.out = out;
+        result.map_err(|e| Stop::Fatal(e.0))?;
+        if let Err(error) = self.check_length(length) {
+            self.io.out.truncate(before);
+            return Err(error);
+        }
+        Ok(None)
     }
 
     /// Sends printed text to standard output or a redirection.

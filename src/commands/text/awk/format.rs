@@ -11,8 +11,25 @@ pub struct FormatError(pub String);
 /// Formats `args` by `format`; `to_str` turns a value into its string
 /// (CONVFMT).
 pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) -> Result<Vec<u8>, FormatError> {
-    use std::io::Write;
     let mut out = Vec::with_capacity(format.len() + 16);
+    sprintf_into(&mut out, format, args, to_str)?;
+    Ok(out)
+}
+
+/// Appends `args` formatted by `format` to `out` (on an error, `out` is
+/// left as it was). Each conversion is written in place at the end of
+/// `out` and padded there, so formatting allocates nothing of its own
+/// (a `%s` of a number converts it by CONVFMT first).
+pub fn sprintf_into(out: &mut Vec<u8>, format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) -> Result<(), FormatError> {
+    let before = out.len();
+    let result = format_into(out, format, args, to_str);
+    if result.is_err() {
+        out.truncate(before);
+    }
+    result
+}
+
+fn format_into(out: &mut Vec<u8>, format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) -> Result<(), FormatError> {
     let mut next = 0usize;
     let mut i = 0;
     let ran_out = |at: usize| {
@@ -23,13 +40,10 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) ->
         ))
     };
     while i < format.len() {
-        let c = format[i];
-        if c != b'%' {
-            let start = i;
-            while i < format.len() && format[i] != b'%' {
-                i += 1;
-            }
-            out.extend_from_slice(&format[start..i]);
+        if format[i] != b'%' {
+            let end = memchr::memchr(b'%', &format[i..]).map_or(format.len(), |at| i + at);
+            out.extend_from_slice(&format[i..end]);
+            i = end;
             continue;
         }
         let spec_start = i;
@@ -97,45 +111,56 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) ->
         }
         let arg = args.get(next).ok_or_else(|| ran_out(i - 1))?;
         next += 1;
+        let start = out.len();
         match conv {
             b's' => {
-                let text = to_str(arg);
-                let shown = match spec.precision {
-                    Some(p) => prefix_chars(&text, p),
-                    None => &text,
-                };
-                pad(&mut out, shown, &spec, false);
-            }
-            b'c' => {
-                let text = match arg {
-                    Value::Num(n) => char_of(*n),
-                    Value::Uninit => vec![0],
-                    other => {
-                        let s = to_str(other);
-                        prefix_chars(&s, 1).to_vec()
+                let converted;
+                let text: &[u8] = match arg {
+                    Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => s,
+                    Value::Uninit => b"",
+                    Value::Num(_) => {
+                        converted = to_str(arg);
+                        &converted
                     }
                 };
-                pad(&mut out, &text, &spec, false);
+                let shown = match spec.precision {
+                    Some(p) => prefix_chars(text, p),
+                    None => text,
+                };
+                out.extend_from_slice(shown);
+                pad(out, start, &spec, false);
+            }
+            b'c' => {
+                match arg {
+                    Value::Num(n) => push_char(out, *n),
+                    Value::Uninit => out.push(0),
+                    Value::Str(s) | Value::StrNum(s) | Value::Regex(s) => out.extend_from_slice(prefix_chars(s, 1)),
+                }
+                pad(out, start, &spec, false);
             }
             b'd' | b'i' => {
                 let n = arg.num();
                 if let Some(text) = special_number(n) {
-                    pad(&mut out, text.as_bytes(), &spec, false);
+                    out.extend_from_slice(text.as_bytes());
+                    pad(out, start, &spec, false);
                     continue;
                 }
                 let n = n.trunc();
-                if n.abs() < 1e18 && spec.width == 0 && spec.precision.is_none() && !spec.plus && !spec.space {
-                    let _ = write!(out, "{}", n as i64);
-                    continue;
-                }
-                let digits = integer_text(n.abs());
-                integer(&mut out, &digits, n < 0.0, &spec, b"");
+                let mut buffer = Digits::new();
+                let wide;
+                let digits = if n.abs() < 1e18 {
+                    buffer.decimal(n.abs() as u64)
+                } else {
+                    wide = format!("{:.0}", n.abs());
+                    wide.as_bytes()
+                };
+                integer(out, digits, n < 0.0, &spec, b"");
             }
             b'o' | b'x' | b'X' | b'u' => {
                 let n = arg.num();
                 if !n.is_finite() || n.abs() >= 18446744073709551616.0 {
-                    let text = format_float(n, b'g', &Spec { precision: None, ..spec.clone() });
-                    pad(&mut out, &text, &spec, true);
+                    format_float_into(out, n, b'g', &Spec { precision: None, ..spec.clone() });
+                    pad(out, start, &spec, true);
                     continue;
                 }
                 let n = n.trunc();
@@ -148,27 +173,15 @@ pub fn sprintf(format: &[u8], args: &[Value], to_str: &dyn Fn(&Value) -> Str) ->
                 };
                 let digits = if conv == b'o' && spec.alt && !digits.starts_with('0') { format!("0{digits}") } else { digits };
                 let spec = Spec { plus: false, space: false, ..spec.clone() };
-                integer(&mut out, &digits, false, &spec, prefix);
+                integer(out, digits.as_bytes(), false, &spec, prefix);
             }
             _ => {
-                let n = arg.num();
-                if conv == b'f' && n.is_finite() && !spec.plus && !spec.space && !spec.alt && !spec.zero {
-                    let precision = spec.precision.unwrap_or(6);
-                    if spec.width == 0 {
-                        let _ = write!(out, "{n:.precision$}");
-                    } else {
-                        let mut text = Vec::with_capacity(24);
-                        let _ = write!(text, "{n:.precision$}");
-                        pad(&mut out, &text, &spec, true);
-                    }
-                    continue;
-                }
-                let text = format_float(n, conv, &spec);
-                pad(&mut out, &text, &spec, true);
+                format_float_into(out, arg.num(), conv, &spec);
+                pad(out, start, &spec, true);
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The parts of one conversion.
@@ -183,14 +196,15 @@ pub struct Spec {
     precision: Option<usize>,
 }
 
-fn char_of(n: f64) -> Vec<u8> {
+fn push_char(out: &mut Vec<u8>, n: f64) {
     let code = if n.is_finite() && n >= 0.0 { n as u32 } else { 0 };
     if code < 128 {
-        return vec![code as u8];
+        out.push(code as u8);
+        return;
     }
     match char::from_u32(code) {
-        Some(c) => c.to_string().into_bytes(),
-        None => vec![(code & 0xff) as u8],
+        Some(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        None => out.push((code & 0xff) as u8),
     }
 }
 
@@ -206,109 +220,209 @@ pub fn prefix_chars(s: &[u8], n: usize) -> &[u8] {
     s.get(..pos).unwrap_or(s)
 }
 
-fn pad(out: &mut Vec<u8>, text: &[u8], spec: &Spec, numeric: bool) {
+/// Pads the text at `out[start..]` in place to the conversion's width:
+/// spaces after it (`-`), zeros after its sign and `0x` (`0` on a number
+/// ending in a digit), or spaces before it.
+fn pad(out: &mut Vec<u8>, start: usize, spec: &Spec, numeric: bool) {
+    let text = out.get(start..).unwrap_or(&[]);
     let len = super::text::char_count(text);
     if len >= spec.width {
-        out.extend_from_slice(text);
         return;
     }
     let fill = spec.width - len;
     if spec.left {
-        out.extend_from_slice(text);
-        out.extend(std::iter::repeat_n(b' ', fill));
-    } else if spec.zero && numeric && text.last().is_some_and(u8::is_ascii_digit) {
+        out.resize(out.len() + fill, b' ');
+        return;
+    }
+    let (at, byte) = if spec.zero && numeric && text.last().is_some_and(u8::is_ascii_digit) {
         let sign = usize::from(matches!(text.first(), Some(b'-' | b'+' | b' ')));
         let prefix = if text.get(sign..sign + 2).is_some_and(|p| p.eq_ignore_ascii_case(b"0x")) { sign + 2 } else { sign };
-        out.extend_from_slice(&text[..prefix]);
-        out.extend(std::iter::repeat_n(b'0', fill));
-        out.extend_from_slice(&text[prefix..]);
+        (start + prefix, b'0')
     } else {
-        out.extend(std::iter::repeat_n(b' ', fill));
-        out.extend_from_slice(text);
-    }
-}
-
-fn integer(out: &mut Vec<u8>, digits: &str, negative: bool, spec: &Spec, prefix: &[u8]) {
-    let mut body = String::new();
-    if let Some(p) = spec.precision {
-        if p == 0 && digits == "0" {
-            body.clear();
-        } else {
-            for _ in digits.len()..p {
-                body.push('0');
-            }
-            body.push_str(digits);
-        }
-    } else {
-        body.push_str(digits);
-    }
-    let sign = if negative {
-        "-"
-    } else if spec.plus {
-        "+"
-    } else if spec.space {
-        " "
-    } else {
-        ""
+        (start, b' ')
     };
-    let mut text = Vec::new();
-    text.extend_from_slice(sign.as_bytes());
-    text.extend_from_slice(prefix);
-    let zero = spec.zero && spec.precision.is_none() && !spec.left;
-    if zero {
-        let used = sign.len() + prefix.len() + body.len();
-        for _ in used..spec.width {
-            text.push(b'0');
-        }
-    }
-    text.extend_from_slice(body.as_bytes());
-    pad(out, &text, &Spec { zero: false, ..spec.clone() }, false);
+    insert_fill(out, at, fill, byte);
 }
 
-/// Formats a float by a `%e %f %g %a` conversion (with sign flags, no width).
-pub fn format_float(n: f64, conv: u8, spec: &Spec) -> Vec<u8> {
+/// Inserts `count` copies of `byte` at `at`.
+fn insert_fill(out: &mut Vec<u8>, at: usize, count: usize, byte: u8) {
+    let end = out.len();
+    out.resize(end + count, byte);
+    out.copy_within(at..end, at + count);
+    if let Some(gap) = out.get_mut(at..at + count) {
+        gap.fill(byte);
+    }
+}
+
+/// An integer conversion's text: sign, `prefix` (`0x`), zeros for the
+/// precision or the `0` flag, `digits`, padded to the width.
+fn integer(out: &mut Vec<u8>, digits: &[u8], negative: bool, spec: &Spec, prefix: &[u8]) {
+    let sign: &[u8] = if negative {
+        b"-"
+    } else if spec.plus {
+        b"+"
+    } else if spec.space {
+        b" "
+    } else {
+        b""
+    };
+    let (digits, precision_zeros) = match spec.precision {
+        Some(0) if digits == b"0" => (&b""[..], 0),
+        Some(p) => (digits, p.saturating_sub(digits.len())),
+        None => (digits, 0),
+    };
+    let body = precision_zeros + digits.len();
+    let zero = spec.zero && spec.precision.is_none() && !spec.left;
+    let zero_fill = if zero { spec.width.saturating_sub(sign.len() + prefix.len() + body) } else { 0 };
+    let len = sign.len() + prefix.len() + zero_fill + body;
+    let spaces = spec.width.saturating_sub(len);
+    out.reserve(len + spaces);
+    if !spec.left {
+        out.resize(out.len() + spaces, b' ');
+    }
+    out.extend_from_slice(sign);
+    out.extend_from_slice(prefix);
+    out.resize(out.len() + zero_fill + precision_zeros, b'0');
+    out.extend_from_slice(digits);
+    if spec.left {
+        out.resize(out.len() + spaces, b' ');
+    }
+}
+
+/// A stack buffer for the decimal digits of a `u64`.
+struct Digits([u8; 20]);
+
+impl Digits {
+    fn new() -> Digits {
+        Digits([0; 20])
+    }
+
+    /// The digits of `n` (at least one).
+    fn decimal(&mut self, mut n: u64) -> &[u8] {
+        let mut at = self.0.len();
+        loop {
+            at -= 1;
+            self.0[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        &self.0[at..]
+    }
+}
+
+/// Appends a float by a `%e %f %g %a` conversion (with sign flags and the
+/// `#` point, no width).
+pub fn format_float_into(out: &mut Vec<u8>, n: f64, conv: u8, spec: &Spec) {
     let upper = conv.is_ascii_uppercase();
     if !n.is_finite() {
-        let text = if n.is_nan() {
-            if n.is_sign_negative() {
-                "-nan"
-            } else {
-                "+nan"
-            }
-        } else if n < 0.0 {
-            "-inf"
-        } else {
-            "+inf"
+        let text: &[u8] = match (n.is_nan(), n.is_sign_negative() && (n.is_nan() || n < 0.0), upper) {
+            (true, true, false) => b"-nan",
+            (true, false, false) => b"+nan",
+            (true, true, true) => b"-NAN",
+            (true, false, true) => b"+NAN",
+            (false, true, false) => b"-inf",
+            (false, false, false) => b"+inf",
+            (false, true, true) => b"-INF",
+            (false, false, true) => b"+INF",
         };
-        let text = if upper { text.to_uppercase() } else { text.to_string() };
-        return text.into_bytes();
+        out.extend_from_slice(text);
+        return;
     }
-    let negative = n.is_sign_negative() && n != 0.0 || (n == 0.0 && n.is_sign_negative());
+    let negative = n.is_sign_negative();
     let a = n.abs();
     let precision = spec.precision.unwrap_or(6);
-    let body = match conv.to_ascii_lowercase() {
-        b'f' => format!("{a:.precision$}"),
-        b'e' => exp_form(a, precision),
-        b'a' => hex_float(a, spec.precision),
-        _ => general(a, precision, spec.alt),
-    };
-    let mut body = if upper { body.to_uppercase() } else { body };
-    if spec.alt && precision == 0 && matches!(conv.to_ascii_lowercase(), b'f' | b'e') && !body.contains('.') {
-        match body.find(['e', 'E']) {
-            Some(at) => body.insert(at, '.'),
-            None => body.push('.'),
+    if negative {
+        out.push(b'-');
+    } else if spec.plus {
+        out.push(b'+');
+    } else if spec.space {
+        out.push(b' ');
+    }
+    let kind = conv.to_ascii_lowercase();
+    let start = out.len();
+    match kind {
+        b'f' => fixed_into(out, a, precision),
+        b'e' => out.extend_from_slice(exp_form(a, precision).as_bytes()),
+        b'a' => out.extend_from_slice(hex_float(a, spec.precision).as_bytes()),
+        _ => out.extend_from_slice(general(a, precision, spec.alt).as_bytes()),
+    }
+    if upper {
+        if let Some(body) = out.get_mut(start..) {
+            body.make_ascii_uppercase();
         }
     }
-    let sign = if negative {
-        "-"
-    } else if spec.plus {
-        "+"
-    } else if spec.space {
-        " "
-    } else {
-        ""
-    };
-    format!("{sign}{body}").into_bytes()
+    if spec.alt && precision == 0 && matches!(kind, b'f' | b'e') {
+        let body = out.get(start..).unwrap_or(&[]);
+        if !body.contains(&b'.') {
+            match body.iter().position(|c| matches!(c, b'e' | b'E')) {
+                Some(at) => out.insert(start + at, b'.'),
+                None => out.push(b'.'),
+            }
+        }
+    }
+}
+
+/// Appends `a` (finite, not negative) with `precision` digits after the
+/// point, rounded exactly (ties to even, as C's `printf`).
+fn fixed_into(out: &mut Vec<u8>, a: f64, precision: usize) {
+    if let Some(scaled) = scaled_integer(a, precision) {
+        let mut buffer = Digits::new();
+        let digits = buffer.decimal(scaled);
+        let whole = digits.len().saturating_sub(precision);
+        if whole == 0 {
+            out.push(b'0');
+        } else {
+            out.extend_from_slice(&digits[..whole]);
+        }
+        if precision > 0 {
+            out.push(b'.');
+            out.resize(out.len() + precision.saturating_sub(digits.len()), b'0');
+            out.extend_from_slice(&digits[whole..]);
+        }
+        return;
+    }
+    use std::io::Write;
+    let _ = write!(out, "{a:.precision$}");
+}
+
+/// `a * 10^precision` rounded to an integer exactly (ties to even), when
+/// the precision is at most 19 and the result fits a `u64`: `a` is
+/// `m * 2^e` with an integer `m` below 2^53, so the scaled value is the
+/// integer `m * 10^precision` shifted by `e`, done in 128 bits.
+fn scaled_integer(a: f64, precision: usize) -> Option<u64> {
+    if precision > 19 || !a.is_finite() || a < 0.0 {
+        return None;
+    }
+    if a == 0.0 {
+        return Some(0);
+    }
+    let bits = a.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exponent) = if biased == 0 { (fraction, -1074) } else { (fraction | (1u64 << 52), biased - 1075) };
+    let scale = 10u128.pow(precision as u32);
+    let product = u128::from(mantissa) * scale;
+    if exponent >= 0 {
+        if exponent > 64 {
+            return None;
+        }
+        let shifted = product.checked_shl(exponent as u32)?;
+        if shifted >> exponent != product {
+            return None;
+        }
+        return u64::try_from(shifted).ok();
+    }
+    let shift = exponent.unsigned_abs();
+    if shift >= 128 {
+        return None;
+    }
+    let quotient = product >> shift;
+    let remainder = product & ((1u128 << shift) - 1);
+    let half = 1u128 << (shift - 1);
+    let up = remainder > half || (remainder == half && quotient & 1 == 1);
+    u64::try_from(quotient + u128::from(up)).ok()
 }
 
 fn exp_form(a: f64, precision: usize) -> String {
@@ -430,4 +544,68 @@ pub fn number_to_string(n: f64, fmt: &[u8]) -> Vec<u8> {
         });
     }
     sprintf(fmt, &[Value::Num(n)], &|_| Str::default()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(a: f64, precision: usize) -> String {
+        let mut out = Vec::new();
+        fixed_into(&mut out, a, precision);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn fixed_rounds_exactly_with_ties_to_even() {
+        assert_eq!(fixed(0.125, 2), "0.12");
+        assert_eq!(fixed(0.375, 2), "0.38");
+        assert_eq!(fixed(2.5, 0), "2");
+        assert_eq!(fixed(3.5, 0), "4");
+        assert_eq!(fixed(1.005, 2), "1.00");
+        assert_eq!(fixed(0.0, 3), "0.000");
+        assert_eq!(fixed(9.995, 2), "9.99");
+        assert_eq!(fixed(99.999, 2), "100.00");
+        assert_eq!(fixed(1e-7, 2), "0.00");
+        assert_eq!(fixed(5e-324, 19), "0.0000000000000000000");
+        assert_eq!(fixed(1e300, 2).len(), 304);
+    }
+
+    #[test]
+    fn fixed_agrees_with_exact_formatting() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let a = match i % 4 {
+                0 => (state % 100_000_000) as f64 / 1024.0,
+                1 => f64::from_bits(state >> 2).abs(),
+                2 => (state % 1_000_000) as f64 / 1000.0 + 0.0005,
+                _ => (state % 1000) as f64 / 8.0,
+            };
+            if !a.is_finite() {
+                continue;
+            }
+            for precision in [0, 1, 2, 3, 6, 12, 19] {
+                assert_eq!(fixed(a, precision), format!("{a:.precision$}"), "{a:e} with {precision}");
+            }
+        }
+    }
+
+    #[test]
+    fn conversions_pad_in_place() {
+        let args = [Value::str("ab".as_bytes()), Value::Num(-42.0), Value::Num(3.14159), Value::Num(255.0)];
+        let text = sprintf(b"[%-5s|%5s|%06d|%-6d|%+.3d|%8.2f|%-8.1e|%#x|%08.3f]", &[args[0].clone(), args[0].clone(), args[1].clone(), args[1].clone(), args[3].clone(), args[2].clone(), args[2].clone(), args[3].clone(), args[2].clone()], &|_| Str::default());
+        let text = text.map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+        assert_eq!(text, "[ab   |   ab|-00042|-42   |+255|    3.14|3.1e+00 |0xff|0003.142]");
+    }
+
+    #[test]
+    fn a_failed_format_leaves_the_buffer() {
+        let mut out = b"kept".to_vec();
+        let result = sprintf_into(&mut out, b"%d and %d", &[Value::Num(1.0)], &|_| Str::default());
+        assert!(result.is_err());
+        assert_eq!(out, b"kept");
+    }
 }

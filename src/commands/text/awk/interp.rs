@@ -101,6 +101,9 @@ pub struct Interp<'p> {
     pub located: bool,
     /// The longest string a value may hold (`maxStringLength`).
     pub max_string: usize,
+    /// A `print` or `printf` statement's evaluated arguments, kept for
+    /// the next one (no allocation per statement).
+    pub output_args: Vec<Value>,
 }
 
 impl<'p> Interp<'p> {
@@ -137,6 +140,7 @@ impl<'p> Interp<'p> {
             warnings: Vec::new(),
             located: false,
             max_string: usize::MAX,
+            output_args: Vec::new(),
             array_params: super::analysis::array_params(prog),
             fn_async: super::analysis::async_functions(prog),
         };
@@ -438,6 +442,22 @@ impl<'p> Interp<'p> {
         Ok(match self.spans.get(index - 1) {
             Some(&(start, end)) => Value::StrNum(Str::from(self.record.get(start..end).unwrap_or(&[]))),
             None => Value::Uninit,
+        })
+    }
+
+    /// The number `$i` is, read in place, for a field `i` of 1 or more of
+    /// a record not yet rebuilt into values (`None` otherwise).
+    pub fn field_num(&mut self, index: f64) -> Option<f64> {
+        if !(index >= 1.0) {
+            return None;
+        }
+        self.ensure_split();
+        if self.materialized {
+            return None;
+        }
+        Some(match self.spans.get(index as usize - 1) {
+            Some(&(start, end)) => super::value::str_to_num(self.record.get(start..end).unwrap_or(&[])),
+            None => 0.0,
         })
     }
 

@@ -253,8 +253,9 @@ impl Io {
         if self.out.is_empty() {
             return Ok(());
         }
-        let data = std::mem::take(&mut self.out);
-        match ctx.write_out(&data).await {
+        let written = ctx.write_out(&self.out).await;
+        self.out.clear();
+        match written {
             Ok(()) => Ok(()),
             Err(error) => Err(ctx.write_failed(error).await),
         }

@@ -221,7 +221,7 @@ impl<'p> Interp<'p> {
                 }
                 Some(block) if all_sync(block) => if let Flow::Return(_) = self.exec_block(ctx, block)? {},
                 Some(block) => {
-                    self.exec_block_async(ctx, block).await?;
+                    self.exec_action(ctx, block).await?;
                 }
             }
         }
