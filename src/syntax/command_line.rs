@@ -34,26 +34,32 @@ impl SimpleCommand {
     /// The byte offset in `source` whose line bash reports for this command
     /// (its errors and `LINENO`).
     pub fn line_offset(&self, source: &str) -> u32 {
-        let mut elements: Vec<Element> = self.assignments.iter().map(|a| Element::Assignment(a.span)).collect();
-        for argument in &self.words {
-            elements.push(match argument {
-                Argument::Word(word) => Element::Word(word.span),
-                Argument::Assignment(assignment) => Element::Assignment(assignment.span),
-            });
+        // The first two elements in source order, found without allocating
+        // (this runs for every simple command).
+        let mut first: Option<Element> = None;
+        let mut second: Option<Element> = None;
+        let assignments = self.assignments.iter().map(|a| Element::Assignment(a.span));
+        let words = self.words.iter().map(|argument| match argument {
+            Argument::Word(word) => Element::Word(word.span),
+            Argument::Assignment(assignment) => Element::Assignment(assignment.span),
+        });
+        let redirects = self.redirects.iter().map(|r| Element::Redirect(r.span, matches!(r.target, RedirectTarget::HereDoc(_))));
+        for element in assignments.chain(words).chain(redirects) {
+            if first.as_ref().is_none_or(|f| element.start() < f.start()) {
+                second = first.replace(element);
+            } else if second.as_ref().is_none_or(|s| element.start() < s.start()) {
+                second = Some(element);
+            }
         }
-        for redirect in &self.redirects {
-            elements.push(Element::Redirect(redirect.span, matches!(redirect.target, RedirectTarget::HereDoc(_))));
-        }
-        elements.sort_by_key(Element::start);
-        let Some(first) = elements.first() else {
+        let Some(first) = first else {
             return self.span.start;
         };
         match first {
-            Element::Assignment(span) | Element::Redirect(span, false) => last_byte(*span),
+            Element::Assignment(span) | Element::Redirect(span, false) => last_byte(span),
             Element::Redirect(span, true) => span.start,
-            Element::Word(span) => match elements.get(1) {
+            Element::Word(span) => match second {
                 Some(Element::Redirect(next, _)) => next.start,
-                Some(Element::Word(next) | Element::Assignment(next)) => last_byte(*next),
+                Some(Element::Word(next) | Element::Assignment(next)) => last_byte(next),
                 None => next_token(source, span.end),
             },
         }
