@@ -201,6 +201,8 @@ pub fn async_functions(prog: &Program) -> Vec<bool> {
 /// True when `expr` does I/O (getline, close, fflush, system, or an I/O function).
 pub fn expr_async(expr: &Expr, fns: &[bool]) -> bool {
     match expr {
+        Expr::Num(_) | Expr::Str(_) | Expr::Var(_) => false,
+        Expr::Field(index) if matches!(**index, Expr::Num(_)) => false,
         Expr::Getline(..) | Expr::Indirect(..) => true,
         Expr::Builtin(Builtin::Close | Builtin::Fflush | Builtin::System, _) => true,
         Expr::Call(index, _) if fns.get(*index).copied().unwrap_or(false) => true,

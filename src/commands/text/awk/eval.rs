@@ -152,6 +152,10 @@ impl Interp<'_> {
                 let index = self.eval(ctx, index)?.num();
                 self.field(index)
             }
+            Expr::Assign(target, op @ Some(_), value) => {
+                let value = Value::Num(self.eval_num(ctx, value)?);
+                self.assign(ctx, target, *op, value)
+            }
             Expr::Assign(target, op, value) => {
                 let value = self.eval(ctx, value)?;
                 self.assign(ctx, target, *op, value)

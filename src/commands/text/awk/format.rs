@@ -231,7 +231,7 @@ fn pad(out: &mut Vec<u8>, start: usize, spec: &Spec, numeric: bool) {
     }
     let fill = spec.width - len;
     if spec.left {
-        out.resize(out.len() + fill, b' ');
+        push_fill(out, fill, b' ');
         return;
     }
     let (at, byte) = if spec.zero && numeric && text.last().is_some_and(u8::is_ascii_digit) {
@@ -247,10 +247,24 @@ fn pad(out: &mut Vec<u8>, start: usize, spec: &Spec, numeric: bool) {
 /// Inserts `count` copies of `byte` at `at`.
 fn insert_fill(out: &mut Vec<u8>, at: usize, count: usize, byte: u8) {
     let end = out.len();
-    out.resize(end + count, byte);
+    push_fill(out, count, byte);
     out.copy_within(at..end, at + count);
     if let Some(gap) = out.get_mut(at..at + count) {
         gap.fill(byte);
+    }
+}
+
+/// Appends `count` copies of `byte` (a space or a zero) from a constant
+/// run (`Vec::resize` goes byte by byte in the WebAssembly build).
+fn push_fill(out: &mut Vec<u8>, mut count: usize, byte: u8) {
+    const SPACES: [u8; 32] = [b' '; 32];
+    const ZEROS: [u8; 32] = [b'0'; 32];
+    let run: &[u8] = if byte == b'0' { &ZEROS } else { &SPACES };
+    out.reserve(count);
+    while count > 0 {
+        let step = count.min(run.len());
+        out.extend_from_slice(&run[..step]);
+        count -= step;
     }
 }
 
@@ -278,14 +292,14 @@ fn integer(out: &mut Vec<u8>, digits: &[u8], negative: bool, spec: &Spec, prefix
     let spaces = spec.width.saturating_sub(len);
     out.reserve(len + spaces);
     if !spec.left {
-        out.resize(out.len() + spaces, b' ');
+        push_fill(out, spaces, b' ');
     }
     out.extend_from_slice(sign);
     out.extend_from_slice(prefix);
-    out.resize(out.len() + zero_fill + precision_zeros, b'0');
+    push_fill(out, zero_fill + precision_zeros, b'0');
     out.extend_from_slice(digits);
     if spec.left {
-        out.resize(out.len() + spaces, b' ');
+        push_fill(out, spaces, b' ');
     }
 }
 
@@ -378,7 +392,7 @@ fn fixed_into(out: &mut Vec<u8>, a: f64, precision: usize) {
         }
         if precision > 0 {
             out.push(b'.');
-            out.resize(out.len() + precision.saturating_sub(digits.len()), b'0');
+            push_fill(out, precision.saturating_sub(digits.len()), b'0');
             out.extend_from_slice(&digits[whole..]);
         }
         return;

@@ -448,7 +448,7 @@ impl<'p> Interp<'p> {
     /// The number `$i` is, read in place, for a field `i` of 1 or more of
     /// a record not yet rebuilt into values (`None` otherwise).
     pub fn field_num(&mut self, index: f64) -> Option<f64> {
-        if !(index >= 1.0) {
+        if index.is_nan() || index < 1.0 {
             return None;
         }
         self.ensure_split();

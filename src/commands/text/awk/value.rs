@@ -207,10 +207,17 @@ pub fn prefix_number(s: &[u8]) -> Option<(f64, usize)> {
         }
     }
     let digits_start = i;
-    while s.get(i).is_some_and(u8::is_ascii_digit) {
+    let mut whole = 0u64;
+    while let Some(d) = s.get(i).filter(|d| d.is_ascii_digit()) {
+        whole = whole.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
         i += 1;
     }
     let mut digits = i - digits_start;
+    if digits > 0 && digits <= 15 && !matches!(s.get(i), Some(b'.' | b'e' | b'E')) {
+        // An integer of at most 15 digits is exact as a double.
+        let value = whole as f64;
+        return Some((if s[start] == b'-' { -value } else { value }, i));
+    }
     if s.get(i) == Some(&b'.') {
         i += 1;
         let fraction = i;
