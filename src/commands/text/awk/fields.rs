@@ -27,19 +27,9 @@ pub enum Splitter {
 pub fn split(record: &[u8], splitter: &Splitter, newline_too: bool, out: &mut Vec<(usize, usize)>) {
     out.clear();
     match splitter {
-        Splitter::Space => split_space(record, out),
-        Splitter::Byte(b) => {
-            if record.is_empty() {
-                return;
-            }
-            let mut start = 0;
-            for (i, &c) in record.iter().enumerate() {
-                if c == *b || (newline_too && c == b'\n') {
-                    out.push((start, i));
-                    start = i + 1;
-                }
-            }
-            out.push((start, record.len()));
+        Splitter::Space | Splitter::Byte(_) => {
+            let mut pos = 0;
+            split_some(record, splitter, newline_too, &mut pos, out, usize::MAX);
         }
         Splitter::Chars => {
             let mut pos = 0;
@@ -95,21 +85,65 @@ fn is_blank(c: u8) -> bool {
     c == b' ' || c == b'\t' || c == b'\n'
 }
 
-fn split_space(record: &[u8], out: &mut Vec<(usize, usize)>) {
-    let mut i = 0;
-    let n = record.len();
-    loop {
-        while i < n && is_blank(record[i]) {
-            i += 1;
+/// Splits `record` on from `*pos` (where an earlier call stopped; 0 at
+/// first), appending to `out` until it holds `want` fields or the record
+/// ends, so `$3` of a long line splits three fields, not all of them.
+/// `Some(true)` when the whole record is split, `Some(false)` when it
+/// stopped at `want` (`*pos` says where to go on); `None` for splitters
+/// that split a record whole (regexes, widths, characters, `FPAT`).
+pub fn split_some(
+    record: &[u8],
+    splitter: &Splitter,
+    newline_too: bool,
+    pos: &mut usize,
+    out: &mut Vec<(usize, usize)>,
+    want: usize,
+) -> Option<bool> {
+    match splitter {
+        Splitter::Space => {
+            let n = record.len();
+            let mut i = *pos;
+            while out.len() < want {
+                while record.get(i).is_some_and(|&c| is_blank(c)) {
+                    i += 1;
+                }
+                if i >= n {
+                    *pos = n;
+                    return Some(true);
+                }
+                let start = i;
+                while record.get(i).is_some_and(|&c| !is_blank(c)) {
+                    i += 1;
+                }
+                out.push((start, i));
+            }
+            *pos = i;
+            Some(false)
         }
-        if i >= n {
-            return;
+        Splitter::Byte(b) => {
+            if record.is_empty() {
+                return Some(true);
+            }
+            let mut start = *pos;
+            while out.len() < want {
+                let rest = record.get(start..).unwrap_or(&[]);
+                let found = if newline_too { memchr::memchr2(*b, b'\n', rest) } else { memchr::memchr(*b, rest) };
+                match found {
+                    Some(i) => {
+                        out.push((start, start + i));
+                        start += i + 1;
+                    }
+                    None => {
+                        out.push((start, record.len()));
+                        *pos = record.len();
+                        return Some(true);
+                    }
+                }
+            }
+            *pos = start;
+            Some(false)
         }
-        let start = i;
-        while i < n && !is_blank(record[i]) {
-            i += 1;
-        }
-        out.push((start, i));
+        _ => None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! value conversions under `CONVFMT`/`OFMT`.
 
 use super::ast::{Program, Var};
-use super::fields::{parse_widths, split, splitter_for, Splitter};
+use super::fields::{parse_widths, split, split_some, splitter_for, Splitter};
 use super::format::number_to_string;
 use super::io::Io;
 use super::regex::Cache;
@@ -59,6 +59,9 @@ pub struct Interp<'p> {
     pub split_done: bool,
     /// The fields' byte ranges in `record` while `fields` is not built.
     spans: Vec<(usize, usize)>,
+    /// Where a partial split of the record stopped (`spans` holds the
+    /// fields before it; see [`split_some`]).
+    split_pos: usize,
     /// Whether `fields` holds the fields (after an assignment to one).
     materialized: bool,
     /// The splitter in effect for new records.
@@ -121,6 +124,7 @@ impl<'p> Interp<'p> {
             fields: Vec::new(),
             split_done: true,
             spans: Vec::new(),
+            split_pos: 0,
             materialized: true,
             splitter: Splitter::Space,
             record_splitter: Splitter::Space,
@@ -390,6 +394,9 @@ impl<'p> Interp<'p> {
     pub fn set_record(&mut self, record: Str) {
         self.record = record;
         self.split_done = false;
+        self.materialized = false;
+        self.spans.clear();
+        self.split_pos = 0;
         self.record_splitter = self.splitter.clone();
     }
 
@@ -398,9 +405,25 @@ impl<'p> Interp<'p> {
         if self.split_done {
             return;
         }
-        split(&self.record, &self.record_splitter, self.paragraph, &mut self.spans);
+        let whole = split_some(&self.record, &self.record_splitter, self.paragraph, &mut self.split_pos, &mut self.spans, usize::MAX);
+        if whole.is_none() {
+            split(&self.record, &self.record_splitter, self.paragraph, &mut self.spans);
+        }
         self.materialized = false;
         self.split_done = true;
+    }
+
+    /// Splits the record at least up to field `want` (all of it for
+    /// splitters that cannot stop early): after it, field `want` is in
+    /// `spans` or the record is split whole.
+    fn ensure_fields(&mut self, want: usize) {
+        if self.split_done || self.spans.len() >= want {
+            return;
+        }
+        match split_some(&self.record, &self.record_splitter, self.paragraph, &mut self.split_pos, &mut self.spans, want) {
+            Some(done) => self.split_done = done,
+            None => self.ensure_split(),
+        }
     }
 
     /// The number of fields.
@@ -435,7 +458,7 @@ impl<'p> Interp<'p> {
         if index == 0 {
             return Ok(Value::StrNum(self.record.clone()));
         }
-        self.ensure_split();
+        self.ensure_fields(index);
         if self.materialized {
             return Ok(self.fields.get(index).cloned().unwrap_or(Value::Uninit));
         }
@@ -451,7 +474,7 @@ impl<'p> Interp<'p> {
         if index.is_nan() || index < 1.0 {
             return None;
         }
-        self.ensure_split();
+        self.ensure_fields(index as usize);
         if self.materialized {
             return None;
         }
