@@ -1,5 +1,6 @@
-//! Text forms shared by the file utilities: GNU's quoting of file names in
-//! messages, `ls`-style mode strings, human-readable sizes and block counts.
+//! Text forms shared by the utilities: GNU's quoting of file names in
+//! messages, `ls`-style mode strings, human-readable sizes and block counts,
+//! decimal digits without allocating.
 
 use crate::fs::{FileType, Metadata};
 use crate::utility::Invocation;
@@ -296,6 +297,34 @@ fn scan_number(chars: &[char], at: &mut usize) -> usize {
     value
 }
 
+/// A stack buffer for the decimal digits of a `u64`, so hot formatting
+/// paths (awk's `printf`, jq's numbers) allocate nothing per number.
+pub struct Digits([u8; 20]);
+
+impl Default for Digits {
+    fn default() -> Self {
+        Digits([0; 20])
+    }
+}
+
+impl Digits {
+    /// The digits of `n` (at least one).
+    pub fn decimal(&mut self, mut n: u64) -> &[u8] {
+        let mut at = self.0.len();
+        loop {
+            at -= 1;
+            if let Some(slot) = self.0.get_mut(at) {
+                *slot = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+            if n == 0 || at == 0 {
+                break;
+            }
+        }
+        self.0.get(at..).unwrap_or(&[])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +346,14 @@ mod tests {
         assert_eq!(mode_string(FileType::Directory, 0o1777), "drwxrwxrwt");
         assert_eq!(mode_string(FileType::File, 0o4644), "-rwSr--r--");
         assert_eq!(mode_string(FileType::Symlink, 0o777), "lrwxrwxrwx");
+    }
+
+    #[test]
+    fn decimal_digits() {
+        let mut digits = Digits::default();
+        assert_eq!(digits.decimal(0), b"0");
+        assert_eq!(digits.decimal(907), b"907");
+        assert_eq!(digits.decimal(u64::MAX), u64::MAX.to_string().as_bytes());
     }
 
     #[test]

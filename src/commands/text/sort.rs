@@ -391,8 +391,8 @@ struct Prepared {
 /// found once per line, not once per comparison, and comparing allocates
 /// nothing.
 fn sort_lines<'a>(settings: &Settings, mut lines: Vec<&'a [u8]>) -> Vec<&'a [u8]> {
-    if let (true, Some(key)) = (plain::applies(&settings.keys), settings.keys.first()) {
-        return plain::sort(lines, key.flags.reverse);
+    if let Some(reverse) = plain::whole_line(&settings.keys) {
+        return plain::sort(lines, reverse);
     }
     let keys = settings.keys.len();
     if keys == 0 {
@@ -436,7 +436,7 @@ async fn sort(ctx: &Invocation<'_>, settings: &Settings, operands: &[String]) ->
         sort_lines(settings, all)
     };
     if settings.unique {
-        if plain::applies(&settings.keys) {
+        if plain::whole_line(&settings.keys).is_some() {
             lines.dedup();
         } else {
             lines.dedup_by(|line, kept| settings.compare_keys(kept, line) == Ordering::Equal);

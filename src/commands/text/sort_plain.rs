@@ -12,12 +12,12 @@
 use crate::commands::text::sort_key::{Key, Order};
 use std::cmp::Ordering;
 
-/// True when `keys` is one key over the whole line with byte order and no
-/// flag but `r`, the case this module sorts.
-pub fn applies(keys: &[Key]) -> bool {
-    let [key] = keys else { return false };
+/// When `keys` is one key over the whole line with byte order and no flag
+/// but `r` (the case this module sorts), whether it is reversed.
+pub fn whole_line(keys: &[Key]) -> Option<bool> {
+    let [key] = keys else { return None };
     let flags = &key.flags;
-    key.start_field == 0
+    let plain = key.start_field == 0
         && key.start_char == 0
         && key.end_field.is_none()
         && flags.order == Order::Text
@@ -25,7 +25,8 @@ pub fn applies(keys: &[Key]) -> bool {
         && !flags.skip_end_blanks
         && !flags.dictionary
         && !flags.printable
-        && !flags.fold
+        && !flags.fold;
+    plain.then_some(flags.reverse)
 }
 
 /// The length of the prefix all `lines` share.

@@ -4,6 +4,7 @@
 //! `%g` for values out of an integer conversion's range.
 
 use super::value::{integer_text, is_integral, special_number, Str, Value};
+use crate::commands::format::Digits;
 
 /// A formatting failure (gawk's fatal message).
 pub struct FormatError(pub String);
@@ -146,7 +147,7 @@ fn format_into(out: &mut Vec<u8>, format: &[u8], args: &[Value], to_str: &dyn Fn
                     continue;
                 }
                 let n = n.trunc();
-                let mut buffer = Digits::new();
+                let mut buffer = Digits::default();
                 let wide;
                 let digits = if n.abs() < 1e18 {
                     buffer.decimal(n.abs() as u64)
@@ -303,29 +304,6 @@ fn integer(out: &mut Vec<u8>, digits: &[u8], negative: bool, spec: &Spec, prefix
     }
 }
 
-/// A stack buffer for the decimal digits of a `u64`.
-struct Digits([u8; 20]);
-
-impl Digits {
-    fn new() -> Digits {
-        Digits([0; 20])
-    }
-
-    /// The digits of `n` (at least one).
-    fn decimal(&mut self, mut n: u64) -> &[u8] {
-        let mut at = self.0.len();
-        loop {
-            at -= 1;
-            self.0[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        &self.0[at..]
-    }
-}
-
 /// Appends a float by a `%e %f %g %a` conversion (with sign flags and the
 /// `#` point, no width).
 pub fn format_float_into(out: &mut Vec<u8>, n: f64, conv: u8, spec: &Spec) {
@@ -382,7 +360,7 @@ pub fn format_float_into(out: &mut Vec<u8>, n: f64, conv: u8, spec: &Spec) {
 /// point, rounded exactly (ties to even, as C's `printf`).
 fn fixed_into(out: &mut Vec<u8>, a: f64, precision: usize) {
     if let Some(scaled) = scaled_integer(a, precision) {
-        let mut buffer = Digits::new();
+        let mut buffer = Digits::default();
         let digits = buffer.decimal(scaled);
         let whole = digits.len().saturating_sub(precision);
         if whole == 0 {

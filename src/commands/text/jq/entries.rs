@@ -9,10 +9,11 @@ use std::rc::Rc;
 /// order (array indices as keys); `None` for any other input, which the
 /// prelude's definition answers with `keys_unsorted`'s error.
 pub fn to_entries(input: &Value) -> Option<Value> {
+    let (key_name, value_name): (Rc<str>, Rc<str>) = (Rc::from("key"), Rc::from("value"));
     let entry = |key: Value, value: &Value| {
         let mut map = Map::new();
-        map.insert(Rc::from("key"), key);
-        map.insert(Rc::from("value"), value.clone());
+        map.insert(key_name.clone(), key);
+        map.insert(value_name.clone(), value.clone());
         Value::Obj(Rc::new(map))
     };
     match input {

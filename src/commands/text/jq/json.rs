@@ -3,6 +3,7 @@
 //! number formatting of jq 1.7).
 
 use super::value::{Map, Value};
+use crate::commands::format::Digits;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
@@ -90,23 +91,11 @@ pub fn format_number(n: f64, out: &mut String) {
 
 /// Appends the decimal digits of `n` without allocating.
 fn push_integer(n: i64, out: &mut String) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n.unsigned_abs();
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
     if n < 0 {
         out.push('-');
     }
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or(b"")).unwrap_or(""));
+    let mut digits = Digits::default();
+    out.push_str(std::str::from_utf8(digits.decimal(n.unsigned_abs())).unwrap_or(""));
 }
 
 fn is_plain_integer(text: &str) -> bool {
@@ -396,20 +385,19 @@ impl Interner {
     /// Longer string values are not kept.
     const MAX_VALUE: usize = 16;
 
-    /// The shared text of `body`, when it is kept or can be; `body` must be
-    /// valid UTF-8 without escapes or control characters.
-    fn get(&mut self, body: &[u8], key: bool) -> Option<Rc<str>> {
-        if body.len() > if key { Self::MAX_KEY } else { Self::MAX_VALUE } {
-            return None;
-        }
-        if let Some(text) = self.texts.get(body) {
-            return Some(text.clone());
-        }
-        None
+    /// True when texts as long as `body` are kept (keys or values).
+    fn fits(body: &[u8], key: bool) -> bool {
+        body.len() <= if key { Self::MAX_KEY } else { Self::MAX_VALUE }
     }
 
+    /// The shared text of the string whose bytes are `body`, when kept.
+    fn get(&self, body: &[u8], key: bool) -> Option<Rc<str>> {
+        Self::fits(body, key).then(|| self.texts.get(body).cloned()).flatten()
+    }
+
+    /// Keeps `text` (read from `body`, checked plain) while there is room.
     fn keep(&mut self, body: &[u8], text: &Rc<str>, key: bool) {
-        if self.texts.len() < Self::CAPACITY && body.len() <= if key { Self::MAX_KEY } else { Self::MAX_VALUE } {
+        if self.texts.len() < Self::CAPACITY && Self::fits(body, key) {
             self.texts.insert(Box::from(body), text.clone());
         }
     }
@@ -766,22 +754,15 @@ fn small_integer(word: &[u8]) -> Option<f64> {
     Some(if negative { -n } else { n })
 }
 
-/// True when a number literal prints back exactly as the double it reads as
-/// would print, so its text need not be kept: an integer of at most 15
-/// digits, or a decimal with a nonzero integer part, at most 15 significant
-/// digits and no trailing zero (`-12`, `3.25`; not `1.0`, `0.5`, `1e3`, `+1`).
+/// True when a decimal literal prints back exactly as the double it reads
+/// as would print, so its text need not be kept: a nonzero integer part, at
+/// most 15 significant digits and no trailing zero (`-12.5`, `3.25`; not
+/// `1.0`, `0.5`, `1e3`). Integers are [`small_integer`]'s.
 fn prints_as_written(word: &str) -> bool {
     let body = word.strip_prefix('-').unwrap_or(word);
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if int.is_empty() || !digits(int) || !digits(frac) || int.len() + frac.len() > 15 {
-        return false;
-    }
-    if body.contains('.') {
-        !frac.is_empty() && !frac.ends_with('0') && !int.starts_with('0')
-    } else {
-        int == "0" || !int.starts_with('0')
-    }
+    let Some((int, frac)) = body.split_once('.') else { return false };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits(int) && digits(frac) && int.len() + frac.len() <= 15 && !int.starts_with('0') && !frac.ends_with('0')
 }
 
 /// Reads a JSON number (also jq's forms like `.5`, `1.`, `+1`? no), `None` when invalid.
